@@ -1,0 +1,143 @@
+# flametop: a live, top-style eBPF profiler for the terminal.
+#
+#   make          build ./flametop (installs missing build packages first)
+#   make run      build, then start flametop as root
+#   make test     build, then run every test; ends with "N passed, N failed"
+#   make static   build a fully static binary: build/static/flametop
+#   make bench    measure flametop's cost (writes BENCH.md; not part of make test)
+#   make deps     install whatever is missing with apt-get
+#
+# VMLINUX_H=path uses a ready vmlinux.h instead of generating one from
+# /sys/kernel/btf/vmlinux.
+
+BUILD     := build
+CC        ?= gcc
+CLANG     ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL   ?= $(shell PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool || echo bpftool)
+VMLINUX_H ?= $(BUILD)/vmlinux.h
+ARCH      := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' -e 's/ppc64le/powerpc/')
+
+CFLAGS    ?= -O2 -g
+WARNINGS  := -Wall -Wextra -Werror
+CPPFLAGS  += -D_GNU_SOURCE -I. -I$(BUILD)
+# Evaluated when a recipe runs, after `deps` has installed pkg-config.
+LIBS       = $(shell pkg-config --libs libbpf libelf ncursesw liblzma zlib) -liberty
+STATIC_LIBS = -Wl,-Bstatic -lbpf -lelf -lz -lncursesw -ltinfo -llzma -liberty
+
+# Debian packages flametop needs to build, test and benchmark.
+DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev \
+	libncurses-dev liblzma-dev libiberty-dev pkg-config libcmocka-dev tmux procps
+
+BPF_SRCS  := $(wildcard bpf/*.bpf.c)
+BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c profile/*.c tui/*.c)) live.c options.c
+LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS))
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
+ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
+WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
+HEADERS   := $(wildcard bpf/*.h symbols/*.h profile/*.h tui/*.h) live.h options.h
+SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all deps run test static bench screenshots clean build-all build-tests
+
+# Keep intermediate objects (sanitized objects, BPF objects) between runs.
+.SECONDARY:
+
+all: deps
+	@$(MAKE) --no-print-directory build-all
+
+build-all: flametop
+
+# Installs every missing package in one apt-get call; quick when nothing is missing.
+deps:
+	@missing=""; \
+	for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
+	done; \
+	PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool >/dev/null 2>&1 || missing="$$missing bpftool"; \
+	if [ -n "$$missing" ]; then \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		echo "make deps: installing$$missing"; \
+		$$sudo apt-get update -qq && \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$(echo $$missing | sed 's/bpftool//') && \
+		if ! PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool >/dev/null 2>&1; then \
+			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bpftool || \
+			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-$$(uname -r) || \
+			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-generic; \
+		fi; \
+	fi
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(BUILD)
+	@test -r /sys/kernel/btf/vmlinux || { echo "flametop needs a kernel with BTF (/sys/kernel/btf/vmlinux), or VMLINUX_H=path" >&2; exit 2; }
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
+	@mkdir -p $(BUILD)
+	$(CLANG) -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -I$(dir $(VMLINUX_H)) -Ibpf -c $< -o $@
+	$(LLVM_STRIP) -g $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/%.o: %.c $(HEADERS) $(BPF_SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: %.c $(HEADERS) $(BPF_SKELS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -c $< -o $@
+
+flametop: $(BUILD)/obj/flametop.o $(LIB_OBJS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+static: deps
+	@$(MAKE) --no-print-directory $(BUILD)/static/flametop
+	@echo "static binary: $(BUILD)/static/flametop"
+
+$(BUILD)/static/flametop: $(BUILD)/obj/flametop.o $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -static -o $@ $^ $(STATIC_LIBS)
+
+# Unit tests: cmocka, linked against the same objects as flametop, and again
+# under AddressSanitizer and UndefinedBehaviorSanitizer.
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS) -lcmocka
+
+$(BUILD)/tests/asan/%: tests/unit/%.c $(ASAN_OBJS) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
+
+# Test workloads keep a frame pointer in every function, leaves included: gcc
+# 12 drops it from leaf functions at -O1 and above even with
+# -mno-omit-leaf-frame-pointer, so they are built at -O0.
+$(BUILD)/workloads/%: tests/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(CC) -O0 -g -fno-omit-frame-pointer -o $@ $< -ldl
+
+build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS)
+
+test: deps
+	@$(MAKE) --no-print-directory build-tests
+	@bash tests/run.sh
+
+# Until the live screen lands: sample for 5 seconds and show the hottest stacks.
+run: all
+	@sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+	$$sudo ./flametop --folded --duration 5 -o $(BUILD)/run.folded && \
+	sort -t' ' -k2 -n -r $(BUILD)/run.folded | head -n 20 | cut -c1-$${COLUMNS:-160}
+
+bench: all
+	@$(MAKE) --no-print-directory build-tests
+	@bash tests/bench.sh
+
+screenshots: all
+	@$(MAKE) --no-print-directory build-tests
+	@bash tests/screenshots.sh
+
+clean:
+	rm -rf $(BUILD) flametop

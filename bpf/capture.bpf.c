@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture.bpf.c: every flametop event source records through record_event():
+ * filter on tgid and comm, walk the kernel and user stacks into the active
+ * map set, count the stack. The loader picks one program per run (see
+ * capture.c's mode table) and turns the others' autoload off.
+ *
+ * Double buffering: events go to map set `active_set` (0 or 1). Before each
+ * drain the loader flips active_set, then waits until no event is still
+ * recording into the old set (the per-CPU `inflight` counters), so it reads a
+ * set nothing writes to, and clears it before it becomes active again.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "stack_key.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define EEXIST 17
+#define ENOMEM 12
+#define PF_KTHREAD 0x00200000
+
+/* Set once, before load. */
+const volatile bool walk_kernel = true;
+const volatile bool walk_user = true;
+
+/* Live state, written by the loader through the mmapped .bss. */
+__u32 active_set;
+__u32 filter_tgids_on;
+__u32 filter_comm_on;
+__u64 filter_comm[COMM_LEN / 8];
+
+#define STACK_MAP(name)                                                                            \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_STACK_TRACE);                                            \
+		__uint(key_size, sizeof(__u32));                                                   \
+		__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));                               \
+		__uint(max_entries, 1024);                                                         \
+	} name SEC(".maps")
+
+#define COUNTS_MAP(name)                                                                           \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_HASH);                                                   \
+		__type(key, struct stack_key);                                                     \
+		__type(value, struct stack_value);                                                 \
+		__uint(max_entries, 1024);                                                         \
+	} name SEC(".maps")
+
+STACK_MAP(stacks0);
+STACK_MAP(spill0);
+COUNTS_MAP(counts0);
+STACK_MAP(stacks1);
+STACK_MAP(spill1);
+COUNTS_MAP(counts1);
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, STAT_NR);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __s64);
+	__uint(max_entries, 2);
+} inflight SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, MAX_FILTER_TGIDS);
+} tgid_filter SEC(".maps");
+
+static __always_inline void stat_add(__u32 slot, __u64 n)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &slot);
+
+	if (v)
+		__sync_fetch_and_add(v, n);
+}
+
+static __always_inline void inflight_add(__u32 set, __s64 n)
+{
+	__s64 *v = bpf_map_lookup_elem(&inflight, &set);
+
+	if (v)
+		__sync_fetch_and_add(v, n);
+}
+
+/*
+ * Claims the active set: announce the event in inflight[set], then check the
+ * set is still active. Once the re-read agrees, the loader's flip either came
+ * after our increment (it will wait for us) or has not happened. Returns the
+ * set, or -1 when it kept moving under us.
+ */
+static __always_inline int set_enter(void)
+{
+	for (int i = 0; i < 3; i++) {
+		__u32 set = *(volatile __u32 *)&active_set & 1;
+
+		inflight_add(set, 1);
+		if ((*(volatile __u32 *)&active_set & 1) == set)
+			return set;
+		inflight_add(set, -1);
+	}
+	return -1;
+}
+
+static __always_inline void stack_failed(__s32 err, bool user)
+{
+	__u32 base = user ? STAT_USTACK_COLLISION : STAT_KSTACK_COLLISION;
+
+	if (err == -EEXIST)
+		stat_add(base, 1);
+	else if (err == -ENOMEM)
+		stat_add(base + 1, 1);
+	else
+		stat_add(base + 2, 1);
+}
+
+/* A stack that collides in the primary map gets a second chance in the spill map. */
+static __always_inline __s32 get_stackid(void *ctx, void *primary, void *spill, __u64 flags)
+{
+	__s32 id = bpf_get_stackid(ctx, primary, flags);
+
+	if (id == -EEXIST) {
+		id = bpf_get_stackid(ctx, spill, flags);
+		if (id >= 0)
+			id |= STACK_SPILL;
+	}
+	return id;
+}
+
+static __always_inline __s32 walk_stack(void *ctx, int set, bool user)
+{
+	__u64 flags = user ? BPF_F_USER_STACK : 0;
+	__s32 id;
+
+	if (set)
+		id = get_stackid(ctx, &stacks1, &spill1, flags);
+	else
+		id = get_stackid(ctx, &stacks0, &spill0, flags);
+	if (id < 0)
+		stack_failed(id, user);
+	return id;
+}
+
+static __always_inline void count_in(void *counts, struct stack_key *key, __u64 bytes)
+{
+	struct stack_value *v = bpf_map_lookup_elem(counts, key);
+	struct stack_value init = { .count = 1, .bytes = bytes };
+	long err;
+
+	if (!v) {
+		err = bpf_map_update_elem(counts, key, &init, BPF_NOEXIST);
+		if (!err)
+			return;
+		v = bpf_map_lookup_elem(counts, key); /* lost a race to insert? */
+		if (!v) {
+			stat_add(STAT_LOST_COUNTS_FULL, 1);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	if (bytes)
+		__sync_fetch_and_add(&v->bytes, bytes);
+}
+
+/* Idle, kernel threads and exiting tasks (their mm is gone) have no user stack. */
+static __always_inline bool has_user_stack(__u32 pid)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	return pid != 0 && !(BPF_CORE_READ(task, flags) & PF_KTHREAD) && BPF_CORE_READ(task, mm);
+}
+
+static __always_inline bool comm_wanted(const struct stack_key *key)
+{
+	const __u64 *c = (const __u64 *)key->comm;
+
+	return c[0] == filter_comm[0] && c[1] == filter_comm[1];
+}
+
+/*
+ * Records one event. @in_kernel is false for a sample taken in user mode,
+ * which has no kernel stack to walk.
+ */
+static __always_inline int record_event(void *ctx, __u64 bytes, bool in_kernel)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct stack_key key = {};
+	int set;
+
+	key.tgid = id >> 32;
+	key.pid = (__u32)id;
+	if (filter_tgids_on && !bpf_map_lookup_elem(&tgid_filter, &key.tgid))
+		return 0;
+	bpf_get_current_comm(key.comm, sizeof(key.comm));
+	if (filter_comm_on && !comm_wanted(&key))
+		return 0;
+
+	stat_add(STAT_EVENTS, 1);
+	set = set_enter();
+	if (set < 0) {
+		stat_add(STAT_LOST_BUSY, 1);
+		return 0;
+	}
+	if (!walk_kernel)
+		key.kstack = STACK_NOT_WALKED;
+	else if (!in_kernel)
+		key.kstack = STACK_NO_KERNEL;
+	else
+		key.kstack = walk_stack(ctx, set, false);
+	if (!walk_user)
+		key.ustack = STACK_NOT_WALKED;
+	else if (!has_user_stack(key.pid))
+		key.ustack = STACK_NO_USER;
+	else
+		key.ustack = walk_stack(ctx, set, true);
+
+	count_in(set ? (void *)&counts1 : (void *)&counts0, &key, bytes);
+	inflight_add(set, -1);
+	return 0;
+}
+
+/*
+ * Was the CPU in kernel mode when this perf event fired? On x86-64 and arm64
+ * the kernel lives in the upper half of the address space.
+ */
+static __always_inline bool sampled_in_kernel(struct bpf_perf_event_data *ctx)
+{
+	return (long)PT_REGS_IP(&ctx->regs) < 0;
+}
+
+/* sample mode: a timer (or cycles) perf event on every CPU. */
+SEC("perf_event")
+int on_sample(struct bpf_perf_event_data *ctx)
+{
+	return record_event(ctx, 0, sampled_in_kernel(ctx));
+}
+
+/* read mode, first choice: fentry on vfs_read(file, buf, count, pos). */
+SEC("fentry/vfs_read")
+int BPF_PROG(on_vfs_read_fentry, struct file *file, char *buf, size_t count)
+{
+	return record_event(ctx, count, true);
+}
+
+/* read mode, second choice: a kprobe on vfs_read. */
+SEC("kprobe/vfs_read")
+int BPF_KPROBE(on_vfs_read_kprobe, struct file *file, char *buf, size_t count)
+{
+	return record_event(ctx, count, true);
+}
+
+#if defined(__TARGET_ARCH_x86)
+#define NR_read 0
+#define NR_pread64 17
+#define NR_readv 19
+#define NR_preadv 295
+#define NR_preadv2 327
+#elif defined(__TARGET_ARCH_arm64)
+#define NR_read 63
+#define NR_pread64 67
+#define NR_readv 65
+#define NR_preadv 69
+#define NR_preadv2 286
+#else
+#error "flametop: read-family syscall numbers are not known for this architecture"
+#endif
+
+#define MAX_IOVECS 16
+
+/* Bytes requested by a readv-family call: the first MAX_IOVECS iovecs. */
+static __always_inline __u64 iov_bytes(const struct iovec *iov, unsigned long n)
+{
+	__u64 total = 0;
+
+	for (int i = 0; i < MAX_IOVECS; i++) {
+		struct iovec v;
+
+		if (i >= n || bpf_probe_read_user(&v, sizeof(v), &iov[i]))
+			break;
+		total += v.iov_len;
+	}
+	return total;
+}
+
+/* read mode, fallback: syscall entry, filtered to the read family. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
+{
+	unsigned long arg2 = PT_REGS_PARM2_CORE_SYSCALL(regs);
+	unsigned long arg3 = PT_REGS_PARM3_CORE_SYSCALL(regs);
+
+	switch (nr) {
+	case NR_read:
+	case NR_pread64:
+		return record_event(ctx, arg3, true);
+	case NR_readv:
+	case NR_preadv:
+	case NR_preadv2:
+		return record_event(ctx, iov_bytes((const struct iovec *)arg2, arg3), true);
+	default:
+		return 0;
+	}
+}

@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture.c: load, attach, drain. See capture.h for the contract and
+ * capture.bpf.c for the kernel side of the double buffering.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/capture.h"
+#include "bpf/hook_chain.h"
+#include "capture.skel.h"
+
+#define SPILL_DIVISOR 4 /* a spill map has 1/4 the entries of its primary */
+#define MIN_STACK_ENTRIES 1024
+#define MAX_MAP_ENTRIES (1u << 22)
+#define READ_MODE_STACK_ENTRIES 4096
+#define READ_MODE_COUNT_ENTRIES 16384
+#define MAX_CPUS 4096
+
+/* One fetched stack of the set being drained. */
+struct fetched_stack {
+	int32_t id;
+	uint32_t nr;
+	size_t off; /* into capture.arena */
+};
+
+struct capture {
+	struct capture_bpf *skel;
+	const struct capture_opts *opts; /* only during capture__open() */
+	enum capture_mode mode;
+	const char *hook;
+	char hook_notes[512];
+	char hook_name[64];
+
+	struct bpf_link **links; /* perf_event links, one per CPU */
+	int nlinks;
+	bool fixed_rate;
+	int ncpus;
+	int npossible;
+
+	uint32_t stack_entries, spill_entries, count_entries, depth;
+	int active; /* the set events go to */
+
+	/* Drain scratch, sized at open. */
+	struct stack_key *keys;
+	struct stack_value *vals;
+	int32_t *slot_of[2]; /* [primary, spill]: stack index -> fetched index + 1 */
+	struct fetched_stack *fetched;
+	size_t nfetched, fetched_cap;
+	uint64_t *arena;
+	size_t arena_len, arena_cap;
+	uint64_t *percpu; /* npossible values */
+};
+
+/* libbpf's last complaint, kept for the error line instead of printed. */
+static char libbpf_last[512];
+
+static int libbpf_keep_last(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char line[512];
+	size_t len;
+
+	if (getenv("FLAMETOP_DEBUG_LIBBPF")) {
+		va_list copy;
+
+		va_copy(copy, ap);
+		vfprintf(stderr, fmt, copy);
+		va_end(copy);
+	}
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), fmt, ap);
+	len = strlen(line);
+	while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
+		line[--len] = '\0';
+	if (len)
+		memcpy(libbpf_last, line, len + 1);
+	return 0;
+}
+
+static const char *const mode_names[CAPTURE_MODE_NR] = {
+	[CAPTURE_SAMPLE] = "sample",
+	[CAPTURE_READ] = "read",
+};
+
+const char *capture_mode__name(enum capture_mode mode)
+{
+	return (unsigned int)mode < CAPTURE_MODE_NR ? mode_names[mode] : NULL;
+}
+
+int capture_mode__parse(const char *name, enum capture_mode *mode)
+{
+	for (int i = 0; i < CAPTURE_MODE_NR; i++) {
+		if (strcmp(name, mode_names[i]) == 0) {
+			*mode = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static uint32_t pow2_at_least(uint64_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n && p < MAX_MAP_ENTRIES)
+		p <<= 1;
+	return p;
+}
+
+/*
+ * Sizes the maps from the expected load. In sample mode a drain sees at
+ * most freq * cpus * period events (plus perf's overshoot), so at most that
+ * many keys and twice that many stacks; the stack maps get 8 buckets per
+ * expected stack because a STACK_TRACE map loses a stack whose hash bucket
+ * is taken (-EEXIST), and the spill map catches most of those.
+ */
+static void choose_sizes(struct capture *cap, const struct capture_opts *o)
+{
+	uint64_t events;
+
+	if (o->mode == CAPTURE_SAMPLE) {
+		double period = o->drain_period > 0 ? o->drain_period : 1.0;
+
+		events = (uint64_t)(o->freq * (double)cap->ncpus * period * 1.25) + 64;
+		cap->stack_entries = pow2_at_least(8 * events);
+		cap->count_entries = pow2_at_least(2 * events);
+	} else {
+		cap->stack_entries = READ_MODE_STACK_ENTRIES;
+		cap->count_entries = READ_MODE_COUNT_ENTRIES;
+	}
+	if (cap->stack_entries < MIN_STACK_ENTRIES)
+		cap->stack_entries = MIN_STACK_ENTRIES;
+	if (o->stack_entries)
+		cap->stack_entries = pow2_at_least(o->stack_entries);
+	if (o->count_entries)
+		cap->count_entries = o->count_entries;
+	cap->spill_entries = cap->stack_entries / SPILL_DIVISOR;
+}
+
+/* The kernel refuses stack maps deeper than kernel.perf_event_max_stack. */
+static uint32_t max_stack_depth(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
+	unsigned int v = MAX_STACK_DEPTH;
+
+	if (f) {
+		if (fscanf(f, "%u", &v) != 1 || v == 0)
+			v = MAX_STACK_DEPTH;
+		fclose(f);
+	}
+	return v < MAX_STACK_DEPTH ? v : MAX_STACK_DEPTH;
+}
+
+/* Parses a cpu list such as "0-3,5" into a mask; returns the count or -errno. */
+static int parse_cpu_list(const char *s, bool *online, int max)
+{
+	int count = 0;
+
+	while (*s && *s != '\n') {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a >= max)
+			return -EINVAL;
+		s = end;
+		if (*s == '-') {
+			b = strtol(s + 1, &end, 10);
+			if (end == s + 1 || b < a || b >= max)
+				return -EINVAL;
+			s = end;
+		}
+		for (long c = a; c <= b; c++) {
+			if (!online[c])
+				count++;
+			online[c] = true;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	return count;
+}
+
+static int read_online_cpus(bool *online, int max)
+{
+	char buf[1024];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	int n = -ENOENT;
+
+	if (!f)
+		return -errno;
+	if (fgets(buf, sizeof(buf), f))
+		n = parse_cpu_list(buf, online, max);
+	fclose(f);
+	return n;
+}
+
+/*
+ * Opens one sampling event on @cpu. The CPU clock counts nanoseconds, so a
+ * fixed period of 1e9 / freq samples exactly freq times per second, idle
+ * included; in frequency mode the kernel lets idle CPUs go unsampled.
+ * Cycles have no fixed rate, so they use frequency mode.
+ */
+static int open_perf_event(uint32_t type, uint64_t config, unsigned int freq, int cpu)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = config,
+	};
+	int fd;
+
+	if (type == PERF_TYPE_SOFTWARE) {
+		attr.sample_period = 1000000000ull / freq;
+	} else {
+		attr.freq = 1;
+		attr.sample_freq = freq;
+	}
+	fd = syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Hardware cycles when this machine counts them, else the CPU clock. */
+static int attach_sampling(struct capture *cap, char *why, size_t size)
+{
+	bool online[MAX_CPUS] = { false };
+	uint32_t type = PERF_TYPE_HARDWARE;
+	uint64_t config = PERF_COUNT_HW_CPU_CYCLES;
+	int n = read_online_cpus(online, MAX_CPUS);
+
+	if (n <= 0) {
+		snprintf(why, size, "can't read the online CPUs");
+		return n < 0 ? n : -ENOENT;
+	}
+	cap->links = calloc(n, sizeof(*cap->links));
+	if (!cap->links)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < MAX_CPUS; cpu++) {
+		struct bpf_link *link;
+		int fd;
+
+		if (!online[cpu])
+			continue;
+		fd = open_perf_event(type, config, cap->opts->freq, cpu);
+		if (fd < 0 && type == PERF_TYPE_HARDWARE) {
+			type = PERF_TYPE_SOFTWARE;
+			config = PERF_COUNT_SW_CPU_CLOCK;
+			fd = open_perf_event(type, config, cap->opts->freq, cpu);
+		}
+		if (fd < 0) {
+			snprintf(why, size, "perf_event_open on CPU %d: %s", cpu, strerror(-fd));
+			return fd;
+		}
+		link = bpf_program__attach_perf_event(cap->skel->progs.on_sample, fd);
+		if (!link) {
+			int err = -errno;
+
+			close(fd);
+			snprintf(why, size, "attach to CPU %d: %s", cpu, strerror(-err));
+			return err;
+		}
+		cap->links[cap->nlinks++] = link;
+	}
+	cap->ncpus = cap->nlinks;
+	cap->fixed_rate = type == PERF_TYPE_SOFTWARE;
+	snprintf(cap->hook_name, sizeof(cap->hook_name), "perf_event %s",
+		 type == PERF_TYPE_HARDWARE ? "cycles" : "cpu-clock");
+	cap->hook = cap->hook_name;
+	return 0;
+}
+
+static int attach_fentry(struct capture *cap, char *why, size_t size)
+{
+	(void)why, (void)size;
+	cap->skel->links.on_vfs_read_fentry = bpf_program__attach(cap->skel->progs.on_vfs_read_fentry);
+	return cap->skel->links.on_vfs_read_fentry ? 0 : -errno;
+}
+
+/* Whether the running kernel's config (/proc/config.gz or /boot) has @line. */
+static bool kernel_config_says(const char *line)
+{
+	char boot[128], buf[512];
+	struct utsname u;
+	bool found = false;
+	gzFile f = gzopen("/proc/config.gz", "rb");
+
+	if (!f && uname(&u) == 0) {
+		snprintf(boot, sizeof(boot), "/boot/config-%s", u.release);
+		f = gzopen(boot, "rb"); /* zlib reads plain files too */
+	}
+	if (!f)
+		return false;
+	while (!found && gzgets(f, buf, sizeof(buf))) {
+		buf[strcspn(buf, "\n")] = '\0';
+		found = strcmp(buf, line) == 0;
+	}
+	gzclose(f);
+	return found;
+}
+
+static int attach_kprobe(struct capture *cap, char *why, size_t size)
+{
+	int err;
+
+	cap->skel->links.on_vfs_read_kprobe = bpf_program__attach(cap->skel->progs.on_vfs_read_kprobe);
+	if (cap->skel->links.on_vfs_read_kprobe)
+		return 0;
+	err = -errno;
+	if (access("/sys/bus/event_source/devices/kprobe", F_OK) != 0) {
+		if (kernel_config_says("# CONFIG_KPROBES is not set"))
+			snprintf(why, size, "kernel built without kprobes");
+		else
+			snprintf(why, size, "no kprobe PMU (%s)", strerror(-err));
+	}
+	return err;
+}
+
+static int attach_sys_enter(struct capture *cap, char *why, size_t size)
+{
+	(void)why, (void)size;
+	cap->skel->links.on_sys_enter_read = bpf_program__attach(cap->skel->progs.on_sys_enter_read);
+	return cap->skel->links.on_sys_enter_read ? 0 : -errno;
+}
+
+/* A hook: a BPF program of the skeleton and how to attach it. */
+struct hook {
+	const char *label; /* in the notes when it fails */
+	const char *name;  /* shown when chosen; NULL: attach() names it */
+	struct bpf_program *(*prog)(struct capture_bpf *skel);
+	int (*attach)(struct capture *cap, char *why, size_t size);
+};
+
+static struct bpf_program *prog_sample(struct capture_bpf *s)
+{
+	return s->progs.on_sample;
+}
+
+static struct bpf_program *prog_fentry(struct capture_bpf *s)
+{
+	return s->progs.on_vfs_read_fentry;
+}
+
+static struct bpf_program *prog_kprobe(struct capture_bpf *s)
+{
+	return s->progs.on_vfs_read_kprobe;
+}
+
+static struct bpf_program *prog_sys_enter(struct capture_bpf *s)
+{
+	return s->progs.on_sys_enter_read;
+}
+
+static const struct hook sample_hooks[] = {
+	{ "perf_event", NULL, prog_sample, attach_sampling },
+};
+
+static const struct hook read_hooks[] = {
+	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry },
+	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe },
+	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter },
+};
+
+/* The modes: each a list of hooks, best first. */
+#define MAX_HOOKS 8
+
+static const struct {
+	const struct hook *hooks;
+	int n;
+} mode_table[CAPTURE_MODE_NR] = {
+	[CAPTURE_SAMPLE] = { sample_hooks, sizeof(sample_hooks) / sizeof(sample_hooks[0]) },
+	[CAPTURE_READ] = { read_hooks, sizeof(read_hooks) / sizeof(read_hooks[0]) },
+};
+
+static void detach_links(struct capture *cap)
+{
+	for (int i = 0; i < cap->nlinks; i++)
+		bpf_link__destroy(cap->links[i]);
+	free(cap->links);
+	cap->links = NULL;
+	cap->nlinks = 0;
+	if (cap->skel)
+		capture_bpf__detach(cap->skel);
+}
+
+static void detach(struct capture *cap)
+{
+	detach_links(cap);
+	capture_bpf__destroy(cap->skel);
+	cap->skel = NULL;
+}
+
+static int size_maps(struct capture *cap)
+{
+	struct capture_bpf *s = cap->skel;
+	struct bpf_map *stacks[] = { s->maps.stacks0, s->maps.stacks1 };
+	struct bpf_map *spills[] = { s->maps.spill0, s->maps.spill1 };
+	struct bpf_map *counts[] = { s->maps.counts0, s->maps.counts1 };
+	int err = 0;
+
+	for (int i = 0; i < 2 && !err; i++) {
+		err = bpf_map__set_max_entries(stacks[i], cap->stack_entries) ?:
+		      bpf_map__set_value_size(stacks[i], cap->depth * sizeof(uint64_t)) ?:
+		      bpf_map__set_max_entries(spills[i], cap->spill_entries) ?:
+		      bpf_map__set_value_size(spills[i], cap->depth * sizeof(uint64_t)) ?:
+		      bpf_map__set_max_entries(counts[i], cap->count_entries);
+	}
+	return err;
+}
+
+/* Opens a fresh skeleton with only @h's program, loads it and attaches it. */
+static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
+{
+	const struct hook *h = step->arg;
+	struct capture *cap = ctx;
+	struct bpf_program *prog;
+	int err;
+
+	libbpf_last[0] = '\0';
+	cap->skel = capture_bpf__open();
+	if (!cap->skel)
+		return -errno;
+	bpf_object__for_each_program(prog, cap->skel->obj)
+		bpf_program__set_autoload(prog, prog == h->prog(cap->skel));
+	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
+	cap->skel->rodata->walk_user = cap->opts->user_stacks;
+	err = size_maps(cap) ?: capture_bpf__load(cap->skel);
+	if (!err) {
+		cap->hook = h->name;
+		err = h->attach(cap, why, size);
+	}
+	if (err) {
+		if (!why[0] && libbpf_last[0] && err != -EPERM)
+			snprintf(why, size, "%s (%s)", strerror(-err), libbpf_last);
+		detach(cap);
+	}
+	return err;
+}
+
+/* Tries the mode's hooks in order; returns the index of the one attached or -errno. */
+static int attach_first_hook(struct capture *cap, enum capture_mode mode)
+{
+	struct hook_step steps[MAX_HOOKS];
+	int n = mode_table[mode].n;
+
+	for (int i = 0; i < n; i++)
+		steps[i] = (struct hook_step){ .label = mode_table[mode].hooks[i].label,
+					       .arg = &mode_table[mode].hooks[i],
+					       .attempt = hook_attempt };
+	return hook_chain__select(steps, n, cap, cap->hook_notes, sizeof(cap->hook_notes));
+}
+
+static int alloc_scratch(struct capture *cap)
+{
+	cap->keys = calloc(cap->count_entries, sizeof(*cap->keys));
+	cap->vals = calloc(cap->count_entries, sizeof(*cap->vals));
+	cap->slot_of[0] = calloc(cap->stack_entries, sizeof(int32_t));
+	cap->slot_of[1] = calloc(cap->spill_entries, sizeof(int32_t));
+	cap->percpu = calloc(cap->npossible, sizeof(uint64_t));
+	if (!cap->keys || !cap->vals || !cap->slot_of[0] || !cap->slot_of[1] || !cap->percpu)
+		return -ENOMEM;
+	return 0;
+}
+
+int capture__open(const struct capture_opts *opts, struct capture **out, char *err_buf,
+		  size_t err_size)
+{
+	struct capture *cap;
+	int err, chosen;
+
+	*out = NULL;
+	if ((unsigned int)opts->mode >= CAPTURE_MODE_NR) {
+		snprintf(err_buf, err_size, "unknown capture mode");
+		return -EINVAL;
+	}
+	cap = calloc(1, sizeof(*cap));
+	if (!cap)
+		return -ENOMEM;
+	libbpf_set_print(libbpf_keep_last);
+	cap->mode = opts->mode;
+	cap->opts = opts;
+	cap->npossible = libbpf_num_possible_cpus();
+	cap->ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cap->depth = max_stack_depth();
+	if (cap->npossible <= 0) {
+		snprintf(err_buf, err_size, "can't count the possible CPUs");
+		free(cap);
+		return -ENOENT;
+	}
+	choose_sizes(cap, opts);
+
+	chosen = attach_first_hook(cap, opts->mode);
+	if (chosen < 0) {
+		snprintf(err_buf, err_size, "can't attach %s mode: %s", mode_names[opts->mode],
+			 cap->hook_notes);
+		err = chosen;
+		goto cleanup;
+	}
+	err = alloc_scratch(cap) ?: capture__set_filter(cap, opts->tgids, opts->ntgids, opts->comm);
+	if (err) {
+		snprintf(err_buf, err_size, "can't set up capture: %s", strerror(-err));
+		goto cleanup;
+	}
+	cap->opts = NULL;
+	*out = cap;
+	return 0;
+
+cleanup:
+	cap->opts = NULL;
+	capture__close(cap);
+	return err;
+}
+
+const char *capture__hook(const struct capture *cap)
+{
+	return cap->hook;
+}
+
+const char *capture__hook_notes(const struct capture *cap)
+{
+	return cap->hook_notes;
+}
+
+enum capture_mode capture__mode(const struct capture *cap)
+{
+	return cap->mode;
+}
+
+int capture__ncpus(const struct capture *cap)
+{
+	return cap->ncpus;
+}
+
+void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
+			uint32_t *count_entries)
+{
+	*stack_entries = cap->stack_entries;
+	*count_entries = cap->count_entries;
+}
+
+static int clear_map(int fd, size_t key_size)
+{
+	char key[64];
+
+	if (key_size > sizeof(key))
+		return -EINVAL;
+	while (bpf_map_get_next_key(fd, NULL, key) == 0) {
+		if (bpf_map_delete_elem(fd, key))
+			return -errno;
+	}
+	return 0;
+}
+
+int capture__set_filter(struct capture *cap, const uint32_t *tgids, size_t ntgids,
+			const char *comm)
+{
+	struct capture_bpf__bss *bss = cap->skel->bss;
+	int fd = bpf_map__fd(cap->skel->maps.tgid_filter);
+	uint8_t one = 1;
+	int err;
+
+	if (ntgids > MAX_FILTER_TGIDS || (comm && strlen(comm) >= COMM_LEN))
+		return -EINVAL;
+	bss->filter_tgids_on = 0;
+	bss->filter_comm_on = 0;
+	err = clear_map(fd, sizeof(uint32_t));
+	for (size_t i = 0; i < ntgids && !err; i++)
+		err = bpf_map_update_elem(fd, &tgids[i], &one, BPF_ANY);
+	if (err)
+		return err;
+	memset(bss->filter_comm, 0, sizeof(bss->filter_comm));
+	if (comm)
+		memcpy(bss->filter_comm, comm, strlen(comm));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	bss->filter_tgids_on = ntgids > 0;
+	bss->filter_comm_on = comm != NULL;
+	return 0;
+}
+
+static int64_t percpu_sum(const struct capture *cap, int fd, uint32_t slot)
+{
+	int64_t sum = 0;
+
+	if (bpf_map_lookup_elem(fd, &slot, cap->percpu))
+		return -1;
+	for (int i = 0; i < cap->npossible; i++)
+		sum += (int64_t)cap->percpu[i];
+	return sum;
+}
+
+/* Waits (briefly) until no event is still recording into @set. */
+static void wait_quiescent(struct capture *cap, int set)
+{
+	int fd = bpf_map__fd(cap->skel->maps.inflight);
+
+	for (int i = 0; i < 10000; i++) {
+		if (percpu_sum(cap, fd, set) <= 0)
+			return;
+		if (i < 100)
+			sched_yield();
+		else
+			usleep(100);
+	}
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * Fetches stack @id of @set once per drain; sets *@index to its fetched
+ * entry. Returns 0, or -errno when the id is out of range or unreadable.
+ */
+static int fetch_stack(struct capture *cap, int set, int32_t id, size_t *index)
+{
+	struct capture_bpf *s = cap->skel;
+	bool spill = id & STACK_SPILL;
+	uint32_t idx = id & ~STACK_SPILL;
+	uint32_t limit = spill ? cap->spill_entries : cap->stack_entries;
+	struct bpf_map *map = spill ? (set ? s->maps.spill1 : s->maps.spill0)
+				    : (set ? s->maps.stacks1 : s->maps.stacks0);
+	int32_t *slot;
+	uint64_t *ips;
+	uint32_t nr = 0;
+
+	if (idx >= limit)
+		return -ERANGE;
+	slot = &cap->slot_of[spill][idx];
+	if (*slot) {
+		*index = *slot - 1;
+		return 0;
+	}
+	if (grow((void **)&cap->arena, &cap->arena_cap, cap->arena_len + cap->depth,
+		 sizeof(uint64_t)) ||
+	    grow((void **)&cap->fetched, &cap->fetched_cap, cap->nfetched + 1,
+		 sizeof(*cap->fetched)))
+		return -ENOMEM;
+	ips = cap->arena + cap->arena_len;
+	if (bpf_map_lookup_elem(bpf_map__fd(map), &idx, ips))
+		return -errno;
+	while (nr < cap->depth && ips[nr])
+		nr++;
+	cap->fetched[cap->nfetched] = (struct fetched_stack){ .id = id, .nr = nr,
+							      .off = cap->arena_len };
+	cap->arena_len += nr;
+	*index = cap->nfetched++;
+	*slot = (int32_t)*index + 1;
+	return 0;
+}
+
+/* Resolves one side of a key: on failure the stack is reported missing. */
+static void resolve_side(struct capture *cap, int set, int32_t id, size_t *index, int32_t *err)
+{
+	*err = id < 0 ? id : fetch_stack(cap, set, id, index);
+	if (*err)
+		*index = SIZE_MAX;
+}
+
+static void emit_stack(struct capture *cap, int set, const struct stack_key *k,
+		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
+{
+	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
+				    .bytes = v->bytes };
+	size_t ki, ui;
+
+	memcpy(st.comm, k->comm, COMM_LEN);
+	st.comm[COMM_LEN] = '\0';
+	resolve_side(cap, set, k->kstack, &ki, &st.kerr);
+	resolve_side(cap, set, k->ustack, &ui, &st.uerr);
+	/* The arena may have moved while fetching: take pointers only now. */
+	if (ki != SIZE_MAX) {
+		st.kips = cap->arena + cap->fetched[ki].off;
+		st.nk = cap->fetched[ki].nr;
+	}
+	if (ui != SIZE_MAX) {
+		st.uips = cap->arena + cap->fetched[ui].off;
+		st.nu = cap->fetched[ui].nr;
+	}
+	fn(ctx, &st);
+}
+
+/* Deletes every stack of @set: the fetched ones, then any orphan left. */
+static void clear_stacks(struct capture *cap, int set)
+{
+	struct capture_bpf *s = cap->skel;
+	int fds[2] = { bpf_map__fd(set ? s->maps.stacks1 : s->maps.stacks0),
+		       bpf_map__fd(set ? s->maps.spill1 : s->maps.spill0) };
+
+	for (size_t i = 0; i < cap->nfetched; i++) {
+		int32_t id = cap->fetched[i].id;
+		bool spill = id & STACK_SPILL;
+		uint32_t idx = id & ~STACK_SPILL;
+
+		bpf_map_delete_elem(fds[spill], &idx);
+		cap->slot_of[spill][idx] = 0;
+	}
+	cap->nfetched = 0;
+	cap->arena_len = 0;
+	clear_map(fds[0], sizeof(uint32_t));
+	clear_map(fds[1], sizeof(uint32_t));
+}
+
+int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
+{
+	int set = cap->active;
+	int fd = bpf_map__fd(set ? cap->skel->maps.counts1 : cap->skel->maps.counts0);
+	uint32_t batch, count;
+	void *in = NULL;
+	int err, total = 0;
+
+	cap->active = set ^ 1;
+	__atomic_store_n(&cap->skel->bss->active_set, cap->active, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	wait_quiescent(cap, set);
+
+	do {
+		count = cap->count_entries;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->keys, cap->vals, &count,
+						      NULL);
+		if (err && err != -ENOENT)
+			break;
+		for (uint32_t i = 0; i < count; i++)
+			emit_stack(cap, set, &cap->keys[i], &cap->vals[i], fn, ctx);
+		total += count;
+		in = &batch;
+	} while (!err);
+	clear_stacks(cap, set);
+	return err == -ENOENT ? total : err;
+}
+
+int capture__cpu_events(const struct capture *cap, uint64_t *events, int n)
+{
+	uint32_t slot = STAT_EVENTS;
+
+	if (bpf_map_lookup_elem(bpf_map__fd(cap->skel->maps.stats), &slot, cap->percpu))
+		return -errno;
+	if (n > cap->npossible)
+		n = cap->npossible;
+	memcpy(events, cap->percpu, n * sizeof(uint64_t));
+	return n;
+}
+
+bool capture__fixed_rate(const struct capture *cap)
+{
+	return cap->fixed_rate;
+}
+
+void capture__stop(struct capture *cap)
+{
+	detach_links(cap);
+}
+
+int capture__stats(const struct capture *cap, struct capture_stats *stats)
+{
+	int fd = bpf_map__fd(cap->skel->maps.stats);
+
+	for (uint32_t slot = 0; slot < STAT_NR; slot++) {
+		int64_t v = percpu_sum(cap, fd, slot);
+
+		if (v < 0)
+			return -errno;
+		stats->slot[slot] = (uint64_t)v;
+	}
+	return 0;
+}
+
+void capture__close(struct capture *cap)
+{
+	if (!cap)
+		return;
+	detach(cap);
+	free(cap->keys);
+	free(cap->vals);
+	free(cap->slot_of[0]);
+	free(cap->slot_of[1]);
+	free(cap->fetched);
+	free(cap->arena);
+	free(cap->percpu);
+	free(cap);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * capture: the loader. open -> size maps and set rodata -> load -> attach
+ * the first hook of the mode that works; then, every drain, flip to the
+ * other map set and read the quiescent one. No libbpf type leaks out of here.
+ *
+ * A mode is a row in capture.c's table: a list of hooks to try in order.
+ * Adding one (off-CPU time, page faults) is a BPF program and a row.
+ */
+#ifndef FLAMETOP_CAPTURE_H
+#define FLAMETOP_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/types.h>
+
+#include "bpf/stack_key.h"
+
+enum capture_mode {
+	CAPTURE_SAMPLE, /* on-CPU sampling: a perf event per online CPU */
+	CAPTURE_READ,   /* every vfs_read (or read-family syscall) */
+	CAPTURE_MODE_NR,
+};
+
+struct capture_opts {
+	enum capture_mode mode;
+	unsigned int freq;          /* sample mode: samples per second per CPU */
+	double drain_period;        /* seconds between drains; sizes the maps */
+	bool kernel_stacks;         /* walk kernel stacks */
+	bool user_stacks;           /* walk user stacks */
+	const uint32_t *tgids;      /* only these processes (matched on tgid) ... */
+	size_t ntgids;              /* ... when ntgids > 0; at most MAX_FILTER_TGIDS */
+	const char *comm;           /* only this exact comm, when not NULL */
+	uint32_t stack_entries;     /* per stack map; 0 chooses from the expected load */
+	uint32_t count_entries;     /* per counts map; 0 chooses */
+};
+
+/* One counted stack, as drained. Addresses are leaf first. */
+struct capture_stack {
+	uint32_t tgid, pid;
+	char comm[COMM_LEN + 1]; /* raw from the kernel: not sanitized */
+	const uint64_t *kips;    /* kernel frames, nk of them */
+	uint32_t nk;
+	int32_t kerr;            /* 0, or why there is no kernel stack: -errno or STACK_* */
+	const uint64_t *uips;    /* user frames, nu of them */
+	uint32_t nu;
+	int32_t uerr;
+	uint64_t count;          /* events */
+	uint64_t bytes;          /* bytes requested (read mode) */
+};
+
+/* Totals since open, summed over CPUs; slots are enum stat_slot. */
+struct capture_stats {
+	uint64_t slot[STAT_NR];
+};
+
+struct capture;
+
+/* Called once per counted stack during capture__drain(). */
+typedef void (*capture_stack_fn)(void *ctx, const struct capture_stack *stack);
+
+/*
+ * capture__open() loads and attaches the first working hook of @opts->mode.
+ * On failure returns -errno, *@out is NULL, and @err (capacity @err_size)
+ * holds one line saying what failed. Nothing stays attached on failure.
+ */
+int capture__open(const struct capture_opts *opts, struct capture **out, char *err,
+		  size_t err_size);
+
+/* The hook in use, e.g. "perf_event cpu-clock" or "syscall-entry tracepoint". */
+const char *capture__hook(const struct capture *cap);
+
+/*
+ * Why better hooks of this mode failed, e.g. "fentry/vfs_read: Operation not
+ * permitted; kprobe/vfs_read: kernel built without kprobes", or "".
+ */
+const char *capture__hook_notes(const struct capture *cap);
+
+enum capture_mode capture__mode(const struct capture *cap);
+
+/* Number of CPUs sampled (sample mode) or traced. */
+int capture__ncpus(const struct capture *cap);
+
+/* Entries per stack map and per counts map, as chosen at open. */
+void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
+			uint32_t *count_entries);
+
+/*
+ * capture__drain() switches events to the other map set, waits until none
+ * is still recording into the old one, calls @fn for each counted stack of
+ * the old set, and clears it. Returns the number of stacks passed to @fn, or
+ * -errno. Stack pointers passed to @fn are valid only during the call.
+ */
+int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx);
+
+/*
+ * capture__stop() detaches every hook but keeps the maps, so that a last
+ * capture__drain() collects everything that was counted.
+ */
+void capture__stop(struct capture *cap);
+
+/*
+ * capture__cpu_events() writes, for each CPU id below @n, the number of
+ * events that passed the filters on that CPU since open. Returns the number
+ * of CPU ids written, or -errno.
+ */
+int capture__cpu_events(const struct capture *cap, uint64_t *events, int n);
+
+/*
+ * True when every CPU is sampled at exactly the requested rate, idle or not
+ * (the CPU clock at a fixed period), so that a CPU that delivered fewer
+ * samples was idle and the kernel skipped it.
+ */
+bool capture__fixed_rate(const struct capture *cap);
+
+/* Reads the per-CPU counters into @stats. Returns 0 or -errno. */
+int capture__stats(const struct capture *cap, struct capture_stats *stats);
+
+/*
+ * capture__set_filter() replaces the in-kernel filters: @ntgids pids
+ * (0: any) and @comm (NULL: any). Returns 0, or -EINVAL for more than
+ * MAX_FILTER_TGIDS pids or a comm longer than COMM_LEN - 1 bytes.
+ */
+int capture__set_filter(struct capture *cap, const uint32_t *tgids, size_t ntgids,
+			const char *comm);
+
+/* capture__close() detaches and frees everything; NULL is a no-op. */
+void capture__close(struct capture *cap);
+
+/* The mode's name ("sample", "read"); NULL for an unknown mode. */
+const char *capture_mode__name(enum capture_mode mode);
+
+/* Parses a mode name; returns 0 or -EINVAL. */
+int capture_mode__parse(const char *name, enum capture_mode *mode);
+
+#endif

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flametop: the table of contents.
+ *
+ *   options -> source (live capture, or a folded file) -> profile -> front end
+ *
+ * Every check of the outside world that can fail (privileges, BTF, the
+ * kernel's limits, pids) happens here, before anything is attached, and
+ * ends the program with one line on stderr and exit code 2.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/capability.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "options.h"
+#include "profile/folded.h"
+#include "profile/profile.h"
+#include "profile/stack_trie.h"
+#include "symbols/symbolizer.h"
+
+#define FLAMETOP_VERSION "0.1.0"
+#define EXIT_USAGE 2
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* Prints "flametop: <message>" on stderr and returns EXIT_USAGE. */
+static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("flametop: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool has_capability(int cap)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = { { 0 } };
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[cap / 32].effective & (1u << (cap % 32));
+}
+
+static long read_sysctl(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+/* What live capture needs from this machine; returns 0 or EXIT_USAGE. */
+static int check_live_prerequisites(const struct options *o)
+{
+	long max_rate = read_sysctl("/proc/sys/kernel/perf_event_max_sample_rate");
+	char path[64];
+	struct stat st;
+
+	if (o->mode == CAPTURE_SAMPLE && max_rate > 0 && o->freq > max_rate)
+		return fail("-F %u is above this kernel's limit of %ld samples per second "
+			    "(kernel.perf_event_max_sample_rate)",
+			    o->freq, max_rate);
+	for (size_t i = 0; i < o->ntgids; i++) {
+		snprintf(path, sizeof(path), "/proc/%u", o->tgids[i]);
+		if (stat(path, &st) != 0)
+			return fail("-p %u: no such process", o->tgids[i]);
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+		return fail("this kernel has no BTF (/sys/kernel/btf/vmlinux): flametop needs a "
+			    "kernel built with CONFIG_DEBUG_INFO_BTF=y");
+	if (!has_capability(CAP_SYS_ADMIN) &&
+	    !(has_capability(CAP_BPF) && has_capability(CAP_PERFMON)))
+		return fail("needs root, or the capabilities CAP_BPF and CAP_PERFMON "
+			    "(and CAP_SYS_PTRACE, CAP_SYSLOG to name every frame)");
+	return 0;
+}
+
+static void catch_stop_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop_signal }; /* no SA_RESTART: wake sleeps */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void sleep_until(double deadline)
+{
+	double left = deadline - now_seconds();
+	struct timespec ts;
+
+	if (left <= 0 || stop_signal)
+		return;
+	ts.tv_sec = (time_t)left;
+	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL); /* a signal ends it early */
+}
+
+static void capture_opts_from(const struct options *o, struct capture_opts *c)
+{
+	*c = (struct capture_opts){
+		.mode = o->mode,
+		.freq = o->freq,
+		.drain_period = 1.0,
+		.kernel_stacks = !o->user_only,
+		.user_stacks = !o->kernel_only,
+		.tgids = o->tgids,
+		.ntgids = o->ntgids,
+		.comm = o->comm,
+		.stack_entries = o->stack_entries,
+		.count_entries = o->count_entries,
+	};
+}
+
+static const char *const stat_labels[STAT_NR] = {
+	[STAT_LOST_COUNTS_FULL] = "counts map full",
+	[STAT_LOST_BUSY] = "map swap",
+	[STAT_KSTACK_COLLISION] = "kernel hash collision",
+	[STAT_KSTACK_NOMEM] = "kernel stack map full",
+	[STAT_KSTACK_FAULT] = "kernel walk failed",
+	[STAT_USTACK_COLLISION] = "user hash collision",
+	[STAT_USTACK_NOMEM] = "user stack map full",
+	[STAT_USTACK_FAULT] = "user walk failed",
+};
+
+/* Appends " (label: n, label: n)" for the nonzero slots in [from, to). */
+static void append_reasons(char *buf, size_t size, const struct capture_stats *st, int from,
+			   int to)
+{
+	size_t len = strlen(buf);
+	const char *sep = " (";
+
+	for (int i = from; i < to && len < size; i++) {
+		if (!st->slot[i])
+			continue;
+		len += snprintf(buf + len, size - len, "%s%s: %" PRIu64, sep, stat_labels[i],
+				st->slot[i]);
+		sep = ", ";
+	}
+	if (*sep == ',' && len < size)
+		snprintf(buf + len, size - len, ")");
+}
+
+/* The one-line summary of a --folded run, on stderr. */
+static void print_summary(const struct live *live, const struct capture_stats *st,
+			  const struct options *o, double seconds, long lines)
+{
+	const struct capture *cap = live__capture(live);
+	uint64_t idle = live__idle_credited(live);
+	uint64_t lost = st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY];
+	uint64_t partial = 0;
+	char buf[1024];
+
+	for (int i = STAT_KSTACK_COLLISION; i < STAT_NR; i++)
+		partial += st->slot[i];
+	if (o->mode == CAPTURE_SAMPLE)
+		snprintf(buf, sizeof(buf),
+			 "%" PRIu64 " samples in %.1f s (%s, %u Hz, %d CPUs), %ld stacks, %" PRIu64
+			 " lost",
+			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), o->freq,
+			 capture__ncpus(cap), lines, lost);
+	else
+		snprintf(buf, sizeof(buf),
+			 "%" PRIu64 " reads in %.1f s (%s), %ld stacks, %" PRIu64 " lost",
+			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines, lost);
+	append_reasons(buf, sizeof(buf), st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_COLLISION);
+	if (idle) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, sizeof(buf) - len,
+			 ", %" PRIu64 " idle samples the kernel skipped added from /proc/stat", idle);
+	}
+	if (partial) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, sizeof(buf) - len, ", %" PRIu64 " with a stack missing",
+			 partial);
+		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_COLLISION, STAT_NR);
+	}
+	fprintf(stderr, "flametop: %s\n", buf);
+}
+
+/* Where --folded output goes: stdout or -o FILE. */
+static FILE *open_output(const struct options *o)
+{
+	int fd;
+
+	if (!o->output || strcmp(o->output, "-") == 0)
+		return stdout;
+	fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	return fd < 0 ? NULL : fdopen(fd, "w");
+}
+
+/* Prints the profile as folded stacks; returns the number of lines or -errno. */
+static long write_folded(FILE *out, const struct profile *prof, const struct options *o)
+{
+	struct view_filter filter = {
+		.window = WINDOW_CUMULATIVE,
+		.hide_kernel = o->user_only,
+		.hide_user = o->kernel_only,
+	};
+	struct stack_trie trie;
+	long lines;
+
+	if (stack_trie__init(&trie))
+		return -ENOMEM;
+	lines = stack_trie__build(&trie, prof, &filter);
+	if (!lines)
+		lines = folded__write(out, &trie, prof);
+	stack_trie__free(&trie);
+	return lines;
+}
+
+/* Samples (or traces) until --duration or a signal, then prints folded stacks. */
+static int run_folded_live(const struct options *o)
+{
+	struct symbolizer_opts sopts = { 0 };
+	struct capture_opts copts;
+	struct capture_stats stats = { { 0 } };
+	struct symbolizer *sym = NULL;
+	struct profile *prof = NULL;
+	struct live *live = NULL;
+	FILE *out = NULL;
+	char err[1024];
+	double start, next;
+	long lines;
+	int ret = EXIT_USAGE;
+
+	out = open_output(o);
+	if (!out)
+		return fail("-o %s: %s", o->output, strerror(errno));
+	sym = symbolizer__new(&sopts);
+	prof = profile__new();
+	if (!sym || !prof) {
+		fail("can't start: %s", strerror(errno ? errno : ENOMEM));
+		goto cleanup;
+	}
+	capture_opts_from(o, &copts);
+	catch_stop_signals();
+	if (live__open(&copts, o->weight, sym, prof, &live, err, sizeof(err))) {
+		fail("%s", err);
+		goto cleanup;
+	}
+	if (capture__hook_notes(live__capture(live))[0])
+		fprintf(stderr, "flametop: hook: %s (%s)\n", capture__hook(live__capture(live)),
+			capture__hook_notes(live__capture(live)));
+	if (symbolizer__kernel_hidden(sym))
+		fprintf(stderr, "flametop: kernel addresses hidden (kptr_restrict): kernel frames "
+				"will show as [unknown]\n");
+
+	start = now_seconds();
+	for (next = start + 1.0; !stop_signal; next += 1.0) {
+		double end = o->duration > 0 ? start + o->duration : next;
+
+		sleep_until(next < end ? next : end);
+		if (live__drain(live) < 0)
+			break;
+		if (o->duration > 0 && now_seconds() >= start + o->duration)
+			break;
+	}
+	/* Detach first, then drain twice: the second catches events that were
+	 * still running on the other map set when the hooks went away. */
+	live__stop(live);
+	live__drain(live);
+	live__drain(live);
+	capture__stats(live__capture(live), &stats);
+
+	lines = write_folded(out, prof, o);
+	if (lines < 0) {
+		fail("writing folded stacks: %s", strerror((int)-lines));
+		goto cleanup;
+	}
+	print_summary(live, &stats, o, now_seconds() - start, lines);
+	ret = 0;
+cleanup:
+	live__close(live);
+	profile__free(prof);
+	symbolizer__free(sym);
+	if (out && out != stdout && fclose(out) && ret == 0)
+		ret = fail("-o %s: %s", o->output, strerror(errno));
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	char err[512];
+	int ret;
+
+	switch (options__parse(argc, argv, &o, err, sizeof(err))) {
+	case OPTIONS_HELP:
+		fputs(options_usage, stdout);
+		return 0;
+	case OPTIONS_VERSION:
+		puts("flametop " FLAMETOP_VERSION);
+		return 0;
+	case OPTIONS_ERROR:
+		return fail("%s (try --help)", err);
+	case OPTIONS_RUN:
+		break;
+	}
+	if (o.input)
+		return fail("-i: the offline viewer is not built yet");
+	if (!o.folded)
+		return fail("the live screen is not built yet: use --folded");
+	ret = check_live_prerequisites(&o);
+	if (ret)
+		return ret;
+	return run_folded_live(&o);
+}

@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "profile/hash_index.h"
+#include "symbols/sanitize.h"
+
+#define KERNEL_TGID UINT32_MAX
+#define MAX_FRAMES (1 + 2 * (MAX_STACK_DEPTH + 1))
+#define MAX_NAMES (1u << 20) /* the name cache starts over beyond this */
+
+/* A named address: (process or kernel, address, return address?) -> frame id. */
+struct name_entry {
+	uint64_t ip;
+	uint32_t tgid;
+	uint32_t frame;
+	uint32_t drain; /* user names are trusted within the drain that made them */
+	bool is_return;
+};
+
+/*
+ * Idle the kernel did not sample. On a NOHZ kernel a CPU-clock event can go
+ * silent while its CPU idles (perf and bpftrace miss those samples too), and
+ * shares would no longer add up to the machine. Each drain compares every
+ * CPU's samples with rate x elapsed time and credits the shortfall, never
+ * more than the idle time /proc/stat measured, to "swapper/N;[idle, not
+ * sampled]".
+ */
+struct idle_account {
+	bool on;
+	unsigned int freq;
+	int ncpus;            /* CPU ids tracked */
+	uint64_t *events;     /* samples per CPU at the last drain */
+	uint64_t *idle_ticks; /* idle + iowait per CPU at the last drain, in USER_HZ */
+	double *carry;        /* fractions of a sample not credited yet */
+	double last;          /* when (monotonic seconds) */
+	long user_hz;
+	uint64_t credited;
+};
+
+struct live {
+	struct capture *cap;
+	struct symbolizer *sym;
+	struct profile *prof;
+	enum live_weight weight;
+	uint32_t drain;
+	struct idle_account idle;
+
+	struct name_entry *names;
+	size_t nnames, names_cap;
+	struct hash_index name_index;
+};
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * Reads idle + iowait ticks of each "cpuN" line of /proc/stat into
+ * @ticks[N] for N < @n. Returns 0 or -errno.
+ */
+static int read_idle_ticks(uint64_t *ticks, int n)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char line[512];
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long v[5];
+		int cpu;
+
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
+			   &v[4]) == 6 &&
+		    cpu >= 0 && cpu < n)
+			ticks[cpu] = v[3] + v[4];
+	}
+	fclose(f);
+	return 0;
+}
+
+static void idle_account__free(struct idle_account *a)
+{
+	free(a->events);
+	free(a->idle_ticks);
+	free(a->carry);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Starts idle accounting when it applies: fixed-rate sampling, no filter. */
+static void idle_account__start(struct idle_account *a, struct capture *cap,
+				const struct capture_opts *o)
+{
+	int n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (o->mode != CAPTURE_SAMPLE || !capture__fixed_rate(cap) || o->ntgids || o->comm ||
+	    n <= 0)
+		return;
+	a->events = calloc(n, sizeof(*a->events));
+	a->idle_ticks = calloc(n, sizeof(*a->idle_ticks));
+	a->carry = calloc(n, sizeof(*a->carry));
+	a->user_hz = sysconf(_SC_CLK_TCK);
+	if (!a->events || !a->idle_ticks || !a->carry || a->user_hz <= 0 ||
+	    read_idle_ticks(a->idle_ticks, n) || capture__cpu_events(cap, a->events, n) < 0) {
+		idle_account__free(a);
+		return;
+	}
+	a->ncpus = n;
+	a->freq = o->freq;
+	a->last = monotonic_seconds();
+	a->on = true;
+}
+
+static void credit_idle(struct live *l, int cpu, uint64_t samples)
+{
+	char comm[32];
+	const char *idle = "[idle, not sampled]";
+	uint32_t frames[2];
+	struct sample s = { .tgid = 0, .frames = frames, .n = 2, .count = samples };
+
+	snprintf(comm, sizeof(comm), "swapper/%d", cpu);
+	frames[0] = profile__frame(l->prof, comm, strlen(comm), FRAME_PROCESS, true);
+	frames[1] = profile__frame(l->prof, idle, strlen(idle), FRAME_KERNEL, false);
+	if (frames[0] != PROFILE_NONE && frames[1] != PROFILE_NONE &&
+	    profile__add(l->prof, &s) == 0)
+		l->idle.credited += samples;
+}
+
+/* Credits, per CPU, the samples the kernel skipped while the CPU was idle. */
+static void idle_account__update(struct live *l)
+{
+	struct idle_account *a = &l->idle;
+	uint64_t events[a->ncpus], ticks[a->ncpus];
+	double now = monotonic_seconds(), expected = (now - a->last) * a->freq;
+
+	memcpy(ticks, a->idle_ticks, sizeof(ticks));
+	if (capture__cpu_events(l->cap, events, a->ncpus) < 0 || read_idle_ticks(ticks, a->ncpus))
+		return;
+	for (int cpu = 0; cpu < a->ncpus; cpu++) {
+		double got = (double)(events[cpu] - a->events[cpu]);
+		double idle = (double)(ticks[cpu] - a->idle_ticks[cpu]) * a->freq / a->user_hz;
+		double missing = expected - got;
+		double credit = (missing < idle ? missing : idle) + a->carry[cpu];
+
+		if (credit < 0)
+			credit = 0;
+		a->carry[cpu] = credit - (uint64_t)credit;
+		if ((uint64_t)credit)
+			credit_idle(l, cpu, (uint64_t)credit);
+	}
+	memcpy(a->events, events, sizeof(events));
+	memcpy(a->idle_ticks, ticks, sizeof(ticks));
+	a->last = now;
+}
+
+int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
+	       struct profile *prof, struct live **out, char *err, size_t err_size)
+{
+	struct live *l = calloc(1, sizeof(*l));
+	int ret;
+
+	*out = NULL;
+	if (!l || hash_index__init(&l->name_index, 4096)) {
+		free(l);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	ret = capture__open(copts, &l->cap, err, err_size);
+	if (ret) {
+		live__close(l);
+		return ret;
+	}
+	l->sym = sym;
+	l->prof = prof;
+	l->weight = weight;
+	idle_account__start(&l->idle, l->cap, copts);
+	*out = l;
+	return 0;
+}
+
+static uint64_t name_hash(uint32_t tgid, uint64_t ip, bool is_return)
+{
+	uint32_t w[4] = { tgid, (uint32_t)ip, (uint32_t)(ip >> 32), is_return };
+
+	return hash_words(w, 4, 0);
+}
+
+struct name_probe {
+	const struct live *l;
+	uint64_t ip;
+	uint32_t tgid;
+	bool is_return;
+};
+
+static bool same_name(const void *ctx, uint32_t i)
+{
+	const struct name_probe *p = ctx;
+	const struct name_entry *e = &p->l->names[i];
+
+	return e->ip == p->ip && e->tgid == p->tgid && e->is_return == p->is_return;
+}
+
+static uint64_t rehash_name(const void *ctx, uint32_t i)
+{
+	const struct live *l = ctx;
+
+	return name_hash(l->names[i].tgid, l->names[i].ip, l->names[i].is_return);
+}
+
+static uint32_t symbolize(struct live *l, uint32_t tgid, uint64_t ip, bool is_return)
+{
+	char buf[NAME_MAX_BYTES + 1];
+	int status;
+
+	if (tgid == KERNEL_TGID) {
+		status = symbolizer__kernel(l->sym, ip, is_return, buf, sizeof(buf));
+		return profile__frame(l->prof, buf, strlen(buf), FRAME_KERNEL, status == SYM_NAMED);
+	}
+	status = symbolizer__user(l->sym, tgid, ip, is_return, buf, sizeof(buf));
+	return profile__frame(l->prof, buf, strlen(buf), FRAME_USER, status == SYM_NAMED);
+}
+
+/* The frame id naming @ip, from the cache or the symbolizer. */
+static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t ip, bool is_return)
+{
+	struct name_probe probe = { l, ip, tgid, is_return };
+	uint64_t hash = name_hash(tgid, ip, is_return);
+	struct hash_slot *slot = hash_index__find(&l->name_index, hash, same_name, &probe);
+	struct name_entry *e;
+
+	if (slot->entry1) {
+		e = &l->names[slot->entry1 - 1];
+		if (tgid == KERNEL_TGID || e->drain == l->drain)
+			return e->frame;
+		e->frame = symbolize(l, tgid, ip, is_return);
+		e->drain = l->drain;
+		return e->frame;
+	}
+	if (l->nnames == l->names_cap) {
+		size_t cap = l->names_cap ? l->names_cap * 2 : 4096;
+		struct name_entry *n = realloc(l->names, cap * sizeof(*n));
+
+		if (!n)
+			return symbolize(l, tgid, ip, is_return);
+		l->names = n;
+		l->names_cap = cap;
+	}
+	e = &l->names[l->nnames];
+	*e = (struct name_entry){ .ip = ip, .tgid = tgid, .drain = l->drain,
+				  .is_return = is_return };
+	e->frame = symbolize(l, tgid, ip, is_return);
+	if (hash_index__insert(&l->name_index, hash, l->nnames, rehash_name, l) == 0)
+		l->nnames++;
+	return e->frame;
+}
+
+/* A placeholder frame saying why a stack is missing, or PROFILE_NONE. */
+static uint32_t lost_stack_frame(struct live *l, int32_t err, enum frame_kind kind)
+{
+	const char *side = kind == FRAME_KERNEL ? "kernel" : "user";
+	char buf[96];
+
+	if (err == 0 || err == STACK_NOT_WALKED || err == STACK_NO_USER || err == STACK_NO_KERNEL)
+		return PROFILE_NONE;
+	if (err == -EEXIST)
+		snprintf(buf, sizeof(buf), "[%s stack lost: hash collision]", side);
+	else if (err == -ENOMEM)
+		snprintf(buf, sizeof(buf), "[%s stack lost: stack map full]", side);
+	else
+		snprintf(buf, sizeof(buf), "[%s stack lost: %s]", side, strerror(-err));
+	return profile__frame(l->prof, buf, strlen(buf), kind, false);
+}
+
+/* Appends one side's frames outermost first; the leaf is the only exact address. */
+static uint32_t append_side(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
+			    const uint64_t *ips, uint32_t nips, int32_t err, enum frame_kind kind)
+{
+	uint32_t lost = lost_stack_frame(l, err, kind);
+
+	if (lost != PROFILE_NONE)
+		frames[n++] = lost;
+	for (uint32_t i = nips; i-- > 0;) {
+		uint32_t f = frame_of(l, tgid, ips[i], i > 0);
+
+		if (f != PROFILE_NONE)
+			frames[n++] = f;
+	}
+	return n;
+}
+
+static void on_stack(void *ctx, const struct capture_stack *st)
+{
+	struct live *l = ctx;
+	uint32_t frames[MAX_FRAMES];
+	char comm[COMM_LEN * 4];
+	struct sample s = {
+		.tgid = (int32_t)st->tgid,
+		.frames = frames,
+		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
+	};
+	size_t len = sanitize_name(comm, sizeof(comm), st->comm, COMM_LEN);
+
+	frames[0] = profile__frame(l->prof, comm, len, FRAME_PROCESS, true);
+	if (frames[0] == PROFILE_NONE)
+		return;
+	s.n = append_side(l, frames, 1, st->tgid, st->uips, st->nu, st->uerr, FRAME_USER);
+	s.n = append_side(l, frames, s.n, KERNEL_TGID, st->kips, st->nk, st->kerr, FRAME_KERNEL);
+	profile__add(l->prof, &s);
+}
+
+uint64_t live__idle_credited(const struct live *l)
+{
+	return l->idle.credited;
+}
+
+int live__drain(struct live *l)
+{
+	int ret;
+
+	if (l->nnames > MAX_NAMES) {
+		hash_index__clear(&l->name_index);
+		l->nnames = 0;
+	}
+	l->drain++;
+	symbolizer__begin_pass(l->sym);
+	ret = capture__drain(l->cap, on_stack, l);
+	if (l->idle.on && ret >= 0)
+		idle_account__update(l);
+	return ret;
+}
+
+void live__stop(struct live *l)
+{
+	if (l->idle.on)
+		idle_account__update(l);
+	l->idle.on = false;
+	capture__stop(l->cap);
+}
+
+struct capture *live__capture(const struct live *l)
+{
+	return l->cap;
+}
+
+void live__close(struct live *l)
+{
+	if (!l)
+		return;
+	capture__close(l->cap);
+	idle_account__free(&l->idle);
+	hash_index__free(&l->name_index);
+	free(l->names);
+	free(l);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * live: the live source. Drains what bpf/capture collected, names every
+ * frame through symbols/, and feeds the stacks to a profile through
+ * profile__add(), the same entry point the folded-file reader uses.
+ */
+#ifndef FLAMETOP_LIVE_H
+#define FLAMETOP_LIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/capture.h"
+#include "profile/profile.h"
+#include "symbols/symbolizer.h"
+
+enum live_weight {
+	WEIGHT_EVENTS, /* each event counts 1 (samples, or calls in read mode) */
+	WEIGHT_BYTES,  /* read mode: each call counts the bytes it asked for */
+};
+
+struct live;
+
+/*
+ * live__open() starts capturing with @copts into @prof, naming frames with
+ * @sym (both borrowed: they must outlive the source). On failure returns
+ * -errno and writes one line to @err.
+ */
+int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
+	       struct profile *prof, struct live **out, char *err, size_t err_size);
+
+/*
+ * live__drain() moves everything captured since the last drain into the
+ * profile. Returns the number of distinct stacks drained, or -errno.
+ */
+int live__drain(struct live *l);
+
+/*
+ * Samples credited to "swapper/N;[idle, not sampled]": idle time, measured
+ * in /proc/stat, during which the kernel did not sample an idle CPU.
+ */
+uint64_t live__idle_credited(const struct live *l);
+
+/*
+ * live__stop() stops capturing (the idle credit is brought up to now);
+ * drains after it collect what was still in flight.
+ */
+void live__stop(struct live *l);
+
+/* The capture underneath, for its hook, stats and filters. */
+struct capture *live__capture(const struct live *l);
+
+/* live__close() stops capturing (after a last drain, if wanted, by the caller). */
+void live__close(struct live *l);
+
+#endif

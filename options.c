@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+const char options_usage[] =
+	"Usage: flametop [OPTION]...\n"
+	"A live, top-style eBPF profiler: samples every CPU's stacks (or traces every\n"
+	"vfs_read), names kernel and user frames, and shows the hottest call paths.\n"
+	"\n"
+	"  -F, --frequency HZ     samples per second per CPU (default 99)\n"
+	"  -p, --pid PID[,PID]    only these processes (at most 64)\n"
+	"  -c, --comm COMM        only processes with this exact name\n"
+	"  -K, --kernel-only      only kernel frames\n"
+	"  -U, --user-only        only user frames\n"
+	"  -d, --delay SECS       seconds between screen refreshes (default 2)\n"
+	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read\n"
+	"      --weight WEIGHT    read mode: calls (default) or bytes requested\n"
+	"      --folded           print folded stacks (for flamegraph.pl), no screen\n"
+	"      --duration SECS    with --folded: stop after SECS (default: at Ctrl-C)\n"
+	"  -i, --input FILE       view a folded file (- for stdin) instead of this machine\n"
+	"  -o, --output FILE      with --folded: write to FILE instead of stdout\n"
+	"      --no-color         no colours (also when NO_COLOR is set)\n"
+	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
+	"      --stack-entries N  entries per stack map (default: from the expected load)\n"
+	"      --count-entries N  entries per counts map (default: from the expected load)\n"
+	"  -h, --help             this help\n"
+	"      --version          print the version\n"
+	"\n"
+	"Examples:\n"
+	"  sudo flametop                           live screen, all CPUs\n"
+	"  sudo flametop -p 1234                   one process\n"
+	"  sudo flametop --folded --duration 10 | flamegraph.pl > cpu.svg\n"
+	"  sudo flametop --mode read -c cat        who reads, through which code\n"
+	"  flametop -i out.folded                  browse a folded file\n";
+
+enum {
+	OPT_MODE = 256,
+	OPT_WEIGHT,
+	OPT_FOLDED,
+	OPT_DURATION,
+	OPT_NO_COLOR,
+	OPT_NO_DEMANGLE,
+	OPT_STACK_ENTRIES,
+	OPT_COUNT_ENTRIES,
+	OPT_VERSION,
+};
+
+static const struct option long_options[] = {
+	{ "frequency", required_argument, NULL, 'F' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "comm", required_argument, NULL, 'c' },
+	{ "kernel-only", no_argument, NULL, 'K' },
+	{ "user-only", no_argument, NULL, 'U' },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "input", required_argument, NULL, 'i' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "stack-entries", required_argument, NULL, OPT_STACK_ENTRIES },
+	{ "count-entries", required_argument, NULL, OPT_COUNT_ENTRIES },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* Parses a whole decimal number in [min, max]; 0 or -EINVAL / -ERANGE. */
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+/* Parses seconds such as "2", "0.5"; 0 or -EINVAL / -ERANGE. */
+static int parse_seconds(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!*s || *s == ' ' || *s == '+' || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || !isfinite(v) || s[strspn(s, "0123456789.")])
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int parse_pids(struct options *o, const char *list, char *err, size_t size)
+{
+	const char *s = list;
+
+	while (*s) {
+		char item[32];
+		size_t len = strcspn(s, ",");
+		unsigned long pid;
+
+		if (len == 0 || len >= sizeof(item)) {
+			snprintf(err, size, "-p: '%s' is not a list of process ids", list);
+			return -EINVAL;
+		}
+		memcpy(item, s, len);
+		item[len] = '\0';
+		if (parse_uint(item, 1, 0x3fffffff, &pid)) {
+			snprintf(err, size, "-p: '%s' is not a process id", item);
+			return -EINVAL;
+		}
+		if (o->ntgids == MAX_FILTER_TGIDS) {
+			snprintf(err, size, "-p: at most %d processes", MAX_FILTER_TGIDS);
+			return -E2BIG;
+		}
+		o->tgids[o->ntgids++] = pid;
+		s += len;
+		if (*s == ',' && !*++s) {
+			snprintf(err, size, "-p: '%s' ends with a comma", list);
+			return -EINVAL;
+		}
+	}
+	if (!o->ntgids) {
+		snprintf(err, size, "-p: no process id given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Checks one option's value; returns 0 or -errno with @err set. */
+static int apply(struct options *o, int opt, const char *arg, const char *name, char *err,
+		 size_t size)
+{
+	unsigned long v;
+	int e;
+
+	switch (opt) {
+	case 'F':
+		e = parse_uint(arg, 1, UINT32_MAX, &v);
+		if (e == -ERANGE && strspn(arg, "0") == strlen(arg))
+			snprintf(err, size, "-F %s: the frequency must be at least 1 Hz", arg);
+		else if (e == -ERANGE)
+			snprintf(err, size, "-F %s: far above any kernel's sampling limit", arg);
+		else if (e)
+			snprintf(err, size, "-F: '%s' is not a number of samples per second", arg);
+		o->freq = v;
+		return e;
+	case 'p':
+		return parse_pids(o, arg, err, size);
+	case 'c':
+		if (!*arg || strlen(arg) >= COMM_LEN) {
+			snprintf(err, size, "-c: a command name has 1 to %d bytes ('%.40s' has %zu)",
+				 COMM_LEN - 1, arg, strlen(arg));
+			return -EINVAL;
+		}
+		o->comm = arg;
+		return 0;
+	case 'd':
+		e = parse_seconds(arg, 0.1, 3600, &o->delay);
+		if (e)
+			snprintf(err, size, "-d: '%s' is not a delay between 0.1 and 3600 seconds", arg);
+		return e;
+	case OPT_DURATION:
+		e = parse_seconds(arg, 0.001, 1e7, &o->duration);
+		if (e)
+			snprintf(err, size, "--duration: '%s' is not a positive number of seconds",
+				 arg);
+		return e;
+	case OPT_MODE:
+		e = capture_mode__parse(arg, &o->mode);
+		if (e)
+			snprintf(err, size, "--mode: unknown mode '%s' (sample or read)", arg);
+		return e;
+	case OPT_WEIGHT:
+		if (strcmp(arg, "calls") == 0) {
+			o->weight = WEIGHT_EVENTS;
+			return 0;
+		}
+		if (strcmp(arg, "bytes") == 0) {
+			o->weight = WEIGHT_BYTES;
+			return 0;
+		}
+		snprintf(err, size, "--weight: unknown weight '%s' (calls or bytes)", arg);
+		return -EINVAL;
+	case OPT_STACK_ENTRIES:
+	case OPT_COUNT_ENTRIES:
+		e = parse_uint(arg, 64, 1u << 22, &v);
+		if (e) {
+			snprintf(err, size, "--%s: '%s' is not a number from 64 to %u", name, arg,
+				 1u << 22);
+			return e;
+		}
+		*(opt == OPT_STACK_ENTRIES ? &o->stack_entries : &o->count_entries) = v;
+		return 0;
+	}
+	return 0;
+}
+
+static void defaults(struct options *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	memset(o, 0, sizeof(*o));
+	o->mode = CAPTURE_SAMPLE;
+	o->weight = WEIGHT_EVENTS;
+	o->freq = DEFAULT_FREQ;
+	o->delay = DEFAULT_DELAY;
+	o->no_color = nc && *nc;
+}
+
+/* Rules between options, once all are read. */
+static int check_combination(const struct options *o, char *err, size_t size)
+{
+	if (o->kernel_only && o->user_only) {
+		snprintf(err, size, "-K and -U exclude each other: -K keeps only kernel frames");
+		return -EINVAL;
+	}
+	if (o->weight == WEIGHT_BYTES && o->mode != CAPTURE_READ) {
+		snprintf(err, size, "--weight bytes needs --mode read: samples have no size");
+		return -EINVAL;
+	}
+	if (o->output && !o->folded) {
+		snprintf(err, size, "-o needs --folded");
+		return -EINVAL;
+	}
+	if (o->duration > 0 && !o->folded) {
+		snprintf(err, size, "--duration needs --folded");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+enum options_result options__parse(int argc, char **argv, struct options *o, char *err,
+				   size_t err_size)
+{
+	int opt, index = -1;
+
+	defaults(o);
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, ":F:p:c:KUd:i:o:h", long_options, &index)) != -1) {
+		const char *name = index >= 0 ? long_options[index].name : "";
+		const char *given = argv[optind - 1];
+
+		switch (opt) {
+		case 'h':
+			return OPTIONS_HELP;
+		case OPT_VERSION:
+			return OPTIONS_VERSION;
+		case 'K':
+			o->kernel_only = true;
+			break;
+		case 'U':
+			o->user_only = true;
+			break;
+		case 'i':
+			o->input = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
+		case OPT_NO_COLOR:
+			o->no_color = true;
+			break;
+		case OPT_NO_DEMANGLE:
+			o->no_demangle = true;
+			break;
+		case ':':
+			snprintf(err, err_size, "option '%s' needs a value", given);
+			return OPTIONS_ERROR;
+		case '?':
+			if (optopt)
+				snprintf(err, err_size, "unknown option '-%c'", optopt);
+			else
+				snprintf(err, err_size, "unknown option '%s'", given);
+			return OPTIONS_ERROR;
+		default:
+			if (apply(o, opt, optarg, name, err, err_size))
+				return OPTIONS_ERROR;
+		}
+		index = -1;
+	}
+	if (optind < argc) {
+		snprintf(err, err_size, "unexpected argument '%s'", argv[optind]);
+		return OPTIONS_ERROR;
+	}
+	return check_combination(o, err, err_size) ? OPTIONS_ERROR : OPTIONS_RUN;
+}

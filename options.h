@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * options: flametop's command line, parsed and checked. Flags follow bcc's
+ * profile and perf top: -F, -p, -c, -K, -U, -d, plus --mode, --folded,
+ * --duration, -i and -o.
+ */
+#ifndef FLAMETOP_OPTIONS_H
+#define FLAMETOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/capture.h"
+#include "live.h"
+
+#define DEFAULT_FREQ 99
+#define DEFAULT_DELAY 2.0
+
+struct options {
+	enum capture_mode mode;
+	enum live_weight weight;
+	unsigned int freq;         /* -F */
+	double delay;              /* -d: seconds between screen refreshes */
+	double duration;           /* --duration: seconds; 0 runs until interrupted */
+	bool folded;               /* --folded: print folded stacks, no screen */
+	bool kernel_only;          /* -K */
+	bool user_only;            /* -U */
+	bool no_color;             /* --no-color or NO_COLOR */
+	bool no_demangle;          /* --no-demangle */
+	const char *input;         /* -i FILE: offline viewer; "-" is stdin */
+	const char *output;        /* -o FILE: where --folded writes */
+	uint32_t tgids[MAX_FILTER_TGIDS];
+	size_t ntgids;             /* -p */
+	const char *comm;          /* -c */
+	uint32_t stack_entries;    /* --stack-entries */
+	uint32_t count_entries;    /* --count-entries */
+};
+
+enum options_result {
+	OPTIONS_RUN,     /* go on */
+	OPTIONS_HELP,    /* print usage, exit 0 */
+	OPTIONS_VERSION, /* print the version, exit 0 */
+	OPTIONS_ERROR,   /* @err holds one line; exit 2 */
+};
+
+/*
+ * options__parse() fills @o from @argv, checking every value: numbers are
+ * numbers in range, -p holds at most MAX_FILTER_TGIDS positive pids, -c at
+ * most COMM_LEN - 1 bytes, -K and -U exclude each other, --weight bytes needs
+ * --mode read. What needs the running system (a pid exists, the kernel's
+ * sample-rate limit) is checked by the caller. On OPTIONS_ERROR, @err
+ * (capacity @err_size) holds one line without a trailing newline.
+ */
+enum options_result options__parse(int argc, char **argv, struct options *o, char *err,
+				   size_t err_size);
+
+/* The --help text. */
+extern const char options_usage[];
+
+#endif

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/hash_index.h"
+
+#define MIX 0x9E3779B97F4A7C15ull
+
+static inline uint64_t fold(uint64_t h)
+{
+	h ^= h >> 31;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+uint64_t hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xCBF29CE484222325ull ^ n;
+
+	for (; n >= 8; n -= 8, s += 8) {
+		uint64_t w;
+
+		memcpy(&w, s, 8);
+		h = (h ^ w) * MIX;
+		h ^= h >> 32;
+	}
+	if (n) {
+		uint64_t w = 0;
+
+		memcpy(&w, s, n);
+		h = (h ^ w) * MIX;
+	}
+	return fold(h);
+}
+
+uint64_t hash_words(const uint32_t *w, size_t n, uint64_t seed)
+{
+	uint64_t h = seed ^ (n * MIX);
+	size_t i = 0;
+
+	for (; i + 2 <= n; i += 2) {
+		h = (h ^ ((uint64_t)w[i] | (uint64_t)w[i + 1] << 32)) * MIX;
+		h ^= h >> 32;
+	}
+	if (i < n)
+		h = (h ^ w[i]) * MIX;
+	return fold(h);
+}
+
+int hash_index__init(struct hash_index *h, size_t min_slots)
+{
+	size_t n = 16;
+
+	while (n < min_slots)
+		n <<= 1;
+	h->slots = calloc(n, sizeof(*h->slots));
+	if (!h->slots)
+		return -ENOMEM;
+	h->mask = n - 1;
+	h->used = 0;
+	return 0;
+}
+
+struct hash_slot *hash_index__find(const struct hash_index *h, uint64_t hash, hash_eq_fn eq,
+				   const void *ctx)
+{
+	uint32_t tag = hash >> 32;
+	size_t i = hash & h->mask;
+
+	for (;; i = (i + 1) & h->mask) {
+		struct hash_slot *s = &h->slots[i];
+
+		if (!s->entry1 || (s->tag == tag && eq(ctx, s->entry1 - 1)))
+			return s;
+	}
+}
+
+static int grow(struct hash_index *h, hash_of_fn rehash, const void *ctx)
+{
+	size_t n = (h->mask + 1) * 2;
+	struct hash_slot *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i <= h->mask; i++) {
+		uint32_t e1 = h->slots[i].entry1;
+		size_t j;
+
+		if (!e1)
+			continue;
+		j = rehash(ctx, e1 - 1) & (n - 1);
+		while (slots[j].entry1)
+			j = (j + 1) & (n - 1);
+		slots[j] = h->slots[i];
+	}
+	free(h->slots);
+	h->slots = slots;
+	h->mask = n - 1;
+	return 0;
+}
+
+int hash_index__insert(struct hash_index *h, uint64_t hash, uint32_t entry, hash_of_fn rehash,
+		       const void *ctx)
+{
+	size_t i;
+
+	/* Keep at least a quarter of the slots empty, so probes stay short. */
+	if ((h->used + 1) * 4 > (h->mask + 1) * 3 && grow(h, rehash, ctx))
+		return -ENOMEM;
+	for (i = hash & h->mask; h->slots[i].entry1; i = (i + 1) & h->mask)
+		;
+	h->slots[i].entry1 = entry + 1;
+	h->slots[i].tag = hash >> 32;
+	h->used++;
+	return 0;
+}
+
+void hash_index__clear(struct hash_index *h)
+{
+	memset(h->slots, 0, (h->mask + 1) * sizeof(*h->slots));
+	h->used = 0;
+}
+
+void hash_index__free(struct hash_index *h)
+{
+	free(h->slots);
+	h->slots = NULL;
+	h->mask = 0;
+	h->used = 0;
+}

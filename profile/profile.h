@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * profile: the model. Every stack, live or read from a folded file, enters
+ * through profile__add(); the profile keeps each distinct stack once, with
+ * its counts for the cumulative and the recent window. Views are built from
+ * it (see stack_trie.h), so filters act on data already collected.
+ *
+ * A stack is a list of frame ids, outermost first: the process frame (the
+ * comm), then user frames, then kernel frames, leaf last.
+ */
+#ifndef FLAMETOP_PROFILE_H
+#define FLAMETOP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROFILE_NONE UINT32_MAX
+#define TGID_UNKNOWN (-1) /* a stack read from a file that names no process id */
+
+enum frame_kind {
+	FRAME_PROCESS, /* the root of a stack: a comm such as "bash" or "swapper/0" */
+	FRAME_USER,
+	FRAME_KERNEL,
+};
+
+struct frame {
+	uint32_t name; /* string id; see profile__frame_name() */
+	uint8_t kind;  /* enum frame_kind */
+	bool named;    /* false for "[unknown]", "lib.so+0x1f" and other placeholders */
+};
+
+struct sample {
+	int32_t tgid;           /* process id, or TGID_UNKNOWN */
+	const uint32_t *frames; /* frame ids from profile__frame(); frames[0] is the process */
+	uint32_t n;             /* >= 1 */
+	uint64_t count;         /* events, or a weight such as bytes */
+};
+
+enum profile_window {
+	WINDOW_CUMULATIVE, /* since start or the last reset */
+	WINDOW_RECENT,     /* the last closed interval */
+};
+
+/* A stored stack, as profile__stack() shows it. */
+struct profile_stack {
+	int32_t tgid;
+	const uint32_t *frames;
+	uint32_t n;
+	uint64_t total;  /* cumulative */
+	uint64_t recent; /* in the last closed interval */
+};
+
+struct profile;
+
+/* profile__new() returns an empty profile, or NULL when out of memory. */
+struct profile *profile__new(void);
+
+/*
+ * profile__frame() interns a frame: a name (already sanitized, @len bytes)
+ * of a kind. The same name and kind always give the same id. Returns
+ * PROFILE_NONE when out of memory.
+ */
+uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum frame_kind kind,
+			bool named);
+
+/* The frame with id @id, and its NUL-terminated name. */
+const struct frame *profile__frame_info(const struct profile *p, uint32_t id);
+const char *profile__frame_name(const struct profile *p, uint32_t id);
+
+/*
+ * profile__add() is the one entry point for stacks: it adds @s->count to the
+ * stack @s describes (stored on first sight) in the cumulative window and in
+ * the interval now open. Returns 0, -EINVAL for an empty stack, one that
+ * does not start with a process frame or holds an unknown frame id, or
+ * -ENOMEM (nothing changed).
+ */
+int profile__add(struct profile *p, const struct sample *s);
+
+/*
+ * profile__close_interval() ends the open interval: what it collected
+ * becomes the recent window, and a new interval opens.
+ */
+void profile__close_interval(struct profile *p);
+
+/* profile__reset() forgets every count (the interned frames stay). */
+void profile__reset(struct profile *p);
+
+/* Number of distinct stacks; stack @i of them (0 <= i < count). */
+size_t profile__nstacks(const struct profile *p);
+void profile__stack(const struct profile *p, size_t i, struct profile_stack *out);
+
+/* Sum of all counts in @window. */
+uint64_t profile__total(const struct profile *p, enum profile_window window);
+
+/* Approximate heap bytes held. */
+size_t profile__bytes(const struct profile *p);
+
+/* profile__free(NULL) is a no-op. */
+void profile__free(struct profile *p);
+
+#endif

@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/stack_trie.h"
+
+int stack_trie__init(struct stack_trie *t)
+{
+	memset(t, 0, sizeof(*t));
+	return hash_index__init(&t->children, 1024);
+}
+
+void stack_trie__free(struct stack_trie *t)
+{
+	free(t->nodes);
+	hash_index__free(&t->children);
+	memset(t, 0, sizeof(*t));
+}
+
+static uint64_t edge_hash(uint32_t parent, uint32_t frame)
+{
+	uint32_t w[2] = { parent, frame };
+
+	return hash_words(w, 2, 0x7F4A7C15);
+}
+
+struct edge_probe {
+	const struct stack_trie *t;
+	uint32_t parent, frame;
+};
+
+static bool same_edge(const void *ctx, uint32_t i)
+{
+	const struct edge_probe *e = ctx;
+
+	return e->t->nodes[i].parent == e->parent && e->t->nodes[i].frame == e->frame;
+}
+
+static uint64_t rehash_edge(const void *ctx, uint32_t i)
+{
+	const struct stack_trie *t = ctx;
+
+	return edge_hash(t->nodes[i].parent, t->nodes[i].frame);
+}
+
+uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t frame)
+{
+	struct edge_probe probe = { t, parent, frame };
+	struct hash_slot *slot =
+		hash_index__find(&t->children, edge_hash(parent, frame), same_edge, &probe);
+
+	return slot->entry1 ? slot->entry1 - 1 : TRIE_NONE;
+}
+
+static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
+{
+	struct trie_node *n;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 4096;
+		struct trie_node *nodes = realloc(t->nodes, cap * sizeof(*nodes));
+
+		if (!nodes)
+			return TRIE_NONE;
+		t->nodes = nodes;
+		t->cap = cap;
+	}
+	n = &t->nodes[t->n];
+	*n = (struct trie_node){ .frame = frame, .parent = parent, .first_child = TRIE_NONE,
+				 .next_sibling = TRIE_NONE };
+	if (parent != TRIE_NONE) {
+		n->depth = t->nodes[parent].depth + 1;
+		n->next_sibling = t->nodes[parent].first_child;
+		t->nodes[parent].first_child = t->n;
+		if (n->depth > t->max_depth)
+			t->max_depth = n->depth;
+		if (hash_index__insert(&t->children, edge_hash(parent, frame), t->n, rehash_edge,
+				       t))
+			return TRIE_NONE;
+	}
+	return t->n++;
+}
+
+static uint32_t child_or_new(struct stack_trie *t, uint32_t parent, uint32_t frame)
+{
+	uint32_t c = stack_trie__child(t, parent, frame);
+
+	return c != TRIE_NONE ? c : add_node(t, parent, frame);
+}
+
+static bool has_frame_with(const struct profile *p, const struct profile_stack *s,
+			   const char *text)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (strstr(profile__frame_name(p, s->frames[i]), text))
+			return true;
+	}
+	return false;
+}
+
+bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
+			const struct profile_stack *s)
+{
+	if (f->ntgids) {
+		size_t i = 0;
+
+		while (i < f->ntgids && f->tgids[i] != s->tgid)
+			i++;
+		if (i == f->ntgids)
+			return false;
+	}
+	if (f->comm && strcmp(profile__frame_name(p, s->frames[0]), f->comm) != 0)
+		return false;
+	return !f->text || has_frame_with(p, s, f->text);
+}
+
+static bool frame_hidden(const struct view_filter *f, const struct frame *fr)
+{
+	return (f->hide_kernel && fr->kind == FRAME_KERNEL) ||
+	       (f->hide_user && fr->kind == FRAME_USER);
+}
+
+static int add_stack(struct stack_trie *t, const struct profile *p, const struct view_filter *f,
+		     const struct profile_stack *s, uint64_t count)
+{
+	uint32_t node = TRIE_ROOT;
+
+	t->nodes[TRIE_ROOT].total += count;
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (frame_hidden(f, profile__frame_info(p, s->frames[i])))
+			continue;
+		node = child_or_new(t, node, s->frames[i]);
+		if (node == TRIE_NONE)
+			return -ENOMEM;
+		t->nodes[node].total += count;
+	}
+	t->nodes[node].self += count;
+	return 0;
+}
+
+struct sort_ctx {
+	const struct stack_trie *t;
+	const struct profile *p;
+};
+
+/* Siblings: larger total first, then by name. */
+static int by_total_then_name(const void *a, const void *b, void *arg)
+{
+	const struct sort_ctx *c = arg;
+	const struct trie_node *x = &c->t->nodes[*(const uint32_t *)a];
+	const struct trie_node *y = &c->t->nodes[*(const uint32_t *)b];
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(profile__frame_name(c->p, x->frame), profile__frame_name(c->p, y->frame));
+}
+
+static int sort_siblings(struct stack_trie *t, const struct profile *p)
+{
+	uint32_t *kids = malloc(t->n * sizeof(*kids));
+	struct sort_ctx ctx = { t, p };
+
+	if (!kids)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		size_t k = 0;
+
+		for (uint32_t c = t->nodes[i].first_child; c != TRIE_NONE;
+		     c = t->nodes[c].next_sibling)
+			kids[k++] = c;
+		if (k < 2)
+			continue;
+		qsort_r(kids, k, sizeof(*kids), by_total_then_name, &ctx);
+		t->nodes[i].first_child = kids[0];
+		for (size_t j = 0; j + 1 < k; j++)
+			t->nodes[kids[j]].next_sibling = kids[j + 1];
+		t->nodes[kids[k - 1]].next_sibling = TRIE_NONE;
+	}
+	free(kids);
+	return 0;
+}
+
+static void clear(struct stack_trie *t)
+{
+	t->n = 0;
+	t->max_depth = 0;
+	hash_index__clear(&t->children);
+	add_node(t, TRIE_NONE, PROFILE_NONE); /* the root needs no index entry */
+}
+
+int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f)
+{
+	size_t n = profile__nstacks(p);
+	int err = 0;
+
+	clear(t);
+	if (t->n == 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && !err; i++) {
+		struct profile_stack s;
+		uint64_t count;
+
+		profile__stack(p, i, &s);
+		count = f->window == WINDOW_RECENT ? s.recent : s.total;
+		if (count && view_filter__keeps(f, p, &s))
+			err = add_stack(t, p, f, &s, count);
+	}
+	if (!err)
+		err = sort_siblings(t, p);
+	if (err)
+		clear(t);
+	return err;
+}

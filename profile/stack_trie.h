@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * stack_trie: the view of a profile that every front end reads. Built from
+ * the profile's stacks through a filter (window, kernel/user visibility,
+ * pids, comm, frame text), so filters act on data already collected.
+ *
+ * Node 0 is the root (all stacks); its children are processes, theirs are
+ * user frames outermost first, then kernel frames. Siblings are sorted by
+ * total, largest first, ties by name. Nodes are addressed by index; the
+ * array moves when the trie is rebuilt.
+ */
+#ifndef FLAMETOP_STACK_TRIE_H
+#define FLAMETOP_STACK_TRIE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/hash_index.h"
+#include "profile/profile.h"
+
+#define TRIE_ROOT 0
+#define TRIE_NONE UINT32_MAX
+
+struct view_filter {
+	enum profile_window window;
+	bool hide_kernel;      /* drop kernel frames (stacks keep their user part) */
+	bool hide_user;        /* drop user frames */
+	const int32_t *tgids;  /* keep only these processes ... */
+	size_t ntgids;         /* ... when ntgids > 0 */
+	const char *comm;      /* keep only processes with this exact name, when not NULL */
+	const char *text;      /* keep only stacks with a frame containing this, when not NULL */
+};
+
+struct trie_node {
+	uint32_t frame;        /* frame id in the profile; PROFILE_NONE for the root */
+	uint32_t parent;       /* TRIE_NONE for the root */
+	uint32_t first_child;  /* TRIE_NONE when a leaf */
+	uint32_t next_sibling; /* TRIE_NONE when last */
+	uint32_t depth;        /* root 0, processes 1, ... */
+	uint64_t self;         /* count of stacks ending here */
+	uint64_t total;        /* self plus every descendant's total */
+};
+
+struct stack_trie {
+	struct trie_node *nodes;
+	size_t n, cap;
+	uint32_t max_depth;
+	struct hash_index children; /* (parent, frame) -> node */
+};
+
+/* stack_trie__init() makes an empty trie; returns 0 or -ENOMEM. */
+int stack_trie__init(struct stack_trie *t);
+
+/*
+ * stack_trie__build() replaces @t's contents with the stacks of @p that pass
+ * @f, counted in @f->window. Returns 0 or -ENOMEM (the trie is then empty
+ * but valid).
+ */
+int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f);
+
+/*
+ * stack_trie__child() returns the child of @parent for frame @frame, or
+ * TRIE_NONE. Used to follow a path of frames across rebuilds.
+ */
+uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t frame);
+
+/* Releases the trie's memory; it must be re-initialized before reuse. */
+void stack_trie__free(struct stack_trie *t);
+
+/* The stacks that would pass @f, ignoring the kernel/user visibility. */
+bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
+			const struct profile_stack *s);
+
+#endif

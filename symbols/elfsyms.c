@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * elfsyms: function symbols and PT_LOAD segments of one ELF file.
+ *
+ * The file is read once with libelf (which checks section extents against
+ * the file size, and string offsets against their table) and nothing of it
+ * is kept but a sorted array of ranges and the names they carry. The file is
+ * untrusted: every count and index in it is checked before use.
+ */
+#include "symbols/elfsyms.h"
+
+#include <errno.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct elf_segment {
+	uint64_t offset, filesz; /* file extent */
+	uint64_t vaddr, memsz;	 /* where it is loaded */
+};
+
+/* A kept function: [addr, end) is the range it is given. */
+struct elf_func {
+	uint64_t addr, end;
+	uint32_t name; /* arena offset */
+};
+
+struct elf_symtab {
+	struct elf_segment *segs;
+	size_t n_segs;
+	struct elf_func *funcs; /* sorted by addr, one per address */
+	size_t n_funcs;
+	char *arena;
+	size_t arena_len;
+};
+
+/* A candidate symbol while reading; name points into libelf's copy of the file. */
+struct elf_cand {
+	uint64_t addr, size;
+	const char *name;
+	uint8_t bind_rank; /* 0 global, 1 weak, 2 local, 3 anything else */
+	bool dynsym;
+};
+
+struct elf_cands {
+	struct elf_cand *v;
+	size_t n, cap;
+};
+
+static int elf_cands__push(struct elf_cands *c, const struct elf_cand *x)
+{
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 256;
+		struct elf_cand *p = realloc(c->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		c->v = p;
+		c->cap = cap;
+	}
+	c->v[c->n++] = *x;
+	return 0;
+}
+
+static uint8_t bind_rank(unsigned char bind)
+{
+	switch (bind) {
+	case STB_GLOBAL:
+	case STB_GNU_UNIQUE:
+		return 0;
+	case STB_WEAK:
+		return 1;
+	case STB_LOCAL:
+		return 2;
+	default:
+		return 3;
+	}
+}
+
+static bool elf_sym__is_function(const GElf_Sym *sym)
+{
+	unsigned char type = GELF_ST_TYPE(sym->st_info);
+
+	return (type == STT_FUNC || type == STT_GNU_IFUNC) && sym->st_shndx != SHN_UNDEF;
+}
+
+/* Adds the function symbols of one SHT_SYMTAB or SHT_DYNSYM section. Returns 0 or -ENOMEM. */
+static int elf_cands__add_section(struct elf_cands *c, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, n;
+
+	if (!data || !data->d_buf || !entsize || data->d_type != ELF_T_SYM)
+		return 0;
+	n = data->d_size / entsize;
+	if (n > INT32_MAX)
+		n = INT32_MAX; /* gelf_getsym() takes an int index */
+	for (i = 0; i < n; i++) {
+		struct elf_cand x;
+		GElf_Sym sym;
+
+		if (!gelf_getsym(data, (int)i, &sym) || !elf_sym__is_function(&sym))
+			continue;
+		x.name = elf_strptr(e, sh->sh_link, sym.st_name);
+		if (!x.name || !x.name[0])
+			continue;
+		x.addr = sym.st_value;
+		x.size = sym.st_size;
+		x.bind_rank = bind_rank(GELF_ST_BIND(sym.st_info));
+		x.dynsym = sh->sh_type == SHT_DYNSYM;
+		if (elf_cands__push(c, &x))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int elf_cands__read(struct elf_cands *c, Elf *e)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	int err;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+			continue;
+		err = elf_cands__add_section(c, e, scn, &sh);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int elf_symtab__read_segments(struct elf_symtab *t, Elf *e)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(e, &n))
+		return 0;
+	for (i = 0; i < n && i < INT32_MAX; i++) {
+		struct elf_segment *p;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		p = realloc(t->segs, (t->n_segs + 1) * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		t->segs = p;
+		t->segs[t->n_segs++] = (struct elf_segment){
+		    .offset = ph.p_offset,
+		    .filesz = ph.p_filesz,
+		    .vaddr = ph.p_vaddr,
+		    .memsz = ph.p_memsz,
+		};
+	}
+	return 0;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Order: address, then the symbol preferred at that address first: sized,
+ * then by binding, then fewer leading underscores, then from .symtab (whose
+ * zero size means "up to the next symbol"), then by name so the order is total.
+ */
+static int elf_cand__cmp(const void *a, const void *b)
+{
+	const struct elf_cand *x = a, *y = b;
+	size_t ux, uy;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (!x->size != !y->size)
+		return x->size ? -1 : 1;
+	if (x->bind_rank != y->bind_rank)
+		return x->bind_rank < y->bind_rank ? -1 : 1;
+	ux = leading_underscores(x->name);
+	uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (x->dynsym != y->dynsym)
+		return x->dynsym ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Keeps the first (preferred) candidate at each address, in place. */
+static void elf_cands__pick(struct elf_cands *c)
+{
+	size_t i, n = 0;
+
+	if (!c->n)
+		return;
+	qsort(c->v, c->n, sizeof(*c->v), elf_cand__cmp);
+	for (i = 0; i < c->n; i++) {
+		if (n && c->v[n - 1].addr == c->v[i].addr)
+			continue;
+		c->v[n++] = c->v[i];
+	}
+	c->n = n;
+}
+
+/* The loaded segment holding @vaddr, or NULL. */
+static const struct elf_segment *elf_symtab__segment_at(const struct elf_symtab *t, uint64_t vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_segs; i++) {
+		const struct elf_segment *s = &t->segs[i];
+
+		if (vaddr >= s->vaddr && vaddr - s->vaddr < s->memsz)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * The end of the range given to candidate @i: its size when it has one; for
+ * a zero-size .symtab symbol the next symbol's start, within its segment;
+ * for a zero-size .dynsym symbol its own address only.
+ */
+static uint64_t elf_symtab__end(const struct elf_symtab *t, const struct elf_cands *c, size_t i)
+{
+	const struct elf_cand *x = &c->v[i];
+	const struct elf_segment *seg;
+	uint64_t end;
+
+	if (x->size)
+		return x->addr + x->size < x->addr ? UINT64_MAX : x->addr + x->size;
+	if (x->dynsym)
+		return x->addr + 1;
+	seg = elf_symtab__segment_at(t, x->addr);
+	if (!seg)
+		return x->addr + 1;
+	end = seg->vaddr + seg->memsz < seg->vaddr ? UINT64_MAX : seg->vaddr + seg->memsz;
+	if (i + 1 < c->n && c->v[i + 1].addr < end)
+		end = c->v[i + 1].addr;
+	return end;
+}
+
+/* Copies the picked candidates, with their names, into @t. Returns 0 or -ENOMEM. */
+static int elf_symtab__fill(struct elf_symtab *t, const struct elf_cands *c)
+{
+	size_t i, len = 0;
+
+	for (i = 0; i < c->n; i++) {
+		size_t n = strlen(c->v[i].name) + 1;
+
+		if (len + n > UINT32_MAX)
+			return -ENOMEM;
+		len += n;
+	}
+	t->funcs = malloc((c->n ? c->n : 1) * sizeof(*t->funcs));
+	t->arena = malloc(len ? len : 1);
+	if (!t->funcs || !t->arena)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++) {
+		size_t n = strlen(c->v[i].name) + 1;
+
+		t->funcs[i].addr = c->v[i].addr;
+		t->funcs[i].end = elf_symtab__end(t, c, i);
+		t->funcs[i].name = (uint32_t)t->arena_len;
+		memcpy(t->arena + t->arena_len, c->v[i].name, n);
+		t->arena_len += n;
+	}
+	t->n_funcs = c->n;
+	return 0;
+}
+
+static int elf_symtab__read(struct elf_symtab *t, Elf *e)
+{
+	struct elf_cands c = {0};
+	int err;
+
+	err = elf_symtab__read_segments(t, e);
+	if (!err)
+		err = elf_cands__read(&c, e);
+	if (!err) {
+		elf_cands__pick(&c);
+		err = elf_symtab__fill(t, &c);
+	}
+	free(c.v);
+	return err;
+}
+
+struct elf_symtab *elf_symtab__open_fd(int fd)
+{
+	struct elf_symtab *t;
+	Elf *e;
+	int err;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (elf_kind(e) != ELF_K_ELF) {
+		elf_end(e);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	t = calloc(1, sizeof(*t));
+	err = t ? elf_symtab__read(t, e) : -ENOMEM;
+	elf_end(e);
+	if (err) {
+		elf_symtab__free(t);
+		errno = -err;
+		return NULL;
+	}
+	return t;
+}
+
+int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_segs; i++) {
+		const struct elf_segment *s = &t->segs[i];
+
+		if (off >= s->offset && off - s->offset < s->filesz) {
+			*vaddr = off - s->offset + s->vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off)
+{
+	size_t lo = 0, hi = t->n_funcs;
+	const struct elf_func *f;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->funcs[mid].addr <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &t->funcs[lo - 1];
+	if (vaddr >= f->end)
+		return NULL;
+	*sym_off = vaddr - f->addr;
+	return t->arena + f->name;
+}
+
+size_t elf_symtab__count(const struct elf_symtab *t)
+{
+	return t->n_funcs;
+}
+
+size_t elf_symtab__bytes(const struct elf_symtab *t)
+{
+	return sizeof(*t) + t->n_segs * sizeof(*t->segs) + t->n_funcs * sizeof(*t->funcs) +
+	       t->arena_len;
+}
+
+void elf_symtab__free(struct elf_symtab *t)
+{
+	if (!t)
+		return;
+	free(t->segs);
+	free(t->funcs);
+	free(t->arena);
+	free(t);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elfsyms: the function symbols of one ELF file, and its PT_LOAD segments.
+ */
+#ifndef FLAMETOP_ELFSYMS_H
+#define FLAMETOP_ELFSYMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct elf_symtab;
+
+/*
+ * elf_symtab__open_fd() reads the PT_LOAD program headers and the function
+ * symbols (STT_FUNC and STT_GNU_IFUNC from .symtab and .dynsym) of the ELF
+ * file open on @fd, using libelf. The fd is not kept. Returns NULL with errno
+ * set when the file is not a readable ELF file. A file with no symbols is not
+ * an error: lookups in it simply find nothing.
+ */
+struct elf_symtab *elf_symtab__open_fd(int fd);
+
+/*
+ * elf_symtab__file_to_vaddr() translates a file offset into the ELF virtual
+ * address it is loaded at: the PT_LOAD segment whose
+ * [p_offset, p_offset + p_filesz) contains @off gives
+ * vaddr = off - p_offset + p_vaddr. Returns 0, or -ENOENT when no segment
+ * contains @off.
+ */
+int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t *vaddr);
+
+/*
+ * elf_symtab__lookup() returns the raw (unsanitized, undemangled) name of the
+ * function containing @vaddr and sets *@sym_off to vaddr - symbol start, or
+ * returns NULL when no function may be given to it. A sized symbol contains
+ * [value, value + size); a zero-size .symtab symbol reaches to the next
+ * symbol; a zero-size .dynsym symbol matches only its exact address. When
+ * several symbols share an address, a sized one beats a zero-size one, global
+ * beats weak beats local, and fewer leading underscores win. The string lives
+ * until elf_symtab__free().
+ */
+const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off);
+
+/* Number of function symbols kept. */
+size_t elf_symtab__count(const struct elf_symtab *t);
+
+/* Approximate heap bytes held, for cache accounting. */
+size_t elf_symtab__bytes(const struct elf_symtab *t);
+
+/* elf_symtab__free(NULL) is a no-op. */
+void elf_symtab__free(struct elf_symtab *t);
+
+#endif

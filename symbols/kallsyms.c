@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kallsyms: kernel addresses to names.
+ *
+ * Loading collects text symbols into a growable array (names in one string
+ * arena), sorts it, keeps one symbol per address and gives every symbol an
+ * end. A lookup is then a binary search over a plain array of start
+ * addresses and one comparison against that symbol's end.
+ */
+#include "symbols/kallsyms.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/sanitize.h"
+#include "symbols/text_line.h"
+
+/* Longest kallsyms or modules line accepted (KSYM_NAME_LEN is 512). */
+#define KSYM_LINE_MAX 2048
+
+/*
+ * How far past its start the last symbol of a module, or a BPF program, may
+ * reach when nothing else bounds it (no /proc/modules, no following symbol
+ * of the same module).
+ */
+#define KSYM_TAIL_CAP (128 * 1024)
+
+/* Preference among symbols at one address; lower wins. */
+enum ksym_rank {
+	KSYM_MARKER, /* _etext, _einittext: the end of a text range, names nothing */
+	KSYM_GLOBAL,
+	KSYM_WEAK,
+	KSYM_LOCAL,
+};
+
+/* A symbol while loading: names are offsets into the arena, which may move. */
+struct ksym_entry {
+	uint64_t addr;
+	uint32_t name;
+	uint32_t module; /* 0: core kernel, else index + 1 into the module table */
+	uint8_t rank;	 /* enum ksym_rank */
+};
+
+struct ksym_module {
+	uint32_t name;	     /* arena offset */
+	uint64_t start, end; /* from /proc/modules; end == 0 when unknown */
+};
+
+struct ksym_loader {
+	char *arena;
+	size_t arena_len, arena_cap;
+	struct ksym_entry *entries;
+	size_t n, cap;
+	struct ksym_module *modules;
+	size_t n_modules, modules_cap;
+	uint32_t bpf_module; /* module index + 1 of "bpf", 0 before it is seen */
+	uint32_t last_module;
+	size_t lines;	   /* well-formed lines of any type */
+	bool nonzero_seen; /* some well-formed line had a non-zero address */
+};
+
+struct ksyms {
+	uint64_t *starts; /* sorted; starts[i] == syms[i].addr */
+	uint64_t *ends;	  /* syms[i] covers [starts[i], ends[i]) */
+	struct ksym *syms;
+	size_t n;
+	char *arena;
+	bool hidden;
+};
+
+/* A kallsyms line, split in place. */
+struct ksym_line {
+	uint64_t addr;
+	char type;
+	const char *name;
+	size_t name_len;
+	const char *module; /* NULL when the line has no "\t[module]" */
+	size_t module_len;
+};
+
+/* Splits "addr type name[\t[module]]". Returns -EINVAL when the line is malformed. */
+static int ksym_line__parse(const char *s, struct ksym_line *l)
+{
+	const char *tab, *end;
+
+	if (text_line__parse_u64(&s, 16, &l->addr) || s[0] != ' ' || !s[1] || s[1] == ' ' ||
+	    s[2] != ' ')
+		return -EINVAL;
+	l->type = s[1];
+	l->name = s + 3;
+	end = l->name + strlen(l->name);
+	tab = strchr(l->name, '\t');
+	l->name_len = (size_t)((tab ? tab : end) - l->name);
+	l->module = NULL;
+	l->module_len = 0;
+	if (!l->name_len || memchr(l->name, ' ', l->name_len))
+		return -EINVAL;
+	if (!tab)
+		return 0;
+	if (tab[1] != '[' || end - tab < 4 || end[-1] != ']')
+		return -EINVAL;
+	l->module = tab + 2;
+	l->module_len = (size_t)(end - 1 - l->module);
+	if (memchr(l->module, '[', l->module_len) || memchr(l->module, ']', l->module_len))
+		return -EINVAL;
+	return 0;
+}
+
+static int ksym_rank__of(char type)
+{
+	switch (type) {
+	case 'T':
+		return KSYM_GLOBAL;
+	case 'W':
+	case 'w':
+		return KSYM_WEAK;
+	case 't':
+		return KSYM_LOCAL;
+	default:
+		return -1;
+	}
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Sanitizes @len bytes of @s into the arena; returns 0 and its offset, or -ENOMEM. */
+static int ksym_loader__add_string(struct ksym_loader *ld, const char *s, size_t len, uint32_t *off)
+{
+	char clean[NAME_MAX_BYTES + 1];
+	size_t n = sanitize_name(clean, sizeof(clean), s, len);
+
+	if (ld->arena_len + n + 1 > ld->arena_cap) {
+		size_t cap = ld->arena_cap ? ld->arena_cap * 2 : 1 << 16;
+		char *p;
+
+		if (cap > UINT32_MAX)
+			return -ENOMEM;
+		p = realloc(ld->arena, cap);
+		if (!p)
+			return -ENOMEM;
+		ld->arena = p;
+		ld->arena_cap = cap;
+	}
+	memcpy(ld->arena + ld->arena_len, clean, n + 1);
+	*off = (uint32_t)ld->arena_len;
+	ld->arena_len += n + 1;
+	return 0;
+}
+
+/* Finds or adds module @name; stores its index + 1 in *@id. Returns 0 or -ENOMEM. */
+static int ksym_loader__module(struct ksym_loader *ld, const char *name, size_t len, uint32_t *id)
+{
+	char clean[NAME_MAX_BYTES + 1];
+	struct ksym_module *m;
+	size_t i;
+
+	sanitize_name(clean, sizeof(clean), name, len);
+	if (ld->last_module && !strcmp(ld->arena + ld->modules[ld->last_module - 1].name, clean)) {
+		*id = ld->last_module;
+		return 0;
+	}
+	for (i = 0; i < ld->n_modules; i++) {
+		if (!strcmp(ld->arena + ld->modules[i].name, clean)) {
+			*id = ld->last_module = (uint32_t)(i + 1);
+			return 0;
+		}
+	}
+	if (ld->n_modules == ld->modules_cap) {
+		size_t cap = ld->modules_cap ? ld->modules_cap * 2 : 64;
+
+		m = realloc(ld->modules, cap * sizeof(*m));
+		if (!m)
+			return -ENOMEM;
+		ld->modules = m;
+		ld->modules_cap = cap;
+	}
+	m = &ld->modules[ld->n_modules];
+	memset(m, 0, sizeof(*m));
+	if (ksym_loader__add_string(ld, clean, strlen(clean), &m->name))
+		return -ENOMEM;
+	*id = ld->last_module = (uint32_t)++ld->n_modules;
+	if (!strcmp(clean, "bpf"))
+		ld->bpf_module = *id;
+	return 0;
+}
+
+static int ksym_loader__push(struct ksym_loader *ld, const struct ksym_entry *e)
+{
+	if (ld->n == ld->cap) {
+		size_t cap = ld->cap ? ld->cap * 2 : 4096;
+		struct ksym_entry *p = realloc(ld->entries, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		ld->entries = p;
+		ld->cap = cap;
+	}
+	ld->entries[ld->n++] = *e;
+	return 0;
+}
+
+static bool ksym_line__is_marker(const struct ksym_line *l)
+{
+	static const char *const markers[] = {"_etext", "_einittext"};
+	size_t i;
+
+	if (l->module)
+		return false;
+	for (i = 0; i < sizeof(markers) / sizeof(markers[0]); i++) {
+		if (l->name_len == strlen(markers[i]) && !memcmp(l->name, markers[i], l->name_len))
+			return true;
+	}
+	return false;
+}
+
+/* Drops a "__pfx_" or "__cfi_" padding prefix from the name of @l. */
+static void ksym_line__strip_padding(struct ksym_line *l)
+{
+	static const char *const prefixes[] = {"__pfx_", "__cfi_"};
+	size_t i, n;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		n = strlen(prefixes[i]);
+		if (l->name_len > n && !memcmp(l->name, prefixes[i], n)) {
+			l->name += n;
+			l->name_len -= n;
+			return;
+		}
+	}
+}
+
+/* Takes one kallsyms line; malformed and non-text lines are ignored. Returns 0 or -ENOMEM. */
+static int ksym_loader__line(struct ksym_loader *ld, const char *s)
+{
+	struct ksym_entry e = {0};
+	struct ksym_line l;
+	int rank;
+
+	if (ksym_line__parse(s, &l))
+		return 0;
+	ld->lines++;
+	if (l.addr)
+		ld->nonzero_seen = true;
+	rank = ksym_rank__of(l.type);
+	if (rank < 0 || !l.addr)
+		return 0;
+	e.addr = l.addr;
+	e.rank = ksym_line__is_marker(&l) ? KSYM_MARKER : (uint8_t)rank;
+	ksym_line__strip_padding(&l);
+	if (l.module && ksym_loader__module(ld, l.module, l.module_len, &e.module))
+		return -ENOMEM;
+	if (ksym_loader__add_string(ld, l.name, l.name_len, &e.name))
+		return -ENOMEM;
+	return ksym_loader__push(ld, &e);
+}
+
+static int ksym_loader__read_kallsyms(struct ksym_loader *ld, const char *path)
+{
+	char line[KSYM_LINE_MAX];
+	size_t len;
+	int err = 0, rc;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (!err && (rc = text_line__read(f, line, sizeof(line), &len)) != 0) {
+		if (rc == -EIO)
+			err = -EIO;
+		else if (rc == 1)
+			err = ksym_loader__line(ld, line);
+	}
+	fclose(f);
+	return err;
+}
+
+/*
+ * Records the extents of modules listed in a /proc/modules-format file:
+ * "name size refcount deps state address ...". Lines that do not parse, and
+ * hidden (zero) addresses, are ignored, as is a file that cannot be read.
+ */
+static int ksym_loader__read_modules(struct ksym_loader *ld, const char *path)
+{
+	char line[KSYM_LINE_MAX], name[64];
+	uint64_t size, addr;
+	struct ksym_module *m;
+	uint32_t id;
+	size_t len;
+	int rc;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while ((rc = text_line__read(f, line, sizeof(line), &len)) != 0) {
+		if (rc != 1 ||
+		    sscanf(line, "%63s %" SCNu64 " %*s %*s %*s %" SCNx64, name, &size, &addr) != 3)
+			continue;
+		if (!addr || !size || addr + size < addr)
+			continue;
+		if (ksym_loader__module(ld, name, strlen(name), &id)) {
+			fclose(f);
+			return -ENOMEM;
+		}
+		m = &ld->modules[id - 1];
+		m->start = addr;
+		m->end = addr + size;
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * Order: address, then the symbol preferred at that address first: a marker,
+ * then fewer leading underscores (so "startup_64" beats "_stext" and
+ * "_sinittext"), then global before weak before local; names break the
+ * remaining ties so that the order is total.
+ */
+static int ksym_entry__cmp(const void *a, const void *b, void *arena)
+{
+	const struct ksym_entry *x = a, *y = b;
+	const char *nx = (const char *)arena + x->name, *ny = (const char *)arena + y->name;
+	size_t ux, uy;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if ((x->rank == KSYM_MARKER) != (y->rank == KSYM_MARKER))
+		return x->rank == KSYM_MARKER ? -1 : 1;
+	ux = leading_underscores(nx);
+	uy = leading_underscores(ny);
+	if (ux != uy)
+		return ux < uy ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return strcmp(nx, ny);
+}
+
+/* Sorts the entries and keeps the preferred one at each address. */
+static void ksym_loader__sort(struct ksym_loader *ld)
+{
+	size_t i, n = 0;
+
+	if (!ld->n)
+		return;
+	qsort_r(ld->entries, ld->n, sizeof(*ld->entries), ksym_entry__cmp, ld->arena);
+	for (i = 0; i < ld->n; i++) {
+		if (n && ld->entries[n - 1].addr == ld->entries[i].addr)
+			continue;
+		ld->entries[n++] = ld->entries[i];
+	}
+	ld->n = n;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t cap_end(uint64_t addr)
+{
+	return addr > UINT64_MAX - KSYM_TAIL_CAP ? UINT64_MAX : addr + KSYM_TAIL_CAP;
+}
+
+/*
+ * The end of entry @i: the next symbol's start, bounded by its module's end
+ * when known; the last symbol of a group, and every BPF program (each one is
+ * its own allocation), reach at most KSYM_TAIL_CAP. Markers cover nothing.
+ */
+static uint64_t ksym_loader__end(const struct ksym_loader *ld, size_t i)
+{
+	const struct ksym_entry *e = &ld->entries[i];
+	const struct ksym_entry *next = i + 1 < ld->n ? &ld->entries[i + 1] : NULL;
+	uint64_t end = next ? next->addr : UINT64_MAX;
+
+	if (e->rank == KSYM_MARKER)
+		return e->addr;
+	if (e->module) {
+		const struct ksym_module *m = &ld->modules[e->module - 1];
+
+		if (m->end && e->addr >= m->start && e->addr < m->end)
+			return min_u64(end, m->end);
+	}
+	if (!next || next->module != e->module || (e->module && e->module == ld->bpf_module))
+		end = min_u64(end, cap_end(e->addr));
+	return end;
+}
+
+/* Moves the loaded symbols into @ks. Returns 0 or -ENOMEM. */
+static int ksyms__fill(struct ksyms *ks, struct ksym_loader *ld)
+{
+	size_t i;
+
+	ks->n = ld->n;
+	ks->starts = malloc((ld->n ? ld->n : 1) * sizeof(*ks->starts));
+	ks->ends = malloc((ld->n ? ld->n : 1) * sizeof(*ks->ends));
+	ks->syms = malloc((ld->n ? ld->n : 1) * sizeof(*ks->syms));
+	if (!ks->starts || !ks->ends || !ks->syms)
+		return -ENOMEM;
+	for (i = 0; i < ld->n; i++) {
+		const struct ksym_entry *e = &ld->entries[i];
+
+		ks->starts[i] = e->addr;
+		ks->ends[i] = ksym_loader__end(ld, i);
+		ks->syms[i].addr = e->addr;
+		ks->syms[i].name = ld->arena + e->name;
+		ks->syms[i].module = e->module ? ld->arena + ld->modules[e->module - 1].name : NULL;
+	}
+	ks->arena = ld->arena;
+	ld->arena = NULL;
+	return 0;
+}
+
+static void ksym_loader__release(struct ksym_loader *ld)
+{
+	free(ld->arena);
+	free(ld->entries);
+	free(ld->modules);
+}
+
+struct ksyms *ksyms__load(const char *kallsyms_path, const char *modules_path)
+{
+	struct ksym_loader ld = {0};
+	struct ksyms *ks = NULL;
+	int err;
+
+	err = modules_path ? ksym_loader__read_modules(&ld, modules_path) : 0;
+	if (!err)
+		err = ksym_loader__read_kallsyms(&ld, kallsyms_path);
+	if (!err && !ld.lines)
+		err = -ENOENT;
+	if (err)
+		goto cleanup;
+	ksym_loader__sort(&ld);
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	ks->hidden = !ld.nonzero_seen;
+	if (!ks->hidden && !ld.n)
+		err = -ENOENT;
+	if (!err)
+		err = ksyms__fill(ks, &ld);
+cleanup:
+	ksym_loader__release(&ld);
+	if (err) {
+		ksyms__free(ks);
+		errno = -err;
+		return NULL;
+	}
+	return ks;
+}
+
+const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
+{
+	size_t lo = 0, hi = ks->n;
+
+	/* Find the first start above addr; the candidate is the one before it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= ks->ends[lo - 1])
+		return NULL;
+	return &ks->syms[lo - 1];
+}
+
+bool ksyms__hidden(const struct ksyms *ks)
+{
+	return ks->hidden;
+}
+
+size_t ksyms__count(const struct ksyms *ks)
+{
+	return ks->n;
+}
+
+void ksyms__free(struct ksyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->starts);
+	free(ks->ends);
+	free(ks->syms);
+	free(ks->arena);
+	free(ks);
+}

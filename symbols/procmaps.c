@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procmaps: parse /proc/PID/maps.
+ *
+ * A line reads "start-end perms offset major:minor inode [path]", numbers in
+ * hex except the inode. The path is the rest of the line after the padding
+ * spaces, so it may itself contain spaces.
+ */
+#include "symbols/procmaps.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/sanitize.h"
+#include "symbols/text_line.h"
+
+/* Room for a PATH_MAX path after the fixed fields. */
+#define MAPS_LINE_MAX (PATH_MAX + 256)
+
+static const char deleted_suffix[] = " (deleted)";
+
+static int expect(const char **s, char c)
+{
+	if (**s != c)
+		return -EINVAL;
+	(*s)++;
+	return 0;
+}
+
+/* Parses "rwxp": each position is its letter or '-', the last 'p' or 's'. */
+static int parse_perms(const char **s, uint8_t *perms)
+{
+	static const char letters[] = "rwx";
+	static const uint8_t bits[] = {MAP_PERM_R, MAP_PERM_W, MAP_PERM_X};
+	const char *p = *s;
+	int i;
+
+	*perms = 0;
+	for (i = 0; i < 3; i++) {
+		if (p[i] == letters[i])
+			*perms |= bits[i];
+		else if (p[i] != '-')
+			return -EINVAL;
+	}
+	if (p[3] == 'p')
+		*perms |= MAP_PERM_P;
+	else if (p[3] != 's')
+		return -EINVAL;
+	*s = p + 4;
+	return 0;
+}
+
+static int parse_dev(const char **s, struct proc_map *m)
+{
+	uint64_t major, minor;
+
+	if (text_line__parse_u64(s, 16, &major) || expect(s, ':') ||
+	    text_line__parse_u64(s, 16, &minor))
+		return -EINVAL;
+	if (major > UINT32_MAX || minor > UINT32_MAX)
+		return -EINVAL;
+	m->dev_major = (uint32_t)major;
+	m->dev_minor = (uint32_t)minor;
+	return 0;
+}
+
+static enum map_kind map_kind__of(const char *path, size_t len)
+{
+	static const struct {
+		const char *name;
+		enum map_kind kind;
+	} named[] = {
+	    {"[heap]", MAP_HEAP},
+	    {"[stack]", MAP_STACK},
+	    {"[vdso]", MAP_VDSO},
+	    {"[vsyscall]", MAP_VSYSCALL},
+	};
+	size_t i;
+
+	if (!len)
+		return MAP_ANON;
+	if (path[0] != '[' || path[len - 1] != ']')
+		return MAP_FILE;
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++) {
+		if (!strcmp(path, named[i].name))
+			return named[i].kind;
+	}
+	return MAP_SPECIAL;
+}
+
+/*
+ * Splits the path off the rest of a line: drops the padding and a
+ * " (deleted)" suffix, sets kind and deleted, and stores a sanitized copy.
+ * Returns 0, -EINVAL or -ENOMEM.
+ */
+static int proc_map__set_path(struct proc_map *m, const char *rest)
+{
+	char clean[MAPS_LINE_MAX];
+	size_t len, suffix = sizeof(deleted_suffix) - 1;
+
+	if (*rest && *rest != ' ')
+		return -EINVAL;
+	rest += strspn(rest, " ");
+	len = strlen(rest);
+	m->deleted = len > suffix && !strcmp(rest + len - suffix, deleted_suffix);
+	if (m->deleted)
+		len -= suffix;
+	len = sanitize_name(clean, sizeof(clean), rest, len);
+	m->kind = (uint8_t)map_kind__of(clean, len);
+	m->path = strdup(clean);
+	return m->path ? 0 : -ENOMEM;
+}
+
+/* Parses one maps line into @m. Returns 0, -EINVAL for a malformed line, or -ENOMEM. */
+static int proc_map__parse(const char *s, struct proc_map *m)
+{
+	memset(m, 0, sizeof(*m));
+	if (text_line__parse_u64(&s, 16, &m->start) || expect(&s, '-') ||
+	    text_line__parse_u64(&s, 16, &m->end) || expect(&s, ' ') ||
+	    parse_perms(&s, &m->perms) || expect(&s, ' ') ||
+	    text_line__parse_u64(&s, 16, &m->pgoff) || expect(&s, ' ') || parse_dev(&s, m) ||
+	    expect(&s, ' ') || text_line__parse_u64(&s, 10, &m->inode))
+		return -EINVAL;
+	if (m->start >= m->end)
+		return -EINVAL;
+	return proc_map__set_path(m, s);
+}
+
+static int proc_maps__push(struct proc_maps *pm, size_t *cap, const struct proc_map *m)
+{
+	if (pm->n == *cap) {
+		size_t n = *cap ? *cap * 2 : 64;
+		struct proc_map *p = realloc(pm->maps, n * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		pm->maps = p;
+		*cap = n;
+	}
+	pm->maps[pm->n++] = *m;
+	return 0;
+}
+
+static int proc_map__cmp(const void *a, const void *b)
+{
+	const struct proc_map *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+int proc_maps__parse(FILE *f, struct proc_maps *out, size_t *bad)
+{
+	char line[MAPS_LINE_MAX];
+	struct proc_map m;
+	size_t cap = 0, len, n_bad = 0;
+	int rc, err = 0;
+
+	out->maps = NULL;
+	out->n = 0;
+	while (!err && (rc = text_line__read(f, line, sizeof(line), &len)) != 0) {
+		if (rc == -EIO) {
+			err = -EIO;
+			break;
+		}
+		if (rc == 1)
+			rc = proc_map__parse(line, &m);
+		if (rc == -ENOMEM)
+			err = -ENOMEM;
+		else if (rc < 0)
+			n_bad++;
+		else if ((err = proc_maps__push(out, &cap, &m)) != 0)
+			free(m.path);
+	}
+	if (bad)
+		*bad = n_bad;
+	if (err) {
+		proc_maps__free(out);
+		return err;
+	}
+	if (out->n)
+		qsort(out->maps, out->n, sizeof(*out->maps), proc_map__cmp);
+	return 0;
+}
+
+int proc_maps__read(const char *proc_root, int pid, struct proc_maps *out)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int err;
+
+	out->maps = NULL;
+	out->n = 0;
+	if (snprintf(path, sizeof(path), "%s/%d/maps", proc_root, pid) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	err = proc_maps__parse(f, out, NULL);
+	fclose(f);
+	return err;
+}
+
+const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr)
+{
+	size_t lo = 0, hi = pm->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pm->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || addr >= pm->maps[lo - 1].end)
+		return NULL;
+	return &pm->maps[lo - 1];
+}
+
+void proc_maps__free(struct proc_maps *pm)
+{
+	size_t i;
+
+	for (i = 0; i < pm->n; i++)
+		free(pm->maps[i].path);
+	free(pm->maps);
+	pm->maps = NULL;
+	pm->n = 0;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sanitize: names from outside, made safe for a terminal and for folded output.
+ *
+ * The input is read as a run of units: one well-formed UTF-8 character, or
+ * one byte that cannot start one, or the longest prefix of a character that
+ * breaks off early (Unicode's "maximal subpart"). A unit that is not a
+ * printable character becomes a single '?'.
+ */
+#include "symbols/sanitize.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+/* One unit of input: where it starts, how many bytes it takes, and if it is kept. */
+struct utf8_unit {
+	const unsigned char *bytes;
+	size_t len;
+	bool valid;
+};
+
+/*
+ * utf8_unit__second_range() gives the bytes allowed right after lead byte @c
+ * (Unicode table 3-7) and returns the number of bytes of the whole character,
+ * or 0 when @c cannot start a multibyte character.
+ */
+static size_t utf8_unit__second_range(unsigned char c, unsigned char *lo, unsigned char *hi)
+{
+	*lo = 0x80;
+	*hi = 0xbf;
+	if (c >= 0xc2 && c <= 0xdf)
+		return 2;
+	if (c >= 0xe0 && c <= 0xef) {
+		if (c == 0xe0)
+			*lo = 0xa0; /* no overlong forms */
+		if (c == 0xed)
+			*hi = 0x9f; /* no surrogates */
+		return 3;
+	}
+	if (c >= 0xf0 && c <= 0xf4) {
+		if (c == 0xf0)
+			*lo = 0x90; /* no overlong forms */
+		if (c == 0xf4)
+			*hi = 0x8f; /* nothing above U+10FFFF */
+		return 4;
+	}
+	return 0;
+}
+
+/* utf8_unit__next() reads the unit at @s, which has @avail (>= 1) bytes left. */
+static struct utf8_unit utf8_unit__next(const unsigned char *s, size_t avail)
+{
+	struct utf8_unit u = {.bytes = s, .len = 1, .valid = false};
+	unsigned char lo, hi;
+	size_t need;
+
+	if (s[0] < 0x80) {
+		u.valid = s[0] >= 0x20 && s[0] != 0x7f;
+		return u;
+	}
+	need = utf8_unit__second_range(s[0], &lo, &hi);
+	if (!need)
+		return u;
+	while (u.len < need && u.len < avail && s[u.len] >= lo && s[u.len] <= hi) {
+		u.len++;
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	/* A complete character, but not one of the C1 controls U+0080..U+009F. */
+	u.valid = u.len == need && !(s[0] == 0xc2 && s[1] <= 0x9f);
+	return u;
+}
+
+/* Writes the "..": as much of it as fits in @room bytes at @dst. */
+static size_t sanitize__ellipsis(char *dst, size_t room)
+{
+	size_t n = room < 2 ? room : 2;
+
+	memset(dst, '.', n);
+	return n;
+}
+
+size_t sanitize_name(char *dst, size_t size, const char *src, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t cap = size - 1; /* bytes available before the NUL */
+	size_t out = 0, keep = 0, pos = 0;
+
+	len = strnlen(src, len);
+	while (pos < len) {
+		struct utf8_unit u = utf8_unit__next(s + pos, len - pos);
+		size_t w = u.valid ? u.len : 1;
+
+		if (out + w > cap) {
+			/* Cut after the last unit that leaves room for "..". */
+			out = keep + sanitize__ellipsis(dst + keep, cap - keep);
+			break;
+		}
+		if (u.valid)
+			memcpy(dst + out, u.bytes, u.len);
+		else
+			dst[out] = '?';
+		out += w;
+		if (out + 2 <= cap)
+			keep = out;
+		pos += u.len;
+	}
+	dst[out] = '\0';
+	return out;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sanitize: make a name from outside (a symbol, a path, a comm, a perf-map
+ * entry, a folded-file frame) safe for a terminal and for folded output.
+ *
+ * Every such string passes through here once, where it enters flametop.
+ */
+#ifndef FLAMETOP_SANITIZE_H
+#define FLAMETOP_SANITIZE_H
+
+#include <stddef.h>
+
+/* Longest name flametop keeps, in bytes, before the terminating NUL. */
+#define NAME_MAX_BYTES 1024
+
+/*
+ * sanitize_name() copies at most @len bytes of @src (stopping early at a NUL)
+ * into @dst (capacity @size, which must be >= 1) and always NUL-terminates.
+ * C0 control bytes, ESC, DEL, C1 controls (U+0080..U+009F) and invalid or
+ * overlong UTF-8 sequences are each replaced by '?'. Valid UTF-8 is kept.
+ * When the result would not fit, it is cut at a character boundary and ends
+ * with "..". Returns the length written (excluding the NUL).
+ */
+size_t sanitize_name(char *dst, size_t size, const char *src, size_t len);
+
+#endif

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Sample mode end to end: real BPF, real workloads, folded output checked.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "sample mode tests" "not root: BPF programs can't be loaded"
+	exit 0
+fi
+
+folded_ok() { # every line is comm;frame;...;frame count
+	[ -s "$1" ] && ! grep -vqE '^[^;]+(;[^;]+)* [0-9]+$' "$1"
+}
+
+# summary_field FILE REGEX: the first group of REGEX in the summary line.
+summary_field() {
+	grep 'samples in' "$1" | tail -n 1 | sed -nE "s/$2/\\1/p"
+}
+
+# 1. A known 3:1 CPU split between two leaves, sampled with -p.
+start_bg "$WORKLOADS/cpu_split" 6
+split_pid=$bg_pid
+sleep 0.3
+$FLAMETOP --folded --duration 4 -F 499 -p "$split_pid" >"$TEST_TMP/split.folded" 2>"$TEST_TMP/split.err"
+rc=$?
+a=$(folded_sum "$TEST_TMP/split.folded" ';main;work;leaf_a$')
+b=$(folded_sum "$TEST_TMP/split.folded" ';main;work;leaf_b$')
+check "--folded -p exits 0" [ "$rc" = 0 ]
+check "folded lines are well formed (comm;frames count)" folded_ok "$TEST_TMP/split.folded"
+check "leaf_a and leaf_b stacks end ;main;work;leaf_x (a=$a b=$b)" [ "$a" -gt 0 -a "$b" -gt 0 ]
+if ratio_within "$a" "$b" 3 0.25; then ok "leaf_a:leaf_b is 3:1 within 25% ($a:$b)"; else
+	not_ok "leaf_a:leaf_b is 3:1 within 25% ($a:$b)"; fi
+check "-p keeps only the workload's process" bash -c "! grep -qv '^cpu_split;' '$TEST_TMP/split.folded'"
+
+# 2. The summary accounts for every sample: counted + lost = samples.
+summary=$(grep 'samples in' "$TEST_TMP/split.err")
+samples=$(summary_field "$TEST_TMP/split.err" '^flametop: ([0-9]+) samples in .*')
+lost=$(summary_field "$TEST_TMP/split.err" '.* ([0-9]+) lost.*')
+counted=$(folded_sum "$TEST_TMP/split.folded" '.')
+check "summary line names samples, hook, rate, CPUs, stacks and lost ($summary)" \
+	grep -qE '^flametop: [0-9]+ samples in [0-9.]+ s \(perf_event (cpu-clock|cycles), 499 Hz, [0-9]+ CPUs\), [0-9]+ stacks, [0-9]+ lost' <<<"$summary"
+check "counted ($counted) + lost ($lost) = samples ($samples)" \
+	[ -n "$samples" -a "$((counted + lost))" = "$samples" ]
+
+# 3. A syscall-heavy workload shows kernel frames after its user frames.
+start_bg "$WORKLOADS/syscall_loop" 5
+sys_pid=$bg_pid
+sleep 0.3
+$FLAMETOP --folded --duration 2 -F 199 -p "$sys_pid" >"$TEST_TMP/sys.folded" 2>/dev/null
+check "kernel frames carry _[k]" grep -q '_\[k\]' "$TEST_TMP/sys.folded"
+check "the syscall entry is named (entry_SYSCALL_64 / do_syscall_64)" \
+	grep -qE '(entry_SYSCALL_64[a-z_]*|do_syscall_64)_\[k\]' "$TEST_TMP/sys.folded"
+check "no user frame after a kernel frame" \
+	bash -c "! sed -E 's/ [0-9]+$//' '$TEST_TMP/sys.folded' | grep -qE '_\[k\];([^;]*[^]];|[^;]*[^]]$)'"
+check "main -> read_zeros (user) leads into the kernel" \
+	grep -qE ';main;read_zeros;.*_\[k\]' "$TEST_TMP/sys.folded"
+
+# 4. -K keeps only kernel frames, -U only user frames.
+$FLAMETOP --folded --duration 1 -K -p "$sys_pid" >"$TEST_TMP/k.folded" 2>/dev/null
+start_bg "$WORKLOADS/cpu_split" 3
+$FLAMETOP --folded --duration 1 -U -p "$bg_pid" >"$TEST_TMP/u.folded" 2>/dev/null
+check "-K: every frame after the comm is a kernel frame" \
+	bash -c "[ -s '$TEST_TMP/k.folded' ] && ! sed -E 's/ [0-9]+$//' '$TEST_TMP/k.folded' | cut -s -d';' -f2- | tr ';' '\n' | grep -qv '_\[k\]$'"
+check "-U: no kernel frame, and the user stacks are whole" \
+	bash -c "grep -q ';main;work;leaf_a ' '$TEST_TMP/u.folded' && ! grep -q '_\[k\]' '$TEST_TMP/u.folded'"
+
+# 5. Idle is kept and labeled swapper/N; the machine adds up.
+$FLAMETOP --folded --duration 2 >"$TEST_TMP/all.folded" 2>"$TEST_TMP/all.err"
+check "idle samples are labeled swapper/N" grep -qE '^swapper/[0-9]+;' "$TEST_TMP/all.folded"
+n=$(summary_field "$TEST_TMP/all.err" '^flametop: ([0-9]+) samples in .*')
+secs=$(summary_field "$TEST_TMP/all.err" '.* samples in ([0-9.]+) s .*')
+cpus=$(summary_field "$TEST_TMP/all.err" '.* ([0-9]+) CPUs.*')
+idle=$(summary_field "$TEST_TMP/all.err" '.* ([0-9]+) idle samples the kernel skipped.*')
+lost=$(summary_field "$TEST_TMP/all.err" '.* ([0-9]+) lost.*')
+counted=$(folded_sum "$TEST_TMP/all.folded" '.')
+expected=$(awk -v s="$secs" -v c="$cpus" 'BEGIN { printf "%d", 99 * s * c }')
+check "counted ($counted) = samples ($n) + idle credited (${idle:-0}) - lost ($lost)" \
+	[ "$counted" = "$((n + ${idle:-0} - lost))" ]
+if ratio_within "$counted" "$expected" 1 0.1; then
+	ok "the whole machine adds up: $counted of 99 Hz x $cpus CPUs x $secs s = $expected"
+else
+	not_ok "the whole machine adds up: $counted of 99 Hz x $cpus CPUs x $secs s = $expected"
+fi
+
+# 6. Ctrl-C and SIGTERM print what was collected and exit 0; nothing stays attached.
+for sig in INT TERM; do
+	start_bg "$WORKLOADS/cpu_split" 5
+	$FLAMETOP --folded --duration 60 -p "$bg_pid" >"$TEST_TMP/sig.folded" 2>"$TEST_TMP/sig.err" &
+	ft=$!
+	sleep 2
+	loaded=$(bpf_programs_loaded)
+	kill -s "$sig" "$ft"
+	wait "$ft"
+	rc=$?
+	check "SIG$sig: exit 0 with the stacks so far" \
+		bash -c "[ $rc = 0 ] && grep -q ';leaf_a ' '$TEST_TMP/sig.folded' && grep -q 'samples in' '$TEST_TMP/sig.err'"
+	check "SIG$sig: the program was attached while running ($loaded)" [ -n "$loaded" ]
+	check "SIG$sig: nothing stays attached after exit" [ -z "$(bpf_programs_loaded)" ]
+done

@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# lib.sh: what the integration and terminal tests share. Tests print TAP
+# ("ok N - what", "not ok N - what", "ok N - what # SKIP why"); tests/run.sh
+# counts the lines.
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+
+FLAMETOP=${FLAMETOP:-./flametop}
+WORKLOADS=build/workloads
+TEST_TMP=$(mktemp -d /tmp/flametop-test.XXXXXX)
+tap_n=0
+bg_pids=()
+
+cleanup_test() {
+	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$TEST_TMP"
+}
+trap cleanup_test EXIT
+
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+diag() { sed 's/^/# /'; }
+
+# check "what" command...: ok when the command succeeds.
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+
+# need_root "what": true when root; otherwise prints a skip with the reason.
+need_root() {
+	[ "$(id -u)" = 0 ] && return 0
+	skip "$1" "needs root to load BPF programs"
+	return 1
+}
+
+# start_bg cmd...: runs a command in the background; its pid is in $bg_pid.
+start_bg() {
+	"$@" &
+	bg_pid=$!
+	bg_pids+=("$bg_pid")
+}
+
+# folded_sum FILE REGEX: sum of the counts of lines whose stack matches REGEX.
+folded_sum() {
+	awk -v re="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ re) s += n } END { print s + 0 }' "$1"
+}
+
+# ratio_within A B TARGET TOLERANCE: |A/B - TARGET| <= TOLERANCE * TARGET.
+ratio_within() {
+	awk -v a="$1" -v b="$2" -v t="$3" -v tol="$4" \
+		'BEGIN { if (b == 0) exit 1; r = a / b; d = r - t; if (d < 0) d = -d; exit !(d <= tol * t) }'
+}
+
+# bpf_programs_loaded: the names of the flametop programs loaded now.
+bpf_programs_loaded() {
+	bpftool prog show 2>/dev/null | grep -oE 'name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read)\b' || true
+}

@@ -1,0 +1,172 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sanitize_name(): what reaches the terminal from a name taken from outside.
+ */
+#include "tests/unit/unit.h"
+
+#include "symbols/sanitize.h"
+
+/* Sanitizes @src (a C string) into a buffer of @size and checks result and length. */
+static void check(const char *src, size_t size, const char *want)
+{
+	char dst[64];
+	size_t n;
+
+	assert_true(size <= sizeof(dst));
+	memset(dst, 'X', sizeof(dst));
+	n = sanitize_name(dst, size, src, strlen(src));
+	assert_string_equal(dst, want);
+	assert_int_equal(n, strlen(want));
+}
+
+static void test_plain_ascii_kept(void **state)
+{
+	(void)state;
+	check("do_sys_openat2", 64, "do_sys_openat2");
+	check("a b~{}[]<>", 64, "a b~{}[]<>");
+	check("", 64, "");
+}
+
+static void test_c0_and_esc_replaced(void **state)
+{
+	(void)state;
+	check("\x1b[31mred\x1b[0m", 64, "?[31mred?[0m");
+	check("tab\there", 64, "tab?here");
+	check("nl\nr\r\x01\x1f", 64, "nl?r???");
+}
+
+static void test_del_replaced(void **state)
+{
+	(void)state;
+	check("a\x7f-b", 64, "a?-b");
+}
+
+static void test_c1_replaced(void **state)
+{
+	(void)state;
+	/* U+0080, U+009B (CSI) and U+009F are controls; U+00A0 is not. */
+	check("x\xc2\x80y\xc2\x9bz\xc2\x9f", 64, "x?y?z?");
+	check("\xc2\xa0", 64, "\xc2\xa0");
+}
+
+static void test_lone_continuation_replaced(void **state)
+{
+	(void)state;
+	check("a\x80.b\xbf\xbf.c", 64, "a?.b??.c");
+}
+
+static void test_truncated_sequence_replaced(void **state)
+{
+	(void)state;
+	/* The broken-off prefix of one character is one '?'. */
+	check("a\xe2\x82-b", 64, "a?-b");
+	check("a\xf0\x9f\x98", 64, "a?");
+	check("\xc3", 64, "?");
+}
+
+static void test_overlong_replaced(void **state)
+{
+	(void)state;
+	/* C0 and C1 never start a character; E0 80 is the start of an overlong form. */
+	check("\xc0\xaf", 64, "??");
+	check("\xc1\xbf", 64, "??");
+	check("\xe0\x80\xaf", 64, "???");
+	check("\xf0\x80\x80\xaf", 64, "????");
+}
+
+static void test_surrogates_replaced(void **state)
+{
+	(void)state;
+	check("\xed\xa0\x80", 64, "???");
+	check("\xed\xbf\xbf", 64, "???");
+	check("\xed\x9f\xbf", 64, "\xed\x9f\xbf"); /* U+D7FF is fine */
+}
+
+static void test_above_max_code_point_replaced(void **state)
+{
+	(void)state;
+	check("\xf4\x90\x80\x80", 64, "????");
+	check("\xf5\x80\x80\x80", 64, "????");
+	check("\xff", 64, "?");
+	check("\xf4\x8f\xbf\xbf", 64, "\xf4\x8f\xbf\xbf"); /* U+10FFFF is fine */
+}
+
+static void test_valid_multibyte_kept(void **state)
+{
+	(void)state;
+	check("caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5", 64,
+	      "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5");
+}
+
+static void test_len_and_nul_bound_input(void **state)
+{
+	char dst[16];
+
+	(void)state;
+	assert_int_equal(sanitize_name(dst, sizeof(dst), "abcdef", 3), 3);
+	assert_string_equal(dst, "abc");
+	assert_int_equal(sanitize_name(dst, sizeof(dst), "ab\0cd", 5), 2);
+	assert_string_equal(dst, "ab");
+	/* A character cut off by len is a broken one. */
+	assert_int_equal(sanitize_name(dst, sizeof(dst), "\xe2\x82\xac", 2), 1);
+	assert_string_equal(dst, "?");
+}
+
+static void test_cut_with_dots(void **state)
+{
+	(void)state;
+	check("abcdef", 7, "abcdef");
+	check("abcdefg", 7, "abcd..");
+	check("abcd", 4, "a..");
+	/* Never inside a character: "ab" + ".." fits in 5 bytes, "ab\xe2\x82" would not. */
+	check("ab\xe2\x82\xac-d", 7, "ab..");
+	check("\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", 9, "\xe2\x82\xac\xe2\x82\xac..");
+	check("\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", 8, "\xe2\x82\xac..");
+	/* Exactly full is not cut. */
+	check("\xe2\x82\xac\xe2\x82\xac", 7, "\xe2\x82\xac\xe2\x82\xac");
+}
+
+static void test_tiny_buffers(void **state)
+{
+	(void)state;
+	check("abc", 1, "");
+	check("", 1, "");
+	check("abc", 2, ".");
+	check("a", 2, "a");
+	check("abc", 3, "..");
+	check("ab", 3, "ab");
+	check("\xe2\x82\xac", 3, "..");
+	check("\x1b", 2, "?");
+}
+
+static void test_terminates_without_reading_past_nul_or_writing_past_size(void **state)
+{
+	char dst[8] = "XXXXXXX";
+
+	(void)state;
+	assert_int_equal(sanitize_name(dst, 4, "hello", 5), 3);
+	assert_string_equal(dst, "h..");
+	assert_int_equal(dst[4], 'X');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_plain_ascii_kept),
+	    cmocka_unit_test(test_c0_and_esc_replaced),
+	    cmocka_unit_test(test_del_replaced),
+	    cmocka_unit_test(test_c1_replaced),
+	    cmocka_unit_test(test_lone_continuation_replaced),
+	    cmocka_unit_test(test_truncated_sequence_replaced),
+	    cmocka_unit_test(test_overlong_replaced),
+	    cmocka_unit_test(test_surrogates_replaced),
+	    cmocka_unit_test(test_above_max_code_point_replaced),
+	    cmocka_unit_test(test_valid_multibyte_kept),
+	    cmocka_unit_test(test_len_and_nul_bound_input),
+	    cmocka_unit_test(test_cut_with_dots),
+	    cmocka_unit_test(test_tiny_buffers),
+	    cmocka_unit_test(test_terminates_without_reading_past_nul_or_writing_past_size),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

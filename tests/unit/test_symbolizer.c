@@ -1,0 +1,614 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * symbolizer: the facade, on this process, on workloads it starts, on a
+ * made-up /proc tree, and on the kallsyms fixtures.
+ *
+ * Expected addresses and offsets come from nm, readelf, dlsym and the maps
+ * files read here with sscanf, never from the code under test.
+ */
+#include "tests/unit/unit.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+
+#include "symbols/symbolizer.h"
+
+#define KALLSYMS FIXTURES "/kallsyms.txt"
+#define MODULES FIXTURES "/modules.txt"
+
+/* Says "ready", then lives until its stdin closes (so it never outlives the test). */
+static const char workload_c[] =
+    "#include <stdio.h>\n"
+    "#include <unistd.h>\n"
+    "__attribute__((noinline, aligned(64))) int work_fn(int x) { return x * 5 + 3; }\n"
+    "int main(void)\n"
+    "{\n"
+    "\tchar c;\n"
+    "\tvolatile int v = work_fn(1);\n"
+    "\t(void)v;\n"
+    "\tprintf(\"ready\\n\");\n"
+    "\tfflush(stdout);\n"
+    "\treturn read(0, &c, 1) < 0;\n"
+    "}\n";
+
+/* Two functions back to back: adj_b starts where adj_a ends. */
+static const char adjacent_c[] = "int adj_a(int x) { return x + 1; }\n"
+				 "int adj_b(int x) { return x + 2; }\n";
+
+/* A function with no symbol once stripped, and an exported way to reach it. */
+static const char hidden_c[] = "static __attribute__((noinline)) int hidden_fn(int x)\n"
+			       "{ return x * 11 + (x >> 3); }\n"
+			       "void *get_hidden(void) { return (void *)hidden_fn; }\n";
+
+static char workload[512], libadj[512], libstripped[512], libhidden_full[512];
+
+struct text_seg {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct child {
+	pid_t pid;
+	int to_child; /* closing it ends the child */
+};
+
+/* The function this process names in itself; global so its symbol keeps its name. */
+__attribute__((noinline, noclone)) int symbolizer_test_target(int x)
+{
+	return x * 13 + 1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void build_fixtures(void)
+{
+	static int built;
+	const char *d = unit_tmpdir();
+	char src[512];
+
+	if (built)
+		return;
+	snprintf(workload, sizeof(workload), "%s/workload", d);
+	snprintf(libadj, sizeof(libadj), "%s/libadj.so", d);
+	snprintf(libstripped, sizeof(libstripped), "%s/libstripped.so", d);
+	snprintf(libhidden_full, sizeof(libhidden_full), "%s/libhidden-full.so", d);
+	snprintf(src, sizeof(src), "%s/workload.c", d);
+	write_file(src, workload_c);
+	unit_sh("gcc -O1 -fPIE -pie -o '%s' '%s'", workload, src);
+	snprintf(src, sizeof(src), "%s/adjacent.c", d);
+	write_file(src, adjacent_c);
+	unit_sh("gcc -O1 -fPIC -shared -falign-functions=1 -fno-toplevel-reorder "
+		"-fno-reorder-functions -o '%s' '%s'",
+		libadj, src);
+	snprintf(src, sizeof(src), "%s/hidden.c", d);
+	write_file(src, hidden_c);
+	unit_sh("gcc -O1 -fPIC -shared -o '%s' '%s'", libhidden_full, src);
+	unit_sh("strip --strip-all -o '%s' '%s'", libstripped, libhidden_full);
+	built = 1;
+}
+
+/* The value and size nm gives symbol @name of @bin. */
+static void nm_symbol(const char *bin, const char *name, uint64_t *value, uint64_t *size)
+{
+	char cmd[1024], line[512], sym[256], type[8];
+	unsigned long long v, s;
+	int found = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (sscanf(line, "%llx %llx %7s %255s", &v, &s, type, sym) == 4 &&
+		    !strcmp(sym, name)) {
+			*value = v;
+			*size = s;
+			found = 1;
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+	if (!found)
+		fail_msg("nm: no sized symbol %s in %s", name, bin);
+}
+
+/* The executable PT_LOAD segment of @bin, per `readelf -lW`. */
+static void readelf_text_segment(const char *bin, struct text_seg *seg)
+{
+	char cmd[1024], line[512], type[32];
+	unsigned long long off, va, pa, fsz, msz;
+	int found = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf -lW '%s'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		if (sscanf(line, " %31s %llx %llx %llx %llx %llx", type, &off, &va, &pa, &fsz,
+			   &msz) == 6 &&
+		    !strcmp(type, "LOAD") && strchr(line, 'E')) {
+			seg->offset = off;
+			seg->vaddr = va;
+			seg->filesz = fsz;
+			found = 1;
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+	assert_true(found);
+}
+
+/* The file offset of ELF virtual address @vaddr in @bin's text. */
+static uint64_t file_offset(const char *bin, uint64_t vaddr)
+{
+	struct text_seg seg;
+
+	readelf_text_segment(bin, &seg);
+	assert_true(vaddr >= seg.vaddr && vaddr < seg.vaddr + seg.filesz);
+	return vaddr - seg.vaddr + seg.offset;
+}
+
+/* Where file offset @off of @path is mapped executable in process @pid, per its maps. */
+static uint64_t live_address(pid_t pid, const char *path, uint64_t off)
+{
+	char maps[64], line[4600], perms[8], file[4096];
+	unsigned long long start, end, pgoff;
+	uint64_t addr = 0;
+	FILE *f;
+
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
+	f = fopen(maps, "r");
+	assert_non_null(f);
+	while (!addr && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms,
+			   &pgoff, file) != 5)
+			continue;
+		if (!strcmp(file, path) && perms[2] == 'x' && off >= pgoff &&
+		    off - pgoff < end - start)
+			addr = start + (off - pgoff);
+	}
+	fclose(f);
+	if (!addr)
+		fail_msg("offset 0x%jx of %s is not mapped in %d", (uintmax_t)off, path, (int)pid);
+	return addr;
+}
+
+static void child_start(struct child *c, const char *path)
+{
+	int in[2], out[2];
+	char ready[6];
+
+	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	if (!c->pid) {
+		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
+			_exit(126);
+		execl(path, path, (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	c->to_child = in[1];
+	assert_int_equal(read(out[0], ready, sizeof(ready)), sizeof(ready));
+	close(out[0]);
+	assert_memory_equal(ready, "ready\n", sizeof(ready));
+}
+
+static void child_stop(struct child *c)
+{
+	int status;
+
+	close(c->to_child);
+	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
+}
+
+static struct symbolizer *new_symbolizer(const char *proc_root)
+{
+	struct symbolizer_opts opts = {
+	    .kallsyms_path = KALLSYMS,
+	    .modules_path = MODULES,
+	    .proc_root = proc_root,
+	};
+	struct symbolizer *s = symbolizer__new(&opts);
+
+	assert_non_null(s);
+	return s;
+}
+
+static void expect_user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			int status, const char *want)
+{
+	char buf[256];
+	int rc;
+
+	memset(buf, 'X', sizeof(buf));
+	rc = symbolizer__user(s, tgid, ip, is_return, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	assert_int_equal(rc, status);
+}
+
+static void expect_kernel(struct symbolizer *s, uint64_t ip, bool is_return, int status,
+			  const char *want)
+{
+	char buf[256];
+	int rc;
+
+	memset(buf, 'X', sizeof(buf));
+	rc = symbolizer__kernel(s, ip, is_return, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	assert_int_equal(rc, status);
+}
+
+static void test_names_function_in_own_process(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint64_t fn = (uint64_t)(uintptr_t)&symbolizer_test_target;
+
+	(void)state;
+	assert_int_equal(symbolizer_test_target(1), 14);
+	expect_user(s, (uint32_t)getpid(), fn, false, SYM_NAMED, "symbolizer_test_target");
+	expect_user(s, (uint32_t)getpid(), fn + 1, false, SYM_NAMED, "symbolizer_test_target");
+	symbolizer__free(s);
+}
+
+static void test_names_function_in_live_workload(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint64_t value, size, addr;
+	struct child c;
+
+	(void)state;
+	build_fixtures();
+	nm_symbol(workload, "work_fn", &value, &size);
+	child_start(&c, workload);
+	addr = live_address(c.pid, workload, file_offset(workload, value));
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	expect_user(s, (uint32_t)c.pid, addr + size - 1, false, SYM_NAMED, "work_fn");
+	/* A return address just past the end belongs to work_fn too. */
+	expect_user(s, (uint32_t)c.pid, addr + size, true, SYM_NAMED, "work_fn");
+	child_stop(&c);
+	symbolizer__free(s);
+}
+
+static void test_elf_table_shared_between_processes(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	struct symbolizer_stats st;
+	uint64_t value, size, off;
+	struct child a, b;
+
+	(void)state;
+	build_fixtures();
+	nm_symbol(workload, "work_fn", &value, &size);
+	off = file_offset(workload, value);
+	child_start(&a, workload);
+	child_start(&b, workload);
+	expect_user(s, (uint32_t)a.pid, live_address(a.pid, workload, off), false, SYM_NAMED,
+		    "work_fn");
+	expect_user(s, (uint32_t)b.pid, live_address(b.pid, workload, off), false, SYM_NAMED,
+		    "work_fn");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 2);
+	assert_int_equal(st.elf_files, 1);
+	assert_int_equal(st.elf_tables, 1);
+	assert_true(st.elf_bytes > 0);
+	assert_int_equal(st.maps_reads, 2);
+	child_stop(&a);
+	child_stop(&b);
+	symbolizer__free(s);
+}
+
+static void test_deleted_binary_still_named(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	char copy[600], deleted[620];
+	uint64_t value, size, addr;
+	struct child c;
+
+	(void)state;
+	build_fixtures();
+	snprintf(copy, sizeof(copy), "%s/workload-deleted", unit_tmpdir());
+	unit_sh("cp '%s' '%s'", workload, copy);
+	nm_symbol(copy, "work_fn", &value, &size);
+	child_start(&c, copy);
+	assert_int_equal(unlink(copy), 0);
+	snprintf(deleted, sizeof(deleted), "%s (deleted)", copy);
+	addr = live_address(c.pid, deleted, file_offset(workload, value));
+	/* Only map_files still reaches the file. */
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	child_stop(&c);
+	symbolizer__free(s);
+}
+
+static void test_stripped_library_gives_module_offset(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint64_t value, size, off, ip;
+	void *(*get_hidden)(void);
+	char want[600];
+	void *h;
+
+	(void)state;
+	build_fixtures();
+	nm_symbol(libhidden_full, "hidden_fn", &value, &size);
+	off = file_offset(libhidden_full, value) + 2;
+	h = dlopen(libstripped, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	*(void **)&get_hidden = dlsym(h, "get_hidden");
+	assert_non_null(get_hidden);
+	ip = (uint64_t)(uintptr_t)get_hidden() + 2;
+	snprintf(want, sizeof(want), "libstripped.so+0x%" PRIx64, off);
+	expect_user(s, (uint32_t)getpid(), ip, false, SYM_MODULE_OFF, want);
+	/* The exported function keeps its name from .dynsym. */
+	expect_user(s, (uint32_t)getpid(), (uint64_t)(uintptr_t)get_hidden, false, SYM_NAMED,
+		    "get_hidden");
+	symbolizer__free(s);
+	dlclose(h);
+}
+
+static void test_is_return_looks_up_previous_byte(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint64_t a_value, a_size, b_value, b_size, b;
+	void *h;
+
+	(void)state;
+	build_fixtures();
+	nm_symbol(libadj, "adj_a", &a_value, &a_size);
+	nm_symbol(libadj, "adj_b", &b_value, &b_size);
+	assert_int_equal(a_value + a_size, b_value); /* back to back */
+	h = dlopen(libadj, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	b = (uint64_t)(uintptr_t)dlsym(h, "adj_b");
+	assert_true(b != 0);
+	expect_user(s, (uint32_t)getpid(), b, false, SYM_NAMED, "adj_b");
+	expect_user(s, (uint32_t)getpid(), b, true, SYM_NAMED, "adj_a");
+	expect_user(s, (uint32_t)getpid(), b + 1, true, SYM_NAMED, "adj_b");
+	symbolizer__free(s);
+	dlclose(h);
+}
+
+static void test_unmapped_and_gone(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	pid_t pid;
+	int status;
+
+	(void)state;
+	expect_user(s, (uint32_t)getpid(), 0x10, false, SYM_UNKNOWN, "[unknown]");
+	expect_user(s, (uint32_t)getpid(), 0, true, SYM_UNKNOWN, "[unknown]");
+	/* A process that has exited and been reaped. */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	expect_user(s, (uint32_t)pid, (uint64_t)(uintptr_t)&symbolizer_test_target, false,
+		    SYM_UNKNOWN, "[unknown]");
+	symbolizer__free(s);
+}
+
+static void test_anonymous_and_vdso(void **state)
+{
+	void *anon = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *data = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t vdso = getauxval(AT_SYSINFO_EHDR);
+	struct symbolizer *s = new_symbolizer(NULL);
+
+	(void)state;
+	assert_true(anon != MAP_FAILED && data != MAP_FAILED);
+	expect_user(s, (uint32_t)getpid(), (uint64_t)(uintptr_t)anon + 16, false, SYM_UNKNOWN,
+		    "[anon]");
+	expect_user(s, (uint32_t)getpid(), (uint64_t)(uintptr_t)data + 16, false, SYM_UNKNOWN,
+		    "[unknown]");
+	if (vdso)
+		expect_user(s, (uint32_t)getpid(), vdso + 16, false, SYM_UNKNOWN, "[vdso]");
+	symbolizer__free(s);
+	munmap(anon, 4096);
+	munmap(data, 4096);
+}
+
+static void test_maps_reread_at_most_once_per_pass(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint32_t self = (uint32_t)getpid();
+	struct symbolizer_stats st;
+	void *late;
+	uint64_t ip;
+
+	(void)state;
+	expect_user(s, self, (uint64_t)(uintptr_t)&symbolizer_test_target, false, SYM_NAMED,
+		    "symbolizer_test_target");
+	late = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(late != MAP_FAILED);
+	ip = (uint64_t)(uintptr_t)late;
+	/* Same pass as the first read: the new mapping is not seen. */
+	expect_user(s, self, ip, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.maps_reads, 1);
+	/* A new pass allows one re-read. */
+	symbolizer__begin_pass(s);
+	expect_user(s, self, ip, false, SYM_UNKNOWN, "[anon]");
+	expect_user(s, self, 0x10, false, SYM_UNKNOWN, "[unknown]");
+	expect_user(s, self, 0x20, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.maps_reads, 2);
+	symbolizer__begin_pass(s);
+	expect_user(s, self, 0x10, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.maps_reads, 3);
+	assert_int_equal(st.processes, 1);
+	symbolizer__free(s);
+	munmap(late, 4096);
+}
+
+/* Makes "<tmp>/<name>/4242/maps" from @text and returns the proc root in @root. */
+static void fake_proc(const char *name, const char *text, char *root, size_t size)
+{
+	char path[700];
+
+	snprintf(root, size, "%s/%s", unit_tmpdir(), name);
+	unit_sh("mkdir -p '%s/4242'", root);
+	snprintf(path, sizeof(path), "%s/4242/maps", root);
+	write_file(path, text);
+}
+
+static void test_fixture_maps_under_other_proc_root(void **state)
+{
+	char root[600], cmd[800];
+	struct symbolizer_stats st;
+	struct symbolizer *s;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/fixture-proc", unit_tmpdir());
+	snprintf(cmd, sizeof(cmd), "%s/4242", root);
+	unit_sh("mkdir -p '%s' && cp " FIXTURES "/maps.txt '%s/maps'", cmd, cmd);
+	s = new_symbolizer(root);
+	/* A deleted file that cannot be opened: its base name and file offset. */
+	expect_user(s, 4242, 0x7f0000010100, false, SYM_MODULE_OFF, "my lib.so+0x1100");
+	expect_user(s, 4242, 0x7f0000020010, false, SYM_MODULE_OFF, "bin ary+0xa010");
+	expect_user(s, 4242, 0x7f0000040010, false, SYM_MODULE_OFF, "esc?[31mname+0x10");
+	expect_user(s, 4242, 0x7f0000000010, false, SYM_UNKNOWN, "[anon]");
+	expect_user(s, 4242, 0x7f0000001010, false, SYM_UNKNOWN, "[unknown]");
+	expect_user(s, 4242, 0x55d4c9000010, false, SYM_UNKNOWN, "[unknown]");
+	expect_user(s, 4242, 0x7ffd00102010, false, SYM_UNKNOWN, "[vdso]");
+	expect_user(s, 4242, 0xffffffffff600000, false, SYM_UNKNOWN, "[vsyscall]");
+	expect_user(s, 4242, 0x7f0000005000, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 1);
+	assert_int_equal(st.elf_files, 3); /* three files, none readable: negative entries */
+	assert_int_equal(st.elf_tables, 0);
+	/* Negative entries are not retried. */
+	expect_user(s, 4242, 0x7f0000010100, false, SYM_MODULE_OFF, "my lib.so+0x1100");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.elf_files, 3);
+	symbolizer__free(s);
+}
+
+static void test_file_identity_checked_before_use(void **state)
+{
+	char root[600], maps[2048];
+	uint64_t value, size, off, pgoff;
+	struct symbolizer *s;
+	struct stat st;
+	char want[600];
+
+	(void)state;
+	build_fixtures();
+	nm_symbol(libadj, "adj_b", &value, &size);
+	off = file_offset(libadj, value);
+	pgoff = off & ~0xfffULL;
+	assert_int_equal(stat(libadj, &st), 0);
+	/* The same host file, once with its real identity and once with a wrong inode. */
+	snprintf(maps, sizeof(maps),
+		 "7f1000000000-7f1000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n"
+		 "7f2000000000-7f2000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n",
+		 pgoff, major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino, libadj, pgoff,
+		 major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino + 1, libadj);
+	fake_proc("identity-proc", maps, root, sizeof(root));
+	s = new_symbolizer(root);
+	expect_user(s, 4242, 0x7f1000000000 + (off - pgoff), false, SYM_NAMED, "adj_b");
+	snprintf(want, sizeof(want), "libadj.so+0x%" PRIx64, off);
+	expect_user(s, 4242, 0x7f2000000000 + (off - pgoff), false, SYM_MODULE_OFF, want);
+	symbolizer__free(s);
+}
+
+static void test_kernel_names_through_facade(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+
+	(void)state;
+	assert_false(symbolizer__kernel_hidden(s));
+	expect_kernel(s, 0xffffffff81001010, false, SYM_NAMED, "do_one");
+	expect_kernel(s, 0xffffffff81001008, false, SYM_NAMED, "do_one");
+	expect_kernel(s, 0xffffffffc0001004, false, SYM_NAMED, "mod_a_fn1 [mod_a]");
+	expect_kernel(s, 0xffffffffc0020004, false, SYM_NAMED,
+		      "bpf_prog_6deef7357e7b4530_sd_fw_ingress [bpf]");
+	expect_kernel(s, 0xffffffff81001280, false, SYM_NAMED, "esc?[31mname");
+	expect_kernel(s, 0xffffffff81001400, false, SYM_UNKNOWN, "[unknown]");
+	expect_kernel(s, 0xffffffffc0003000, false, SYM_UNKNOWN, "[unknown]");
+	/* A return address at weak_fn's first byte came from a call in the one before. */
+	expect_kernel(s, 0xffffffff81001200, false, SYM_NAMED, "weak_fn");
+	expect_kernel(s, 0xffffffff81001200, true, SYM_NAMED, "do_two");
+	symbolizer__free(s);
+}
+
+static void test_kernel_hidden(void **state)
+{
+	struct symbolizer_opts opts = {.kallsyms_path = FIXTURES "/kallsyms_hidden.txt"};
+	struct symbolizer *s = symbolizer__new(&opts);
+
+	(void)state;
+	assert_non_null(s);
+	assert_true(symbolizer__kernel_hidden(s));
+	expect_kernel(s, 0xffffffff81001010, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__free(s);
+}
+
+static void test_buffer_sizes(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	char buf[32];
+
+	(void)state;
+	memset(buf, 'X', sizeof(buf));
+	assert_int_equal(symbolizer__kernel(s, 0xffffffffc0001004, false, buf, 8), SYM_NAMED);
+	assert_string_equal(buf, "mod_a..");
+	assert_int_equal(buf[8], 'X');
+	assert_int_equal(symbolizer__kernel(s, 0xffffffff81001010, false, buf, 1), SYM_NAMED);
+	assert_string_equal(buf, "");
+	assert_int_equal(symbolizer__kernel(s, 0xffffffff81001010, false, buf, 0), -EINVAL);
+	assert_int_equal(symbolizer__kernel(s, 0xffffffff81001010, false, NULL, 32), -EINVAL);
+	assert_int_equal(symbolizer__user(s, (uint32_t)getpid(), 0x10, false, NULL, 32), -EINVAL);
+	assert_int_equal(symbolizer__user(s, (uint32_t)getpid(), 0x10, false, buf, 0), -EINVAL);
+	assert_int_equal(symbolizer__user(s, (uint32_t)getpid(), 0x10, false, buf, 4), SYM_UNKNOWN);
+	assert_string_equal(buf, "[..");
+	symbolizer__free(s);
+}
+
+static void test_new_fails_without_kallsyms(void **state)
+{
+	struct symbolizer_opts opts = {.kallsyms_path = FIXTURES "/no-such-kallsyms-file"};
+
+	(void)state;
+	errno = 0;
+	assert_null(symbolizer__new(&opts));
+	assert_int_equal(errno, ENOENT);
+	symbolizer__free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_names_function_in_own_process),
+	    cmocka_unit_test(test_names_function_in_live_workload),
+	    cmocka_unit_test(test_elf_table_shared_between_processes),
+	    cmocka_unit_test(test_deleted_binary_still_named),
+	    cmocka_unit_test(test_stripped_library_gives_module_offset),
+	    cmocka_unit_test(test_is_return_looks_up_previous_byte),
+	    cmocka_unit_test(test_unmapped_and_gone),
+	    cmocka_unit_test(test_anonymous_and_vdso),
+	    cmocka_unit_test(test_maps_reread_at_most_once_per_pass),
+	    cmocka_unit_test(test_fixture_maps_under_other_proc_root),
+	    cmocka_unit_test(test_file_identity_checked_before_use),
+	    cmocka_unit_test(test_kernel_names_through_facade),
+	    cmocka_unit_test(test_kernel_hidden),
+	    cmocka_unit_test(test_buffer_sizes),
+	    cmocka_unit_test(test_new_fails_without_kallsyms),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

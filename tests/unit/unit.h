@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unit.h: what every cmocka unit test includes, plus small helpers for tests
+ * that build their own fixtures at run time.
+ */
+#ifndef FLAMETOP_UNIT_H
+#define FLAMETOP_UNIT_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+/* Directory of checked-in fixtures, relative to the repository root. */
+#define FIXTURES "tests/fixtures"
+
+/*
+ * unit_tmpdir() returns a fresh private directory under $TMPDIR (or /tmp)
+ * for this test program; it is removed at exit.
+ */
+static char unit_tmpdir__[256];
+
+static inline void unit_tmpdir_remove__(void)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", unit_tmpdir__);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", unit_tmpdir__);
+}
+
+static inline const char *unit_tmpdir(void)
+{
+	if (!unit_tmpdir__[0]) {
+		const char *base = getenv("TMPDIR");
+
+		snprintf(unit_tmpdir__, sizeof(unit_tmpdir__), "%s/flametop-unit-XXXXXX",
+			 base ? base : "/tmp");
+		if (!mkdtemp(unit_tmpdir__))
+			abort();
+		atexit(unit_tmpdir_remove__);
+	}
+	return unit_tmpdir__;
+}
+
+/*
+ * unit_sh() runs a shell command and fails the current test when it does not
+ * exit 0. Used to build fixtures with gcc, objcopy and strip.
+ */
+#define unit_sh(...)                                                                               \
+	do {                                                                                       \
+		char unit_cmd__[4096];                                                             \
+		snprintf(unit_cmd__, sizeof(unit_cmd__), __VA_ARGS__);                             \
+		int unit_rc__ = system(unit_cmd__);                                                \
+		if (unit_rc__ != 0)                                                                \
+			fail_msg("command failed (%d): %s", unit_rc__, unit_cmd__);               \
+	} while (0)
+
+#endif

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * syscall_loop: spends its time in the kernel, reading /dev/zero in small
+ * chunks, for argv[1] seconds (default 10). read_zeros() issues the system
+ * call itself, without libc's read() (built without frame pointers), so
+ * that the user stack main -> read_zeros walks cleanly.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline __attribute__((always_inline)) long raw_read(int fd, void *buf, unsigned long n)
+{
+#if defined(__x86_64__)
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a"(ret)
+		     : "a"(SYS_read), "D"(fd), "S"(buf), "d"(n)
+		     : "rcx", "r11", "memory");
+	return ret;
+#else
+	return syscall(SYS_read, fd, buf, n);
+#endif
+}
+
+void read_zeros(int fd)
+{
+	char buf[64];
+
+	for (int i = 0; i < 10000; i++)
+		if (raw_read(fd, buf, sizeof(buf)) < 0)
+			exit(1);
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = argc > 1 ? atof(argv[1]) : 10;
+	time_t end = time(NULL) + (time_t)seconds;
+	int fd = open("/dev/zero", O_RDONLY);
+
+	if (fd < 0)
+		return 1;
+	while (time(NULL) < end)
+		read_zeros(fd);
+	return 0;
+}

@@ -38,6 +38,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
+BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 HEADERS   := $(wildcard bpf/*.h symbols/*.h profile/*.h tui/*.h) live.h options.h
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -119,7 +120,12 @@ $(BUILD)/workloads/%: tests/workloads/%.c
 	@mkdir -p $(dir $@)
 	$(CC) -O0 -g -fno-omit-frame-pointer -o $@ $< -ldl
 
-build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS)
+# Benchmarks: programs that measure flametop's own code paths (make bench).
+$(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS)
+
+build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES)
 
 test: deps
 	@$(MAKE) --no-print-directory build-tests

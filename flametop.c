@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/capability.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -127,16 +128,22 @@ static void catch_stop_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-static void sleep_until(double deadline)
+/*
+ * Waits until @deadline, handling the live source's events (new processes
+ * to snapshot) as they come. A signal ends the wait early.
+ */
+static void wait_until(struct live *live, double deadline)
 {
-	double left = deadline - now_seconds();
-	struct timespec ts;
+	struct pollfd pfd = { .fd = live__event_fd(live), .events = POLLIN };
 
-	if (left <= 0 || stop_signal)
-		return;
-	ts.tv_sec = (time_t)left;
-	ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL); /* a signal ends it early */
+	while (!stop_signal) {
+		double left = deadline - now_seconds();
+
+		if (left <= 0)
+			return;
+		if (poll(&pfd, pfd.fd >= 0, (int)(left * 1000) + 1) > 0)
+			live__handle_events(live);
+	}
 }
 
 static void capture_opts_from(const struct options *o, struct capture_opts *c)
@@ -257,7 +264,7 @@ static long write_folded(FILE *out, const struct profile *prof, const struct opt
 /* Samples (or traces) until --duration or a signal, then prints folded stacks. */
 static int run_folded_live(const struct options *o)
 {
-	struct symbolizer_opts sopts = { 0 };
+	struct symbolizer_opts sopts = { .raw_names = o->no_demangle };
 	struct capture_opts copts;
 	struct capture_stats stats = { { 0 } };
 	struct symbolizer *sym = NULL;
@@ -295,7 +302,7 @@ static int run_folded_live(const struct options *o)
 	for (next = start + 1.0; !stop_signal; next += 1.0) {
 		double end = o->duration > 0 ? start + o->duration : next;
 
-		sleep_until(next < end ? next : end);
+		wait_until(live, next < end ? next : end);
 		if (live__drain(live) < 0)
 			break;
 		if (o->duration > 0 && now_seconds() >= start + o->duration)

@@ -339,6 +339,17 @@ int live__drain(struct live *l)
 	return ret;
 }
 
+int live__event_fd(const struct live *l)
+{
+	(void)l;
+	return -1;
+}
+
+void live__handle_events(struct live *l)
+{
+	(void)l;
+}
+
 void live__stop(struct live *l)
 {
 	if (l->idle.on)

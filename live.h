@@ -43,6 +43,15 @@ int live__drain(struct live *l);
 uint64_t live__idle_credited(const struct live *l);
 
 /*
+ * live__event_fd() returns a descriptor that becomes readable when events
+ * wait to be handled between drains (such as new processes to snapshot
+ * before they exit), or -1 when there is none. The caller's loop polls it
+ * and then calls live__handle_events(), which never blocks.
+ */
+int live__event_fd(const struct live *l);
+void live__handle_events(struct live *l);
+
+/*
  * live__stop() stops capturing (the idle credit is brought up to now);
  * drains after it collect what was still in flight.
  */

@@ -18,6 +18,7 @@ struct symbolizer_opts {
 	const char *kallsyms_path; /* NULL: /proc/kallsyms */
 	const char *modules_path;  /* NULL: /proc/modules */
 	const char *proc_root;     /* NULL: /proc */
+	bool raw_names;            /* keep C++ and Rust names mangled (--no-demangle) */
 };
 
 /* What a lookup could say about an address. */

@@ -40,6 +40,7 @@ struct idle_account {
 	uint64_t *idle_ticks; /* idle + iowait per CPU at the last drain, in USER_HZ */
 	double *carry;        /* fractions of a sample not credited yet */
 	double last;          /* when (monotonic seconds) */
+	bool filtered;        /* a pid or comm filter is on: credit nothing */
 	long user_hz;
 	uint64_t credited;
 };
@@ -103,9 +104,9 @@ static void idle_account__start(struct idle_account *a, struct capture *cap,
 {
 	int n = sysconf(_SC_NPROCESSORS_CONF);
 
-	if (o->mode != CAPTURE_SAMPLE || !capture__fixed_rate(cap) || o->ntgids || o->comm ||
-	    n <= 0)
+	if (o->mode != CAPTURE_SAMPLE || !capture__fixed_rate(cap) || n <= 0)
 		return;
+	a->filtered = o->ntgids || o->comm;
 	a->events = calloc(n, sizeof(*a->events));
 	a->idle_ticks = calloc(n, sizeof(*a->idle_ticks));
 	a->carry = calloc(n, sizeof(*a->carry));
@@ -152,7 +153,7 @@ static void idle_account__update(struct live *l)
 		double missing = expected - got;
 		double credit = (missing < idle ? missing : idle) + a->carry[cpu];
 
-		if (credit < 0)
+		if (credit < 0 || a->filtered)
 			credit = 0;
 		a->carry[cpu] = credit - (uint64_t)credit;
 		if ((uint64_t)credit)
@@ -281,21 +282,68 @@ static uint32_t lost_stack_frame(struct live *l, int32_t err, enum frame_kind ki
 	return profile__frame(l->prof, buf, strlen(buf), kind, false);
 }
 
-/* Appends one side's frames outermost first; the leaf is the only exact address. */
+/*
+ * Appends one side's frames outermost first. Every frame but the leaf is a
+ * return address; the leaf is too when @leaf_exact is false.
+ */
 static uint32_t append_side(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
-			    const uint64_t *ips, uint32_t nips, int32_t err, enum frame_kind kind)
+			    const uint64_t *ips, uint32_t nips, bool leaf_exact, int32_t err,
+			    enum frame_kind kind)
 {
 	uint32_t lost = lost_stack_frame(l, err, kind);
 
 	if (lost != PROFILE_NONE)
 		frames[n++] = lost;
 	for (uint32_t i = nips; i-- > 0;) {
-		uint32_t f = frame_of(l, tgid, ips[i], i > 0);
+		uint32_t f = frame_of(l, tgid, ips[i], i > 0 || !leaf_exact);
 
 		if (f != PROFILE_NONE)
 			frames[n++] = f;
 	}
 	return n;
+}
+
+/* Kernel functions between a traced event and the BPF program that records it. */
+static const char *const hook_machinery[] = {
+	"bpf_trace_run", "__bpf_trace_", "trace_call_bpf", "__traceiter_",
+	"perf_trace_run_bpf_submit", "syscall_trace_enter", "__bpf_prog_enter",
+	"__bpf_prog_exit", "bpf_trampoline_", "kprobe_ftrace_handler", "kprobe_perf_func",
+	"kprobe_dispatcher", "ftrace_regs_caller", "ftrace_caller",
+};
+
+static bool is_hook_machinery(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len > 6 && strcmp(name + len - 6, " [bpf]") == 0)
+		return true;
+	for (size_t i = 0; i < sizeof(hook_machinery) / sizeof(hook_machinery[0]); i++) {
+		if (strncmp(name, hook_machinery[i], strlen(hook_machinery[i])) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * How many leaf-side kernel frames of a traced event belong to the hook (the
+ * BPF program, the tracepoint or trampoline calling it) rather than to the
+ * code that made the event. Unnamed frames among them go too.
+ */
+static uint32_t hook_frames(struct live *l, const uint64_t *ips, uint32_t nips)
+{
+	uint32_t cut = 0;
+
+	for (uint32_t i = 0; i < nips; i++) {
+		uint32_t f = frame_of(l, KERNEL_TGID, ips[i], i > 0);
+
+		if (f == PROFILE_NONE)
+			break;
+		if (is_hook_machinery(profile__frame_name(l->prof, f)))
+			cut = i + 1;
+		else if (profile__frame_info(l->prof, f)->named)
+			break;
+	}
+	return cut;
 }
 
 static void on_stack(void *ctx, const struct capture_stack *st)
@@ -309,12 +357,16 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
 	};
 	size_t len = sanitize_name(comm, sizeof(comm), st->comm, COMM_LEN);
+	uint32_t hook = 0;
 
 	frames[0] = profile__frame(l->prof, comm, len, FRAME_PROCESS, true);
 	if (frames[0] == PROFILE_NONE)
 		return;
-	s.n = append_side(l, frames, 1, st->tgid, st->uips, st->nu, st->uerr, FRAME_USER);
-	s.n = append_side(l, frames, s.n, KERNEL_TGID, st->kips, st->nk, st->kerr, FRAME_KERNEL);
+	if (capture__mode(l->cap) != CAPTURE_SAMPLE)
+		hook = hook_frames(l, st->kips, st->nk);
+	s.n = append_side(l, frames, 1, st->tgid, st->uips, st->nu, true, st->uerr, FRAME_USER);
+	s.n = append_side(l, frames, s.n, KERNEL_TGID, st->kips + hook, st->nk - hook, !hook,
+			  st->kerr, FRAME_KERNEL);
 	profile__add(l->prof, &s);
 }
 
@@ -337,6 +389,15 @@ int live__drain(struct live *l)
 	if (l->idle.on && ret >= 0)
 		idle_account__update(l);
 	return ret;
+}
+
+int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const char *comm)
+{
+	int err = capture__set_filter(l->cap, tgids, ntgids, comm);
+
+	if (!err)
+		l->idle.filtered = ntgids || comm;
+	return err;
 }
 
 int live__event_fd(const struct live *l)

@@ -43,6 +43,13 @@ int live__drain(struct live *l);
 uint64_t live__idle_credited(const struct live *l);
 
 /*
+ * live__set_filter() replaces the in-kernel pid and comm filters (see
+ * capture__set_filter()); idle accounting pauses while a filter is on.
+ * Returns 0 or -errno.
+ */
+int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const char *comm);
+
+/*
  * live__event_fd() returns a descriptor that becomes readable when events
  * wait to be handled between drains (such as new processes to snapshot
  * before they exit), or -1 when there is none. The caller's loop polls it

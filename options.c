@@ -163,7 +163,8 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 			snprintf(err, size, "-F %s: far above any kernel's sampling limit", arg);
 		else if (e)
 			snprintf(err, size, "-F: '%s' is not a number of samples per second", arg);
-		o->freq = v;
+		else
+			o->freq = v;
 		return e;
 	case 'p':
 		return parse_pids(o, arg, err, size);
@@ -250,6 +251,21 @@ static int check_combination(const struct options *o, char *err, size_t size)
 	return 0;
 }
 
+/* Is @arg "--flag=value" for our flag whose value getopt reported in optopt? */
+static bool flag_given_a_value(const char *arg, int opt)
+{
+	size_t len = strcspn(arg, "=");
+
+	if (!opt || strncmp(arg, "--", 2) != 0 || !arg[len])
+		return false;
+	for (const struct option *lo = long_options; lo->name; lo++) {
+		if (lo->val == opt && strlen(lo->name) == len - 2 &&
+		    strncmp(lo->name, arg + 2, len - 2) == 0)
+			return true;
+	}
+	return false;
+}
+
 enum options_result options__parse(int argc, char **argv, struct options *o, char *err,
 				   size_t err_size)
 {
@@ -257,7 +273,7 @@ enum options_result options__parse(int argc, char **argv, struct options *o, cha
 
 	defaults(o);
 	opterr = 0;
-	optind = 1;
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" group */
 	while ((opt = getopt_long(argc, argv, ":F:p:c:KUd:i:o:h", long_options, &index)) != -1) {
 		const char *name = index >= 0 ? long_options[index].name : "";
 		const char *given = argv[optind - 1];
@@ -292,7 +308,10 @@ enum options_result options__parse(int argc, char **argv, struct options *o, cha
 			snprintf(err, err_size, "option '%s' needs a value", given);
 			return OPTIONS_ERROR;
 		case '?':
-			if (optopt)
+			if (flag_given_a_value(given, optopt))
+				snprintf(err, err_size, "option '%.*s' takes no value",
+					 (int)strcspn(given, "="), given);
+			else if (optopt)
 				snprintf(err, err_size, "unknown option '-%c'", optopt);
 			else
 				snprintf(err, err_size, "unknown option '%s'", given);

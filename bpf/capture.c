@@ -438,7 +438,9 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 		bpf_program__set_autoload(prog, prog == h->prog(cap->skel));
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
-	err = size_maps(cap) ?: capture_bpf__load(cap->skel);
+	/* The filters go in before the hook is attached: no event escapes them. */
+	err = size_maps(cap) ?: capture_bpf__load(cap->skel) ?:
+	      capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
 	if (!err) {
 		cap->hook = h->name;
 		err = h->attach(cap, why, size);
@@ -510,7 +512,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		err = chosen;
 		goto cleanup;
 	}
-	err = alloc_scratch(cap) ?: capture__set_filter(cap, opts->tgids, opts->ntgids, opts->comm);
+	err = alloc_scratch(cap);
 	if (err) {
 		snprintf(err_buf, err_size, "can't set up capture: %s", strerror(-err));
 		goto cleanup;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,24 @@ static bool has_frame_with(const struct profile *p, const struct profile_stack *
 	return false;
 }
 
+/* @name is @comm, or @comm with a "-PID" or "-PID/TID" suffix (perf's folded files). */
+static bool comm_matches(const char *name, const char *comm)
+{
+	size_t n = strlen(comm);
+
+	if (strncmp(name, comm, n) != 0)
+		return false;
+	name += n;
+	if (!*name)
+		return true;
+	if (*name++ != '-' || !isdigit((unsigned char)*name))
+		return false;
+	name += strspn(name, "0123456789");
+	if (*name == '/' && isdigit((unsigned char)name[1]))
+		name += 1 + strspn(name + 1, "0123456789");
+	return !*name;
+}
+
 bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
 			const struct profile_stack *s)
 {
@@ -110,7 +129,7 @@ bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
 		if (i == f->ntgids)
 			return false;
 	}
-	if (f->comm && strcmp(profile__frame_name(p, s->frames[0]), f->comm) != 0)
+	if (f->comm && !comm_matches(profile__frame_name(p, s->frames[0]), f->comm))
 		return false;
 	return !f->text || has_frame_with(p, s, f->text);
 }

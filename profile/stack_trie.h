@@ -28,7 +28,8 @@ struct view_filter {
 	bool hide_user;        /* drop user frames */
 	const int32_t *tgids;  /* keep only these processes ... */
 	size_t ntgids;         /* ... when ntgids > 0 */
-	const char *comm;      /* keep only processes with this exact name, when not NULL */
+	const char *comm;      /* keep only processes with this exact name (perf's "name-PID"
+				* too), when not NULL */
 	const char *text;      /* keep only stacks with a frame containing this, when not NULL */
 };
 

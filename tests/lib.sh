@@ -55,6 +55,24 @@ ratio_within() {
 		'BEGIN { if (b == 0) exit 1; r = a / b; d = r - t; if (d < 0) d = -d; exit !(d <= tol * t) }'
 }
 
+# newest_program_id: the highest id of any loaded BPF program (0 if none).
+newest_program_id() {
+	bpftool prog show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n | tail -n 1 | grep . || echo 0
+}
+
+# wait_program_after ID: until a flametop program newer than ID is loaded
+# (at most 10 s). Programs of an earlier run may linger a moment after it
+# exits, so "some flametop program is loaded" is not enough.
+wait_program_after() {
+	for _ in $(seq 100); do
+		bpftool prog show 2>/dev/null |
+			sed -nE 's/^([0-9]+): .* name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read) .*/\1/p' |
+			awk -v after="$1" '$1 > after { found = 1 } END { exit !found }' && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # bpf_programs_loaded: the names of the flametop programs loaded now.
 bpf_programs_loaded() {
 	bpftool prog show 2>/dev/null | grep -oE 'name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read)\b' || true

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Read mode end to end: the hook chain, exact call counts, weights, filters.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "read mode tests" "not root: BPF programs can't be loaded"
+	exit 0
+fi
+
+# run_window ARGS...: traces reader_ab between its start and stop signals with
+# `flametop --folded --mode read -p PID ARGS`; leaves $TEST_TMP/ab.{out,folded,err}.
+run_window() {
+	"$WORKLOADS/reader_ab" 60 >"$TEST_TMP/ab.out" &
+	local ab=$! newest
+	bg_pids+=("$ab")
+	newest=$(newest_program_id)
+	$FLAMETOP --folded --mode read -p "$ab" "$@" >"$TEST_TMP/ab.folded" 2>"$TEST_TMP/ab.err" &
+	local ft=$!
+	wait_program_after "$newest" || echo "# flametop did not attach" >&2
+	kill -USR1 "$ab"
+	sleep 1.5
+	kill -USR2 "$ab"
+	wait "$ab"
+	sleep 0.2
+	kill -INT "$ft"
+	wait "$ft"
+}
+
+calls() { sed -nE "s/.*$1=([0-9]+).*/\\1/p" "$TEST_TMP/ab.out"; }
+
+# 1. Calls: reader_a makes twice the calls of reader_b; every call is counted.
+run_window
+a=$(folded_sum "$TEST_TMP/ab.folded" ';main;reader_a;')
+b=$(folded_sum "$TEST_TMP/ab.folded" ';main;reader_b;')
+total=$(folded_sum "$TEST_TMP/ab.folded" '.')
+made=$(($(calls reader_a) + $(calls reader_b)))
+check "both reader stacks appear (a=$a b=$b)" [ "$a" -gt 0 -a "$b" -gt 0 ]
+if ratio_within "$a" "$b" 2 0.05; then ok "reader_a:reader_b is 2:1 within 5% ($a:$b)"; else
+	not_ok "reader_a:reader_b is 2:1 within 5% ($a:$b)"; fi
+if ratio_within "$total" "$made" 1 0.02; then ok "counted reads ($total) match the reads made ($made) within 2%"; else
+	not_ok "counted reads ($total) match the reads made ($made) within 2%"; fi
+check "the kernel side shows the syscall entry frames" \
+	grep -qE ';main;reader_a;entry_SYSCALL_64[a-z_]*_\[k\];do_syscall_64_\[k\]' "$TEST_TMP/ab.folded"
+check "the hook's own frames (BPF program, tracepoint glue) are not shown" \
+	bash -c "! grep -qE '\[bpf\]|bpf_trace_run|__bpf_trace_|syscall_trace_enter' '$TEST_TMP/ab.folded'"
+hook=$(grep 'reads in' "$TEST_TMP/ab.err")
+check "the summary names the hook in use ($hook)" \
+	grep -qE '^flametop: [0-9]+ reads in [0-9.]+ s \((fentry/vfs_read|kprobe/vfs_read|syscall-entry tracepoint)\)' <<<"$hook"
+if grep -q 'syscall-entry tracepoint' <<<"$hook"; then
+	check "stderr says why fentry and kprobe failed" \
+		grep -qE '^flametop: hook: syscall-entry tracepoint \(fentry/vfs_read: [^;]+; kprobe/vfs_read: [^)]+\)$' "$TEST_TMP/ab.err"
+	if [ -e /sys/bus/event_source/devices/kprobe ]; then
+		skip "no kprobes: the reason says so" "this kernel has a kprobe PMU"
+	else
+		check "no kprobes: the reason says so" \
+			grep -qE 'kprobe/vfs_read: (kernel built without kprobes|no kprobe PMU)' "$TEST_TMP/ab.err"
+	fi
+else
+	skip "stderr says why fentry and kprobe failed" "a better hook attached here"
+	skip "no kprobes: the reason says so" "a better hook attached here"
+fi
+
+# 2. --weight bytes: 1-byte reads weigh as much as their calls.
+run_window --weight bytes
+bytes=$(folded_sum "$TEST_TMP/ab.folded" '.')
+made=$(($(calls reader_a) + $(calls reader_b)))
+if ratio_within "$bytes" "$made" 1 0.02; then ok "--weight bytes: 1-byte reads count their bytes ($bytes of $made)"; else
+	not_ok "--weight bytes: 1-byte reads count their bytes ($bytes of $made)"; fi
+start_bg "$WORKLOADS/syscall_loop" 3
+$FLAMETOP --folded --mode read --weight bytes --duration 1 -p "$bg_pid" >"$TEST_TMP/bytes.folded" 2>/dev/null
+check "--weight bytes: 64-byte reads count 64 bytes each" \
+	bash -c "[ -s '$TEST_TMP/bytes.folded' ] && awk '\$NF % 64 { exit 1 }' '$TEST_TMP/bytes.folded'"
+
+# 3. -c keeps one command; without it both readers show.
+start_bg "$WORKLOADS/syscall_loop" 4
+"$WORKLOADS/reader_ab" 4 >/dev/null &
+bg_pids+=($!)
+sleep 0.2
+kill -USR1 $!
+$FLAMETOP --folded --mode read --duration 1 -c syscall_loop >"$TEST_TMP/c.folded" 2>"$TEST_TMP/c.err"
+$FLAMETOP --folded --mode read --duration 1 >"$TEST_TMP/all.folded" 2>/dev/null
+check "without -c, both readers are traced" \
+	bash -c "grep -q '^syscall_loop;' '$TEST_TMP/all.folded' && grep -q '^reader_ab;' '$TEST_TMP/all.folded'"
+check "-c syscall_loop excludes every other process ($(grep -cv "^syscall_loop;" "$TEST_TMP/c.folded") other lines of $(wc -l <"$TEST_TMP/c.folded"))" \
+	bash -c "[ -s '$TEST_TMP/c.folded' ] && ! grep -qv '^syscall_loop;' '$TEST_TMP/c.folded'"
+
+grep -v "^syscall_loop;" "$TEST_TMP/c.folded" | cut -c1-200 | diag
+[ -s "$TEST_TMP/c.folded" ] || diag <"$TEST_TMP/c.err"
+
+# 4. A workload that exits mid-run (after a few drains) keeps its stacks, named.
+"$WORKLOADS/reader_ab" 3 >"$TEST_TMP/exit.out" &
+ab=$!
+bg_pids+=("$ab")
+newest=$(newest_program_id)
+$FLAMETOP --folded --mode read --duration 5 -p "$ab" >"$TEST_TMP/exit.folded" 2>/dev/null &
+ft=$!
+wait_program_after "$newest"
+
+kill -USR1 "$ab"
+wait "$ft"
+made=$(sed -nE 's/reader_a=([0-9]+) reader_b=([0-9]+)/\1 \2/p' "$TEST_TMP/exit.out" | awk '{ print $1 + $2 }')
+got=$(folded_sum "$TEST_TMP/exit.folded" ';main;reader_[ab];')
+if ratio_within "$got" "${made:-0}" 1 0.02; then ok "an exited workload keeps its named stacks ($got of $made)"; else
+	not_ok "an exited workload keeps its named stacks ($got of ${made:-?})"; fi

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * folded__read(): flametop's own output, perf's stackcollapse output with
+ * pids, and hostile input, which is counted and never fatal.
+ */
+#include "tests/unit/unit.h"
+
+#include "profile/folded.h"
+#include "profile/profile.h"
+#include "profile/stack_trie.h"
+
+struct loaded {
+	struct profile *p;
+	struct folded_read_stats st;
+	int ret;
+};
+
+static struct loaded load(const char *text, size_t len)
+{
+	struct loaded l = { .p = profile__new() };
+	FILE *f = fmemopen((void *)text, len, "r");
+
+	assert_non_null(l.p);
+	assert_non_null(f);
+	l.ret = folded__read(f, l.p, &l.st);
+	fclose(f);
+	return l;
+}
+
+static struct loaded load_str(const char *text)
+{
+	return load(text, strlen(text));
+}
+
+/* The stored stack whose frames read @want joined by ';' (kernel frames as "name[k]"). */
+static const struct profile_stack *find_stack(const struct profile *p, const char *want,
+					      struct profile_stack *out)
+{
+	for (size_t i = 0; i < profile__nstacks(p); i++) {
+		char joined[4096] = "";
+
+		profile__stack(p, i, out);
+		for (uint32_t j = 0; j < out->n; j++) {
+			const struct frame *fr = profile__frame_info(p, out->frames[j]);
+
+			if (j)
+				strcat(joined, ";");
+			strcat(joined, profile__frame_name(p, out->frames[j]));
+			if (fr->kind == FRAME_KERNEL)
+				strcat(joined, "[k]");
+		}
+		if (strcmp(joined, want) == 0)
+			return out;
+	}
+	return NULL;
+}
+
+static const struct frame *frame_named(const struct profile *p, const struct profile_stack *s,
+				       const char *name)
+{
+	for (uint32_t j = 0; j < s->n; j++) {
+		if (strcmp(profile__frame_name(p, s->frames[j]), name) == 0)
+			return profile__frame_info(p, s->frames[j]);
+	}
+	return NULL;
+}
+
+static void test_flametop_output(void **state)
+{
+	struct loaded l = load_str("cpu_split;libc.so.6+0x27249;main;work;leaf_a 1488\n"
+				   "cpu_split;libc.so.6+0x27249;main;work;leaf_b 506\n"
+				   "sh;main;read_zeros;entry_SYSCALL_64_[k];vfs_read_[k] 38\n"
+				   "swapper/0;do_idle_[k];default_idle_[k] 284\n");
+	struct profile_stack s;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.lines, 4);
+	assert_int_equal(l.st.stacks, 4);
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(profile__total(l.p, WINDOW_CUMULATIVE), 1488 + 506 + 38 + 284);
+	assert_non_null(find_stack(l.p, "cpu_split;libc.so.6+0x27249;main;work;leaf_a", &s));
+	assert_int_equal(s.total, 1488);
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	assert_false(frame_named(l.p, &s, "libc.so.6+0x27249")->named);
+	assert_true(frame_named(l.p, &s, "leaf_a")->named);
+	assert_int_equal(frame_named(l.p, &s, "cpu_split")->kind, FRAME_PROCESS);
+	assert_non_null(find_stack(l.p, "sh;main;read_zeros;entry_SYSCALL_64[k];vfs_read[k]", &s));
+	assert_int_equal(s.total, 38);
+	assert_int_equal(frame_named(l.p, &s, "vfs_read")->kind, FRAME_KERNEL);
+	assert_int_equal(frame_named(l.p, &s, "read_zeros")->kind, FRAME_USER);
+	/* swapper/0 is a process name, not "swapper" with pid 0. */
+	assert_non_null(find_stack(l.p, "swapper/0;do_idle[k];default_idle[k]", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	profile__free(l.p);
+}
+
+/* Reading then writing gives back the same lines (in the trie's order). */
+static void test_round_trip(void **state)
+{
+	const char *in = "b;x;y_[k] 7\n"
+			 "a;m;n 3\n"
+			 "a;m 2\n"
+			 "a;m;n;k1_[k] 1\n";
+	const char *want = "b;x;y_[k] 7\n"
+			   "a;m 2\n"
+			   "a;m;n 3\n"
+			   "a;m;n;k1_[k] 1\n";
+	struct loaded l = load_str(in);
+	struct view_filter all = { .window = WINDOW_CUMULATIVE };
+	struct stack_trie t;
+	char *out = NULL;
+	size_t out_len = 0;
+	FILE *f = open_memstream(&out, &out_len);
+
+	(void)state;
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, l.p, &all), 0);
+	assert_int_equal(folded__write(f, &t, l.p), 4);
+	fclose(f);
+	assert_string_equal(out, want);
+	free(out);
+	stack_trie__free(&t);
+	profile__free(l.p);
+}
+
+static void test_perf_pids(void **state)
+{
+	struct loaded l = load_str("bash-1234;main;loop 5\n"
+				   "bash-1234/1240;main;worker 6\n"
+				   "kworker/0:1-events;worker_thread_[k] 2\n"
+				   "x-;main 1\n"
+				   "java-99999999999;main 1\n");
+	struct profile_stack s;
+	int32_t pid = 1234;
+	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
+	struct view_filter by_comm = { .window = WINDOW_CUMULATIVE, .comm = "bash" };
+	struct stack_trie t;
+
+	(void)state;
+	assert_int_equal(l.st.bad, 0);
+	assert_non_null(find_stack(l.p, "bash-1234;main;loop", &s));
+	assert_int_equal(s.tgid, 1234);
+	assert_non_null(find_stack(l.p, "bash-1234/1240;main;worker", &s));
+	assert_int_equal(s.tgid, 1234);
+	assert_non_null(find_stack(l.p, "kworker/0:1-events;worker_thread[k]", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	assert_non_null(find_stack(l.p, "x-;main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	assert_non_null(find_stack(l.p, "java-99999999999;main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN); /* too long to be a pid */
+
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, l.p, &by_pid), 0);
+	assert_int_equal(t.nodes[TRIE_ROOT].total, 11);
+	/* -c bash matches "bash-1234" and "bash-1234/1240", not "kworker..." */
+	assert_int_equal(stack_trie__build(&t, l.p, &by_comm), 0);
+	assert_int_equal(t.nodes[TRIE_ROOT].total, 11);
+	stack_trie__free(&t);
+	profile__free(l.p);
+}
+
+static void test_malformed_lines(void **state)
+{
+	const char text[] = "good;one 1\n"        /* 1 */
+			    "a;b x\n"             /* 2: count not a number */
+			    "a;b 12x\n"           /* 3 */
+			    "a;b -3\n"            /* 4 */
+			    "a;b\n"               /* 5: no count */
+			    "a;;b 3\n"            /* 6: empty frame */
+			    ";a 3\n"              /* 7 */
+			    "a; 3\n"              /* 8: trailing empty frame */
+			    "a;b\x1b[31m 3\n"     /* 9: ESC */
+			    "a;\0b 3\n"           /* 10: NUL */
+			    " 5\n"                /* 11: no stack */
+			    "a 99999999999999999999999\n" /* 12: overflow */
+			    "good;two 2\n";       /* 13 */
+	struct loaded l = load(text, sizeof(text) - 1);
+	struct profile_stack s;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.lines, 13);
+	assert_int_equal(l.st.stacks, 2);
+	assert_int_equal(l.st.bad, 11);
+	assert_int_equal(l.st.first_bad_line, 2);
+	assert_non_null(l.st.first_bad_why);
+	assert_non_null(strstr(l.st.first_bad_why, "whole number"));
+	assert_non_null(find_stack(l.p, "good;one", &s));
+	assert_non_null(find_stack(l.p, "good;two", &s));
+	assert_int_equal(profile__total(l.p, WINDOW_CUMULATIVE), 3);
+	profile__free(l.p);
+}
+
+static void test_first_bad_reason(void **state)
+{
+	struct loaded l = load_str("ok 1\n\nx;;y 2\nz 3\n");
+
+	(void)state;
+	assert_int_equal(l.st.bad, 1);
+	assert_int_equal(l.st.first_bad_line, 3);
+	assert_string_equal(l.st.first_bad_why, "an empty frame");
+	profile__free(l.p);
+}
+
+static void test_line_over_a_mebibyte(void **state)
+{
+	size_t big = (1u << 20) + 10, len;
+	char *text = malloc(big + 64);
+	struct loaded l;
+	struct profile_stack s;
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, 'a', big);
+	memcpy(text + big, " 4\nafter 2\n", 12);
+	len = big + 11;
+	l = load(text, len);
+	assert_int_equal(l.st.bad, 1);
+	assert_int_equal(l.st.first_bad_line, 1);
+	assert_string_equal(l.st.first_bad_why, "a line over 1 MiB");
+	assert_int_equal(l.st.stacks, 1);
+	assert_non_null(find_stack(l.p, "after", &s));
+	free(text);
+	profile__free(l.p);
+}
+
+static void test_blank_crlf_zero_and_tabs(void **state)
+{
+	struct loaded l = load_str("\n   \r\na;b 3\r\nc;d\t4\nz;y 0\n\n");
+	struct profile_stack s;
+
+	(void)state;
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(l.st.stacks, 3);
+	assert_non_null(find_stack(l.p, "a;b", &s));
+	assert_int_equal(s.total, 3);
+	assert_non_null(find_stack(l.p, "c;d", &s));
+	assert_int_equal(s.total, 4);
+	assert_null(find_stack(l.p, "z;y", &s)); /* a zero count adds nothing */
+	profile__free(l.p);
+}
+
+static void test_names_sanitized_and_kinds(void **state)
+{
+	struct loaded l = load_str("p;caf\xc3\xa9;bad\xff\xfe;[vdso];lib.so+0x1f;x+0xzz_[k];op+0x 1\n");
+	struct profile_stack s;
+
+	(void)state;
+	assert_int_equal(l.st.bad, 0);
+	assert_non_null(find_stack(l.p, "p;caf\xc3\xa9;bad??;[vdso];lib.so+0x1f;x+0xzz[k];op+0x", &s));
+	assert_true(frame_named(l.p, &s, "caf\xc3\xa9")->named);
+	assert_false(frame_named(l.p, &s, "[vdso]")->named);
+	assert_false(frame_named(l.p, &s, "lib.so+0x1f")->named);
+	assert_true(frame_named(l.p, &s, "x+0xzz")->named); /* not hex: a real name */
+	assert_true(frame_named(l.p, &s, "op+0x")->named);
+	profile__free(l.p);
+}
+
+static void test_binary_garbage(void **state)
+{
+	unsigned char junk[4096];
+	struct loaded l;
+
+	(void)state;
+	srand(7);
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = rand() & 0xff;
+	l = load((const char *)junk, sizeof(junk));
+	assert_int_equal(l.ret, 0);
+	assert_true(l.st.bad > 0);
+	assert_true(l.st.stacks + l.st.bad <= l.st.lines);
+	profile__free(l.p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_flametop_output),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_perf_pids),
+		cmocka_unit_test(test_malformed_lines),
+		cmocka_unit_test(test_first_bad_reason),
+		cmocka_unit_test(test_line_over_a_mebibyte),
+		cmocka_unit_test(test_blank_crlf_zero_and_tabs),
+		cmocka_unit_test(test_names_sanitized_and_kinds),
+		cmocka_unit_test(test_binary_garbage),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,510 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The model: strtab (interned strings) and profile (frames, stacks, windows).
+ */
+#include "tests/unit/unit.h"
+
+#include <errno.h>
+
+#include "profile/profile.h"
+#include "profile/strtab.h"
+
+/* strtab */
+
+static uint32_t intern(struct strtab *t, const char *s)
+{
+	return strtab__intern(t, s, strlen(s));
+}
+
+static void test_strtab_same_string_same_id(void **state)
+{
+	struct strtab *t = strtab__new();
+	char copy[8];
+
+	(void)state;
+	assert_non_null(t);
+	assert_int_equal(strtab__count(t), 0);
+	assert_int_equal(intern(t, "main"), 0);
+	assert_int_equal(intern(t, "foo"), 1);
+	assert_int_equal(intern(t, "main"), 0);
+	/* Equality is by content, not by pointer. */
+	strcpy(copy, "foo");
+	assert_int_equal(intern(t, copy), 1);
+	assert_int_equal(strtab__count(t), 2);
+	assert_string_equal(strtab__str(t, 0), "main");
+	assert_string_equal(strtab__str(t, 1), "foo");
+	assert_int_equal(strtab__len(t, 0), 4);
+	assert_int_equal(strtab__len(t, 1), 3);
+	strtab__free(t);
+}
+
+static void test_strtab_different_strings_different_ids(void **state)
+{
+	struct strtab *t = strtab__new();
+	const char *names[] = {"a", "b", "ab", "ba", "A", "a ", " a", "aa", ""};
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	(void)state;
+	assert_non_null(t);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(intern(t, names[i]), i);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(intern(t, names[i]), i);
+		assert_string_equal(strtab__str(t, i), names[i]);
+		assert_int_equal(strtab__len(t, i), strlen(names[i]));
+	}
+	assert_int_equal(strtab__count(t), n);
+	strtab__free(t);
+}
+
+/* @len bounds the input: it need not be NUL-terminated. */
+static void test_strtab_len_bounded_input(void **state)
+{
+	struct strtab *t = strtab__new();
+	char *raw = malloc(6); /* "abcdef" without a NUL: ASan catches a read past it */
+	uint32_t id;
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(raw);
+	memcpy(raw, "abcdef", 6);
+	id = strtab__intern(t, raw, 3);
+	assert_int_equal(id, 0);
+	assert_string_equal(strtab__str(t, id), "abc");
+	assert_int_equal(strtab__len(t, id), 3);
+	assert_int_equal(intern(t, "abc"), id);
+	assert_int_equal(strtab__intern(t, raw, 6), 1);
+	assert_string_equal(strtab__str(t, 1), "abcdef");
+	assert_int_equal(strtab__intern(t, raw + 3, 3), 2);
+	assert_string_equal(strtab__str(t, 2), "def");
+	assert_int_equal(strtab__intern(t, "mainXYZ", 4), intern(t, "main"));
+	assert_int_equal(strtab__count(t), 4);
+	free(raw);
+	strtab__free(t);
+}
+
+/* A NUL inside the @len bytes ends the string there. */
+static void test_strtab_embedded_nul_truncates(void **state)
+{
+	struct strtab *t = strtab__new();
+	uint32_t ab;
+
+	(void)state;
+	assert_non_null(t);
+	ab = strtab__intern(t, "ab\0cd", 5);
+	assert_int_equal(strtab__len(t, ab), 2);
+	assert_string_equal(strtab__str(t, ab), "ab");
+	assert_int_equal(intern(t, "ab"), ab);
+	assert_int_equal(strtab__intern(t, "ab\0xy", 5), ab);
+	assert_int_equal(strtab__intern(t, "\0zz", 3), intern(t, ""));
+	assert_int_equal(strtab__len(t, intern(t, "")), 0);
+	assert_int_equal(strtab__count(t), 2);
+	strtab__free(t);
+}
+
+#define NSTRINGS 200000
+
+/* Pointers stay put while the table grows: arena chunks, entries and index. */
+static void test_strtab_pointers_stable_across_growth(void **state)
+{
+	struct strtab *t = strtab__new();
+	const char *first, *big;
+	char *long_name = malloc(100001);
+	char buf[32];
+
+	(void)state;
+	assert_non_null(t);
+	assert_non_null(long_name);
+	first = strtab__str(t, intern(t, "first"));
+	memset(long_name, 'L', 100000); /* longer than an arena chunk */
+	long_name[100000] = '\0';
+	assert_int_equal(intern(t, long_name), 1);
+	big = strtab__str(t, 1);
+	for (int i = 0; i < NSTRINGS; i++) {
+		snprintf(buf, sizeof(buf), "sym_%d", i);
+		assert_int_equal(intern(t, buf), i + 2);
+	}
+	assert_int_equal(strtab__count(t), NSTRINGS + 2);
+	assert_ptr_equal(strtab__str(t, 0), first);
+	assert_string_equal(first, "first");
+	assert_ptr_equal(strtab__str(t, 1), big);
+	assert_int_equal(strtab__len(t, 1), 100000);
+	assert_memory_equal(big, long_name, 100001);
+	for (int i = 0; i < NSTRINGS; i++) {
+		snprintf(buf, sizeof(buf), "sym_%d", i);
+		assert_string_equal(strtab__str(t, i + 2), buf);
+		assert_int_equal(intern(t, buf), i + 2);
+	}
+	assert_int_equal(intern(t, "first"), 0);
+	assert_int_equal(strtab__count(t), NSTRINGS + 2);
+	assert_true(strtab__bytes(t) > 100000 + NSTRINGS * 8);
+	free(long_name);
+	strtab__free(t);
+	strtab__free(NULL);
+}
+
+/* profile */
+
+static uint32_t frame(struct profile *p, const char *name, enum frame_kind kind)
+{
+	uint32_t id = profile__frame(p, name, strlen(name), kind, true);
+
+	assert_int_not_equal(id, PROFILE_NONE);
+	return id;
+}
+
+static int add(struct profile *p, int32_t tgid, const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct sample s = {.tgid = tgid, .frames = frames, .n = n, .count = count};
+
+	return profile__add(p, &s);
+}
+
+/* The index of the stored stack (tgid, frames), or -1. */
+static long find_stack(const struct profile *p, int32_t tgid, const uint32_t *frames, uint32_t n)
+{
+	for (size_t i = 0; i < profile__nstacks(p); i++) {
+		struct profile_stack s;
+
+		profile__stack(p, i, &s);
+		if (s.tgid == tgid && s.n == n &&
+		    memcmp(s.frames, frames, n * sizeof(*frames)) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static struct profile_stack stack_at(const struct profile *p, long i)
+{
+	struct profile_stack s;
+
+	assert_true(i >= 0);
+	profile__stack(p, (size_t)i, &s);
+	return s;
+}
+
+static void test_frames_interned_by_name_and_kind(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t bash, main_u, main_u2, main_k, main_p, unknown;
+
+	(void)state;
+	assert_non_null(p);
+	bash = frame(p, "bash", FRAME_PROCESS);
+	main_u = frame(p, "main", FRAME_USER);
+	main_k = frame(p, "main", FRAME_KERNEL);
+	main_p = frame(p, "main", FRAME_PROCESS);
+	main_u2 = profile__frame(p, "mainXYZ", 4, FRAME_USER, true);
+	unknown = profile__frame(p, "[unknown]", 9, FRAME_USER, false);
+
+	assert_int_equal(main_u2, main_u);
+	assert_int_not_equal(main_u, main_k);
+	assert_int_not_equal(main_u, main_p);
+	assert_int_not_equal(main_k, main_p);
+	assert_int_not_equal(bash, main_u);
+	assert_int_not_equal(unknown, main_u);
+	assert_int_equal(frame(p, "bash", FRAME_PROCESS), bash);
+	assert_int_equal(frame(p, "main", FRAME_KERNEL), main_k);
+
+	assert_string_equal(profile__frame_name(p, main_k), "main");
+	assert_int_equal(profile__frame_info(p, main_k)->kind, FRAME_KERNEL);
+	assert_int_equal(profile__frame_info(p, main_u)->kind, FRAME_USER);
+	assert_int_equal(profile__frame_info(p, bash)->kind, FRAME_PROCESS);
+	assert_true(profile__frame_info(p, main_u)->named);
+	assert_false(profile__frame_info(p, unknown)->named);
+	assert_string_equal(profile__frame_name(p, unknown), "[unknown]");
+	/* The name is stored once for the three kinds. */
+	assert_int_equal(profile__frame_info(p, main_u)->name,
+			 profile__frame_info(p, main_k)->name);
+	profile__free(p);
+}
+
+static void test_same_stack_twice_sums(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t st[3];
+	struct profile_stack s;
+
+	(void)state;
+	assert_non_null(p);
+	st[0] = frame(p, "bash", FRAME_PROCESS);
+	st[1] = frame(p, "main", FRAME_USER);
+	st[2] = frame(p, "sys_read", FRAME_KERNEL);
+	assert_int_equal(add(p, 100, st, 3, 3), 0);
+	assert_int_equal(add(p, 100, st, 3, 4), 0);
+	assert_int_equal(profile__nstacks(p), 1);
+	s = stack_at(p, 0);
+	assert_int_equal(s.tgid, 100);
+	assert_int_equal(s.n, 3);
+	assert_memory_equal(s.frames, st, sizeof(st));
+	assert_int_equal(s.total, 7);
+	assert_int_equal(s.recent, 0);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 7);
+	profile__free(p);
+}
+
+static void test_stack_identity(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t st[3], other[3];
+
+	(void)state;
+	assert_non_null(p);
+	st[0] = other[0] = frame(p, "bash", FRAME_PROCESS);
+	st[1] = other[1] = frame(p, "main", FRAME_USER);
+	st[2] = frame(p, "foo", FRAME_USER);
+	other[2] = frame(p, "foo", FRAME_KERNEL);
+
+	assert_int_equal(add(p, 100, st, 3, 1), 0);
+	assert_int_equal(add(p, 101, st, 3, 10), 0);	  /* another process */
+	assert_int_equal(add(p, 100, st, 2, 100), 0);	  /* a prefix */
+	assert_int_equal(add(p, 100, other, 3, 1000), 0); /* same names, kernel leaf */
+	assert_int_equal(add(p, TGID_UNKNOWN, st, 3, 10000), 0);
+	assert_int_equal(profile__nstacks(p), 5);
+	assert_int_equal(stack_at(p, find_stack(p, 100, st, 3)).total, 1);
+	assert_int_equal(stack_at(p, find_stack(p, 101, st, 3)).total, 10);
+	assert_int_equal(stack_at(p, find_stack(p, 100, st, 2)).total, 100);
+	assert_int_equal(stack_at(p, find_stack(p, 100, other, 3)).total, 1000);
+	assert_int_equal(stack_at(p, find_stack(p, TGID_UNKNOWN, st, 3)).total, 10000);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 11111);
+	profile__free(p);
+}
+
+/* The profile keeps its own copy of the frames. */
+static void test_add_copies_frames(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t st[2], want[2];
+
+	(void)state;
+	assert_non_null(p);
+	st[0] = want[0] = frame(p, "bash", FRAME_PROCESS);
+	st[1] = want[1] = frame(p, "main", FRAME_USER);
+	assert_int_equal(add(p, 1, st, 2, 1), 0);
+	st[1] = frame(p, "other", FRAME_USER);
+	assert_memory_equal(stack_at(p, 0).frames, want, sizeof(want));
+	profile__free(p);
+}
+
+/* Checks that @p still holds exactly its one stack of 5 and nothing else. */
+static void check_unchanged(const struct profile *p, const uint32_t *st)
+{
+	assert_int_equal(profile__nstacks(p), 1);
+	assert_int_equal(stack_at(p, find_stack(p, 1, st, 2)).total, 5);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 5);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 0);
+}
+
+static void test_add_rejects_bad_stacks(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t st[2], bad[3];
+	uint32_t user, kern;
+
+	(void)state;
+	assert_non_null(p);
+	st[0] = frame(p, "bash", FRAME_PROCESS);
+	st[1] = user = frame(p, "main", FRAME_USER);
+	kern = frame(p, "sys_read", FRAME_KERNEL);
+	assert_int_equal(add(p, 1, st, 2, 5), 0);
+
+	/* Empty. */
+	assert_int_equal(add(p, 1, st, 0, 7), -EINVAL);
+	check_unchanged(p, st);
+	/* First frame not a process frame. */
+	bad[0] = user;
+	bad[1] = kern;
+	assert_int_equal(add(p, 1, bad, 2, 7), -EINVAL);
+	check_unchanged(p, st);
+	bad[0] = kern;
+	assert_int_equal(add(p, 1, bad, 1, 7), -EINVAL);
+	check_unchanged(p, st);
+	/* Unknown frame ids (3 frames exist: 0..2) first, in the middle, last. */
+	bad[0] = 3;
+	assert_int_equal(add(p, 1, bad, 1, 7), -EINVAL);
+	check_unchanged(p, st);
+	bad[0] = st[0];
+	bad[1] = 3;
+	bad[2] = kern;
+	assert_int_equal(add(p, 1, bad, 3, 7), -EINVAL);
+	check_unchanged(p, st);
+	bad[1] = user;
+	bad[2] = PROFILE_NONE;
+	assert_int_equal(add(p, 1, bad, 3, 7), -EINVAL);
+	check_unchanged(p, st);
+	/* After all that, adding still works and sums into the same stack. */
+	assert_int_equal(add(p, 1, st, 2, 1), 0);
+	assert_int_equal(stack_at(p, 0).total, 6);
+	profile__free(p);
+}
+
+static void test_windows(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t a[2], b[2];
+	long ia, ib;
+
+	(void)state;
+	assert_non_null(p);
+	a[0] = b[0] = frame(p, "bash", FRAME_PROCESS);
+	a[1] = frame(p, "foo", FRAME_USER);
+	b[1] = frame(p, "bar", FRAME_USER);
+
+	assert_int_equal(add(p, 1, a, 2, 3), 0);
+	assert_int_equal(add(p, 1, b, 2, 2), 0);
+	ia = find_stack(p, 1, a, 2);
+	ib = find_stack(p, 1, b, 2);
+	/* Nothing is recent before the first interval closes. */
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 5);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 0);
+	assert_int_equal(stack_at(p, ia).recent, 0);
+
+	profile__close_interval(p);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 5);
+	assert_int_equal(stack_at(p, ia).recent, 3);
+	assert_int_equal(stack_at(p, ib).recent, 2);
+
+	/* Counts of the open interval are cumulative at once, recent only later. */
+	assert_int_equal(add(p, 1, a, 2, 10), 0);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 15);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 5);
+	assert_int_equal(stack_at(p, ia).total, 13);
+	assert_int_equal(stack_at(p, ia).recent, 3);
+
+	profile__close_interval(p);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 10);
+	assert_int_equal(stack_at(p, ia).recent, 10);
+	assert_int_equal(stack_at(p, ib).recent, 0);
+	assert_int_equal(stack_at(p, ib).total, 2);
+
+	/* An empty interval empties the recent window. */
+	profile__close_interval(p);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 0);
+	assert_int_equal(stack_at(p, ia).recent, 0);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 15);
+	assert_int_equal(stack_at(p, ia).total, 13);
+	profile__free(p);
+}
+
+static void test_reset_keeps_frames(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t st[3];
+	struct profile_stack s;
+
+	(void)state;
+	assert_non_null(p);
+	st[0] = frame(p, "bash", FRAME_PROCESS);
+	st[1] = frame(p, "main", FRAME_USER);
+	st[2] = frame(p, "sys_read", FRAME_KERNEL);
+	assert_int_equal(add(p, 1, st, 3, 4), 0);
+	assert_int_equal(add(p, 2, st, 2, 6), 0);
+	profile__close_interval(p);
+	assert_int_equal(add(p, 1, st, 3, 1), 0);
+
+	profile__reset(p);
+	assert_int_equal(profile__nstacks(p), 0);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 0);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 0);
+	/* Frame ids keep their meaning. */
+	assert_string_equal(profile__frame_name(p, st[1]), "main");
+	assert_int_equal(profile__frame_info(p, st[2])->kind, FRAME_KERNEL);
+	assert_int_equal(frame(p, "main", FRAME_USER), st[1]);
+	assert_int_equal(frame(p, "bash", FRAME_PROCESS), st[0]);
+
+	/* Counting starts over; the open interval was forgotten too. */
+	assert_int_equal(add(p, 1, st, 3, 2), 0);
+	assert_int_equal(profile__nstacks(p), 1);
+	s = stack_at(p, 0);
+	assert_int_equal(s.tgid, 1);
+	assert_int_equal(s.n, 3);
+	assert_memory_equal(s.frames, st, sizeof(st));
+	assert_int_equal(s.total, 2);
+	assert_int_equal(s.recent, 0);
+	profile__close_interval(p);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 2);
+	assert_int_equal(stack_at(p, 0).recent, 2);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 2);
+	profile__free(p);
+}
+
+#define NSTACKS 50000
+
+/* Many stacks of different lengths, through the growth of every table. */
+static void test_many_stacks(void **state)
+{
+	struct profile *p = profile__new();
+	bool *seen = calloc(NSTACKS, sizeof(*seen));
+	uint32_t st[8];
+	uint64_t want = 0;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(seen);
+	st[0] = frame(p, "proc", FRAME_PROCESS);
+	for (int i = 0; i < NSTACKS; i++) {
+		char name[32];
+		uint32_t n = 2 + i % 6;
+
+		snprintf(name, sizeof(name), "f%d", i);
+		st[1] = frame(p, name, FRAME_USER);
+		for (uint32_t j = 2; j < n; j++)
+			st[j] = st[1];
+		assert_int_equal(add(p, i % 7, st, n, i + 1), 0);
+		want += i + 1;
+	}
+	assert_int_equal(profile__nstacks(p), NSTACKS);
+	for (int i = 0; i < NSTACKS; i++) {
+		char name[32];
+		uint32_t n = 2 + i % 6;
+
+		snprintf(name, sizeof(name), "f%d", i);
+		st[1] = frame(p, name, FRAME_USER);
+		for (uint32_t j = 2; j < n; j++)
+			st[j] = st[1];
+		assert_int_equal(add(p, i % 7, st, n, 1), 0);
+	}
+	assert_int_equal(profile__nstacks(p), NSTACKS);
+	/* Stack "proc;f<i>..." has i % 6 + 2 frames, tgid i % 7 and count i + 1 + 1. */
+	for (size_t k = 0; k < NSTACKS; k++) {
+		struct profile_stack s = stack_at(p, (long)k);
+		int i = atoi(profile__frame_name(p, s.frames[1]) + 1);
+
+		assert_true(i >= 0 && i < NSTACKS);
+		assert_false(seen[i]);
+		seen[i] = true;
+
+		assert_int_equal(s.frames[0], st[0]);
+		assert_int_equal(s.n, 2 + i % 6);
+		assert_int_equal(s.tgid, i % 7);
+		for (uint32_t j = 2; j < s.n; j++)
+			assert_int_equal(s.frames[j], s.frames[1]);
+		assert_int_equal(s.total, (uint64_t)i + 2);
+	}
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), want + NSTACKS);
+	assert_true(profile__bytes(p) > NSTACKS * sizeof(uint32_t) * 2);
+	free(seen);
+	profile__free(p);
+	profile__free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_strtab_same_string_same_id),
+	    cmocka_unit_test(test_strtab_different_strings_different_ids),
+	    cmocka_unit_test(test_strtab_len_bounded_input),
+	    cmocka_unit_test(test_strtab_embedded_nul_truncates),
+	    cmocka_unit_test(test_strtab_pointers_stable_across_growth),
+	    cmocka_unit_test(test_frames_interned_by_name_and_kind),
+	    cmocka_unit_test(test_same_stack_twice_sums),
+	    cmocka_unit_test(test_stack_identity),
+	    cmocka_unit_test(test_add_copies_frames),
+	    cmocka_unit_test(test_add_rejects_bad_stacks),
+	    cmocka_unit_test(test_windows),
+	    cmocka_unit_test(test_reset_keeps_frames),
+	    cmocka_unit_test(test_many_stacks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

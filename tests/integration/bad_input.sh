@@ -31,6 +31,8 @@ expect_usage_error "-p not a number" "not a process id" $FLAMETOP --folded -p ab
 expect_usage_error "-p empty item" "not a list of process ids" $FLAMETOP --folded -p 1,,2
 expect_usage_error "-p of a process that does not exist" "-p 1073741000: no such process" \
 	$FLAMETOP --folded --duration 1 -p 1073741000
+expect_usage_error "-p with 65 processes" "at most 64 processes" $FLAMETOP --folded -p "$(seq -s, 1 65)"
+expect_usage_error "unknown --weight" "unknown weight 'pages'" $FLAMETOP --folded --mode read --weight pages
 expect_usage_error "-c longer than 15 bytes" "1 to 15 bytes" $FLAMETOP --folded -c abcdefghijklmnop
 expect_usage_error "-K with -U" "exclude each other" $FLAMETOP --folded -K -U
 expect_usage_error "unknown --mode" "unknown mode 'bogus'" $FLAMETOP --folded --mode bogus

@@ -15,13 +15,21 @@
 #define MAX_FRAMES (1 + 2 * (MAX_STACK_DEPTH + 1))
 #define MAX_NAMES (1u << 20) /* the name cache starts over beyond this */
 
-/* A named address: (process or kernel, address, return address?) -> frame id. */
+/*
+ * A named address: (process or kernel, address, return address?) -> frame
+ * id. A function name is trusted while the symbolizer's generation for its
+ * process (or the kernel) lasts; a placeholder ("[unknown]", "lib+0x1f")
+ * only within the drain that made it, so that a later drain asks again
+ * (and a reload or re-read gets a chance to name it).
+ */
 struct name_entry {
 	uint64_t ip;
+	uint64_t gen;
 	uint32_t tgid;
 	uint32_t frame;
-	uint32_t drain; /* user names are trusted within the drain that made them */
+	uint32_t drain;
 	bool is_return;
+	bool named;
 };
 
 /*
@@ -218,17 +226,29 @@ static uint64_t rehash_name(const void *ctx, uint32_t i)
 	return name_hash(l->names[i].tgid, l->names[i].ip, l->names[i].is_return);
 }
 
-static uint32_t symbolize(struct live *l, uint32_t tgid, uint64_t ip, bool is_return)
+/* The symbolizer's generation of the names of @tgid (or of the kernel). */
+static uint64_t names_gen(struct live *l, uint32_t tgid)
 {
+	if (tgid == KERNEL_TGID)
+		return symbolizer__kernel_gen(l->sym);
+	return symbolizer__user_gen(l->sym, tgid);
+}
+
+/* Names the address of @e now. */
+static void name_entry__resolve(struct live *l, struct name_entry *e)
+{
+	enum frame_kind kind = e->tgid == KERNEL_TGID ? FRAME_KERNEL : FRAME_USER;
 	char buf[NAME_MAX_BYTES + 1];
 	int status;
 
-	if (tgid == KERNEL_TGID) {
-		status = symbolizer__kernel(l->sym, ip, is_return, buf, sizeof(buf));
-		return profile__frame(l->prof, buf, strlen(buf), FRAME_KERNEL, status == SYM_NAMED);
-	}
-	status = symbolizer__user(l->sym, tgid, ip, is_return, buf, sizeof(buf));
-	return profile__frame(l->prof, buf, strlen(buf), FRAME_USER, status == SYM_NAMED);
+	if (kind == FRAME_KERNEL)
+		status = symbolizer__kernel(l->sym, e->ip, e->is_return, buf, sizeof(buf));
+	else
+		status = symbolizer__user(l->sym, e->tgid, e->ip, e->is_return, buf, sizeof(buf));
+	e->named = status == SYM_NAMED;
+	e->frame = profile__frame(l->prof, buf, strlen(buf), kind, e->named);
+	e->gen = names_gen(l, e->tgid);
+	e->drain = l->drain;
 }
 
 /* The frame id naming @ip, from the cache or the symbolizer. */
@@ -237,29 +257,28 @@ static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t ip, bool is_ret
 	struct name_probe probe = { l, ip, tgid, is_return };
 	uint64_t hash = name_hash(tgid, ip, is_return);
 	struct hash_slot *slot = hash_index__find(&l->name_index, hash, same_name, &probe);
-	struct name_entry *e;
+	struct name_entry *e, once = { .ip = ip, .tgid = tgid, .is_return = is_return };
 
 	if (slot->entry1) {
 		e = &l->names[slot->entry1 - 1];
-		if (tgid == KERNEL_TGID || e->drain == l->drain)
-			return e->frame;
-		e->frame = symbolize(l, tgid, ip, is_return);
-		e->drain = l->drain;
+		if (e->gen != names_gen(l, tgid) || (!e->named && e->drain != l->drain))
+			name_entry__resolve(l, e);
 		return e->frame;
 	}
 	if (l->nnames == l->names_cap) {
 		size_t cap = l->names_cap ? l->names_cap * 2 : 4096;
 		struct name_entry *n = realloc(l->names, cap * sizeof(*n));
 
-		if (!n)
-			return symbolize(l, tgid, ip, is_return);
+		if (!n) {
+			name_entry__resolve(l, &once);
+			return once.frame;
+		}
 		l->names = n;
 		l->names_cap = cap;
 	}
 	e = &l->names[l->nnames];
-	*e = (struct name_entry){ .ip = ip, .tgid = tgid, .drain = l->drain,
-				  .is_return = is_return };
-	e->frame = symbolize(l, tgid, ip, is_return);
+	*e = once;
+	name_entry__resolve(l, e);
 	if (hash_index__insert(&l->name_index, hash, l->nnames, rehash_name, l) == 0)
 		l->nnames++;
 	return e->frame;
@@ -383,6 +402,7 @@ int live__drain(struct live *l)
 		hash_index__clear(&l->name_index);
 		l->nnames = 0;
 	}
+	live__handle_events(l); /* snapshot new processes before their stacks are named */
 	l->drain++;
 	symbolizer__begin_pass(l->sym);
 	ret = capture__drain(l->cap, on_stack, l);
@@ -402,13 +422,19 @@ int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const
 
 int live__event_fd(const struct live *l)
 {
-	(void)l;
-	return -1;
+	return capture__event_fd(l->cap);
+}
+
+static void on_proc_note(void *ctx, uint32_t tgid, bool starting)
+{
+	struct live *l = ctx;
+
+	symbolizer__note_process(l->sym, tgid, starting);
 }
 
 void live__handle_events(struct live *l)
 {
-	(void)l;
+	capture__consume_events(l->cap, on_proc_note, l);
 }
 
 void live__stop(struct live *l)

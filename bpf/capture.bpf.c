@@ -5,6 +5,11 @@
  * map set, count the stack. The loader picks one program per run (see
  * capture.c's mode table) and turns the others' autoload off.
  *
+ * Process notes (see stack_key.h): a new address space, a young process,
+ * and every exec push the tgid into the proc_notes ring buffer, so that the
+ * loader snapshots the process while it still runs. on_exec is an extra
+ * attached in every mode, not a hook.
+ *
  * Double buffering: events go to map set `active_set` (0 or 1). Before each
  * drain the loader flips active_set, then waits until no event is still
  * recording into the old set (the per-CPU `inflight` counters), so it reads a
@@ -75,6 +80,25 @@ struct {
 	__type(value, __u8);
 	__uint(max_entries, MAX_FILTER_TGIDS);
 } tgid_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, PROC_NOTES_BYTES);
+} proc_notes SEC(".maps");
+
+/* The last address space noted, per CPU and slot (tgid % PROC_SEEN_SLOTS), and when. */
+struct proc_seen {
+	__u64 mm;
+	__u64 ns;
+	__u32 tgid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct proc_seen);
+	__uint(max_entries, PROC_SEEN_SLOTS);
+} proc_seen SEC(".maps");
 
 static __always_inline void stat_add(__u32 slot, __u64 n)
 {
@@ -186,22 +210,55 @@ static __always_inline bool comm_wanted(const struct stack_key *key)
 	return c[0] == filter_comm[0] && c[1] == filter_comm[1];
 }
 
+static __always_inline void proc_note_push(__u32 tgid, __u32 kind)
+{
+	struct proc_note e = { .tgid = tgid, .kind = kind };
+
+	bpf_ringbuf_output(&proc_notes, &e, sizeof(e), 0);
+}
+
+/* Notes a new address space, and a young process now and then (lock-free: per CPU). */
+static __always_inline void proc_seen_note(__u32 tgid)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
+	__u64 now = bpf_ktime_get_ns();
+	bool young = now - BPF_CORE_READ(task, group_leader, start_time) < PROC_YOUNG_NS;
+	__u32 slot = tgid % PROC_SEEN_SLOTS;
+	struct proc_seen *seen = bpf_map_lookup_elem(&proc_seen, &slot);
+
+	if (!seen || (seen->tgid == tgid && seen->mm == mm &&
+		      (!young || now - seen->ns < PROC_NOTE_GAP_NS)))
+		return;
+	seen->tgid = tgid;
+	seen->mm = mm;
+	seen->ns = now;
+	proc_note_push(tgid, young ? PROC_NOTE_YOUNG : PROC_NOTE_SAMPLE);
+}
+
+/* Fills the identity of the current task into @key; false when the filters reject it. */
+static __always_inline bool event_wanted(struct stack_key *key)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	key->tgid = id >> 32;
+	key->pid = (__u32)id;
+	if (filter_tgids_on && !bpf_map_lookup_elem(&tgid_filter, &key->tgid))
+		return false;
+	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	return !filter_comm_on || comm_wanted(key);
+}
+
 /*
  * Records one event. @in_kernel is false for a sample taken in user mode,
  * which has no kernel stack to walk.
  */
 static __always_inline int record_event(void *ctx, __u64 bytes, bool in_kernel)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct stack_key key = {};
 	int set;
 
-	key.tgid = id >> 32;
-	key.pid = (__u32)id;
-	if (filter_tgids_on && !bpf_map_lookup_elem(&tgid_filter, &key.tgid))
-		return 0;
-	bpf_get_current_comm(key.comm, sizeof(key.comm));
-	if (filter_comm_on && !comm_wanted(&key))
+	if (!event_wanted(&key))
 		return 0;
 
 	stat_add(STAT_EVENTS, 1);
@@ -225,6 +282,8 @@ static __always_inline int record_event(void *ctx, __u64 bytes, bool in_kernel)
 
 	count_in(set ? (void *)&counts1 : (void *)&counts0, &key, bytes);
 	inflight_add(set, -1);
+	if (key.ustack >= 0)
+		proc_seen_note(key.tgid);
 	return 0;
 }
 
@@ -309,4 +368,15 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 	default:
 		return 0;
 	}
+}
+
+/* Every mode: a process that exec'd is reported for an early snapshot. */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	struct stack_key key = {};
+
+	if (walk_user && event_wanted(&key))
+		proc_note_push(key.tgid, PROC_NOTE_EXEC);
+	return 0;
 }

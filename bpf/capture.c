@@ -45,6 +45,10 @@ struct capture {
 	char hook_notes[512];
 	char hook_name[64];
 
+	struct ring_buffer *proc_notes; /* NULL: no process notes */
+	capture_proc_fn proc_fn;        /* only during capture__consume_events() */
+	void *proc_ctx;
+
 	struct bpf_link **links; /* perf_event links, one per CPU */
 	int nlinks;
 	bool fixed_rate;
@@ -400,6 +404,8 @@ static void detach_links(struct capture *cap)
 static void detach(struct capture *cap)
 {
 	detach_links(cap);
+	ring_buffer__free(cap->proc_notes);
+	cap->proc_notes = NULL;
 	capture_bpf__destroy(cap->skel);
 	cap->skel = NULL;
 }
@@ -422,25 +428,66 @@ static int size_maps(struct capture *cap)
 	return err;
 }
 
-/* Opens a fresh skeleton with only @h's program, loads it and attaches it. */
-static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
+/*
+ * Opens a fresh skeleton with only @h's program, and the exec program when
+ * @with_exec, loads it and sets the filters. Returns 0 or -errno (the
+ * skeleton stays, for detach() to destroy).
+ */
+static int load_skeleton(struct capture *cap, const struct hook *h, bool with_exec)
 {
-	const struct hook *h = step->arg;
-	struct capture *cap = ctx;
 	struct bpf_program *prog;
-	int err;
 
 	libbpf_last[0] = '\0';
 	cap->skel = capture_bpf__open();
 	if (!cap->skel)
 		return -errno;
 	bpf_object__for_each_program(prog, cap->skel->obj)
-		bpf_program__set_autoload(prog, prog == h->prog(cap->skel));
+		bpf_program__set_autoload(prog, prog == h->prog(cap->skel) ||
+							(with_exec && prog == cap->skel->progs.on_exec));
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
 	/* The filters go in before the hook is attached: no event escapes them. */
-	err = size_maps(cap) ?: capture_bpf__load(cap->skel) ?:
-	      capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
+	return size_maps(cap) ?: capture_bpf__load(cap->skel) ?:
+	       capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
+}
+
+static int on_proc_note(void *ctx, void *data, size_t size)
+{
+	struct capture *cap = ctx;
+	const struct proc_note *e = data;
+
+	if (size >= sizeof(*e) && cap->proc_fn)
+		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind != PROC_NOTE_SAMPLE);
+	return 0;
+}
+
+/*
+ * Starts the process notes, an extra of every mode: without them (a
+ * kernel that refuses the exec program) capture works, with no early
+ * snapshots of exec'd processes.
+ */
+static void start_proc_notes(struct capture *cap, bool with_exec)
+{
+	if (with_exec)
+		cap->skel->links.on_exec = bpf_program__attach(cap->skel->progs.on_exec);
+	cap->proc_notes =
+		ring_buffer__new(bpf_map__fd(cap->skel->maps.proc_notes), on_proc_note, cap, NULL);
+}
+
+/* Loads a skeleton for hook @h (with the exec program if it loads) and attaches it. */
+static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
+{
+	const struct hook *h = step->arg;
+	struct capture *cap = ctx;
+	bool with_exec = true;
+	int err;
+
+	err = load_skeleton(cap, h, with_exec);
+	if (err) {
+		detach(cap);
+		with_exec = false;
+		err = load_skeleton(cap, h, with_exec);
+	}
 	if (!err) {
 		cap->hook = h->name;
 		err = h->attach(cap, why, size);
@@ -449,8 +496,10 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 		if (!why[0] && libbpf_last[0] && err != -EPERM)
 			snprintf(why, size, "%s (%s)", strerror(-err), libbpf_last);
 		detach(cap);
+		return err;
 	}
-	return err;
+	start_proc_notes(cap, with_exec);
+	return 0;
 }
 
 /* Tries the mode's hooks in order; returns the index of the one attached or -errno. */
@@ -766,6 +815,25 @@ int capture__cpu_events(const struct capture *cap, uint64_t *events, int n)
 	if (n > cap->npossible)
 		n = cap->npossible;
 	memcpy(events, cap->percpu, n * sizeof(uint64_t));
+	return n;
+}
+
+int capture__event_fd(const struct capture *cap)
+{
+	return cap->proc_notes ? ring_buffer__epoll_fd(cap->proc_notes) : -1;
+}
+
+int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx)
+{
+	int n;
+
+	if (!cap->proc_notes)
+		return 0;
+	cap->proc_fn = fn;
+	cap->proc_ctx = ctx;
+	n = ring_buffer__consume(cap->proc_notes);
+	cap->proc_fn = NULL;
+	cap->proc_ctx = NULL;
 	return n;
 }
 

@@ -95,6 +95,28 @@ void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx);
 
 /*
+ * Called for each process note during capture__consume_events(). @starting
+ * is true when the process has just exec'd or is still young: its maps may
+ * still change.
+ */
+typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting);
+
+/*
+ * capture__event_fd() returns a descriptor that polls readable when
+ * process notes wait: a process (address space) seen for the first time,
+ * a young process seen again, or one that has just exec'd (in every mode,
+ * within the filters). Returns -1 when this kernel gives no process notes.
+ */
+int capture__event_fd(const struct capture *cap);
+
+/*
+ * capture__consume_events() calls @fn for each process note waiting, in
+ * order, without blocking. Returns the number of notes, or -errno. Notes
+ * are lost, not blocked on, when the reader falls far behind.
+ */
+int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx);
+
+/*
  * capture__stop() detaches every hook but keeps the maps, so that a last
  * capture__drain() collects everything that was counted.
  */

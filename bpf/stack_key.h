@@ -34,6 +34,29 @@ struct stack_value {
 	__u64 bytes; /* read mode: bytes requested */
 };
 
+/*
+ * Process notes, from the proc_notes ring buffer: a process to snapshot
+ * now, while it runs, so that it can still be named after it exits. A new
+ * address space (tgid, mm) is noted once per CPU and slot of a small cache;
+ * a process in its first PROC_YOUNG_NS, while its libraries are still
+ * being mapped, again at most every PROC_NOTE_GAP_NS.
+ */
+#define PROC_SEEN_SLOTS 256
+#define PROC_NOTES_BYTES (64 * 1024)
+#define PROC_YOUNG_NS (200 * 1000000ULL)
+#define PROC_NOTE_GAP_NS (4 * 1000000ULL)
+
+enum proc_note_kind {
+	PROC_NOTE_SAMPLE, /* a new address space was seen */
+	PROC_NOTE_YOUNG,  /* a young process was seen: its maps may still change */
+	PROC_NOTE_EXEC,   /* the process has just exec'd */
+};
+
+struct proc_note {
+	__u32 tgid;
+	__u32 kind; /* enum proc_note_kind */
+};
+
 /* Per-CPU counters in the stats map. Every event either lands in a counts
  * map or bumps STAT_LOST_*; STAT_*STACK_* mark events counted with a stack
  * missing. */

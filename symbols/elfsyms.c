@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/elffile.h"
+
 struct elf_segment {
 	uint64_t offset, filesz; /* file extent */
 	uint64_t vaddr, memsz;	 /* where it is loaded */
@@ -117,22 +119,38 @@ static int elf_cands__add_section(struct elf_cands *c, Elf *e, Elf_Scn *scn, con
 	return 0;
 }
 
-static int elf_cands__read(struct elf_cands *c, Elf *e)
+/* Adds the function symbols of every section of type @type of @e. Returns 0 or -ENOMEM. */
+static int elf_cands__read(struct elf_cands *c, Elf *e, GElf_Word type)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	int err;
 
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
 			continue;
 		err = elf_cands__add_section(c, e, scn, &sh);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+/*
+ * Adds the function symbols of @image, from its .symtab, which holds every
+ * one of them, or from its .dynsym when the .symtab is missing or gives
+ * none; and those of the .symtab of @debug (may be NULL).
+ */
+static int elf_cands__read_all(struct elf_cands *c, Elf *image, Elf *debug)
+{
+	size_t before = c->n;
+	int err = elf_cands__read(c, image, SHT_SYMTAB);
+
+	if (!err && c->n == before)
+		err = elf_cands__read(c, image, SHT_DYNSYM);
+	if (!err && debug)
+		err = elf_cands__read(c, debug, SHT_SYMTAB);
+	return err;
 }
 
 static int elf_symtab__read_segments(struct elf_symtab *t, Elf *e)
@@ -278,14 +296,15 @@ static int elf_symtab__fill(struct elf_symtab *t, const struct elf_cands *c)
 	return 0;
 }
 
-static int elf_symtab__read(struct elf_symtab *t, Elf *e)
+/* Reads @image's segments, and the symbols of @image and of @debug (may be NULL). */
+static int elf_symtab__read(struct elf_symtab *t, Elf *image, Elf *debug)
 {
 	struct elf_cands c = {0};
 	int err;
 
-	err = elf_symtab__read_segments(t, e);
+	err = elf_symtab__read_segments(t, image);
 	if (!err)
-		err = elf_cands__read(&c, e);
+		err = elf_cands__read_all(&c, image, debug);
 	if (!err) {
 		elf_cands__pick(&c);
 		err = elf_symtab__fill(t, &c);
@@ -294,34 +313,30 @@ static int elf_symtab__read(struct elf_symtab *t, Elf *e)
 	return err;
 }
 
-struct elf_symtab *elf_symtab__open_fd(int fd)
+struct elf_symtab *elf_symtab__build(const struct elf_file *image, const struct elf_file *debug)
 {
-	struct elf_symtab *t;
-	Elf *e;
+	struct elf_symtab *t = calloc(1, sizeof(*t));
 	int err;
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		errno = ENOSYS;
-		return NULL;
-	}
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (elf_kind(e) != ELF_K_ELF) {
-		elf_end(e);
-		errno = ENOEXEC;
-		return NULL;
-	}
-	t = calloc(1, sizeof(*t));
-	err = t ? elf_symtab__read(t, e) : -ENOMEM;
-	elf_end(e);
+	err = t ? elf_symtab__read(t, elf_file__elf(image), debug ? elf_file__elf(debug) : NULL)
+		: -ENOMEM;
 	if (err) {
 		elf_symtab__free(t);
 		errno = -err;
 		return NULL;
 	}
+	return t;
+}
+
+struct elf_symtab *elf_symtab__open_fd(int fd)
+{
+	struct elf_file *f = elf_file__open_fd(fd, false);
+	struct elf_symtab *t;
+
+	if (!f)
+		return NULL;
+	t = elf_symtab__build(f, NULL);
+	elf_file__close(f);
 	return t;
 }
 

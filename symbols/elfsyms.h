@@ -9,13 +9,23 @@
 #include <stdint.h>
 
 struct elf_symtab;
+struct elf_file;
 
 /*
- * elf_symtab__open_fd() reads the PT_LOAD program headers and the function
- * symbols (STT_FUNC and STT_GNU_IFUNC from .symtab and .dynsym) of the ELF
- * file open on @fd, using libelf. The fd is not kept. Returns NULL with errno
- * set when the file is not a readable ELF file. A file with no symbols is not
- * an error: lookups in it simply find nothing.
+ * elf_symtab__build() makes the table of a binary: the PT_LOAD segments of
+ * @image, and the function symbols (STT_FUNC and STT_GNU_IFUNC) of @image's
+ * .symtab (of its .dynsym when it has no .symtab, or one without functions)
+ * and of the .symtab of @debug, its separate debug file (NULL when there is
+ * none), chosen among as described at elf_symtab__lookup(). The files are
+ * not kept. Returns NULL with errno set when out of memory. A file with no
+ * symbols is not an error: lookups in it simply find nothing.
+ */
+struct elf_symtab *elf_symtab__build(const struct elf_file *image, const struct elf_file *debug);
+
+/*
+ * elf_symtab__open_fd() is elf_symtab__build() of the ELF file open on @fd
+ * alone. The fd is not kept. Returns NULL with errno set when the file is
+ * not a readable ELF file.
  */
 struct elf_symtab *elf_symtab__open_fd(int fd);
 

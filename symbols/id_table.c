@@ -72,6 +72,19 @@ int id_table__insert(struct id_table *t, struct id_node *node)
 	return 0;
 }
 
+void id_table__remove(struct id_table *t, struct id_node *node)
+{
+	struct id_node **link = id_table__slot(t->buckets, t->n_buckets, node);
+
+	while (*link && *link != node)
+		link = &(*link)->next;
+	if (!*link)
+		return;
+	*link = node->next;
+	node->next = NULL;
+	t->n--;
+}
+
 void id_table__clear(struct id_table *t, void (*release)(struct id_node *node), bool keep_buckets)
 {
 	size_t i;

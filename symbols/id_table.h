@@ -31,6 +31,9 @@ struct id_node *id_table__find(const struct id_table *t, uint64_t k0, uint64_t k
  */
 int id_table__insert(struct id_table *t, struct id_node *node);
 
+/* id_table__remove() takes @node, which is in @t, out of it. */
+void id_table__remove(struct id_table *t, struct id_node *node);
+
 /*
  * id_table__clear() calls @release on every node, then leaves @t empty; its
  * buckets are kept when @keep_buckets is true and freed otherwise.

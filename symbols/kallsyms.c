@@ -5,7 +5,9 @@
  * Loading collects text symbols into a growable array (names in one string
  * arena), sorts it, keeps one symbol per address and gives every symbol an
  * end. A lookup is then a binary search over a plain array of start
- * addresses and one comparison against that symbol's end.
+ * addresses and one comparison against that symbol's end. The search goes
+ * through a small index first (every KSYM_INDEX_STRIDE-th start, which
+ * stays in cache), then within one stride of the big array.
  */
 #include "symbols/kallsyms.h"
 
@@ -27,6 +29,9 @@
  * of the same module).
  */
 #define KSYM_TAIL_CAP (128 * 1024)
+
+/* Starts per index entry: 32 x 8 bytes, four cache lines of the big array. */
+#define KSYM_INDEX_STRIDE 32
 
 /* Preference among symbols at one address; lower wins. */
 enum ksym_rank {
@@ -65,6 +70,8 @@ struct ksym_loader {
 struct ksyms {
 	uint64_t *starts; /* sorted; starts[i] == syms[i].addr */
 	uint64_t *ends;	  /* syms[i] covers [starts[i], ends[i]) */
+	uint64_t *index;  /* index[j] == starts[j * KSYM_INDEX_STRIDE] */
+	size_t n_index;
 	struct ksym *syms;
 	size_t n;
 	char *arena;
@@ -401,16 +408,20 @@ static int ksyms__fill(struct ksyms *ks, struct ksym_loader *ld)
 	size_t i;
 
 	ks->n = ld->n;
+	ks->n_index = (ld->n + KSYM_INDEX_STRIDE - 1) / KSYM_INDEX_STRIDE;
+	ks->index = malloc((ks->n_index ? ks->n_index : 1) * sizeof(*ks->index));
 	ks->starts = malloc((ld->n ? ld->n : 1) * sizeof(*ks->starts));
 	ks->ends = malloc((ld->n ? ld->n : 1) * sizeof(*ks->ends));
 	ks->syms = malloc((ld->n ? ld->n : 1) * sizeof(*ks->syms));
-	if (!ks->starts || !ks->ends || !ks->syms)
+	if (!ks->index || !ks->starts || !ks->ends || !ks->syms)
 		return -ENOMEM;
 	for (i = 0; i < ld->n; i++) {
 		const struct ksym_entry *e = &ld->entries[i];
 
 		ks->starts[i] = e->addr;
 		ks->ends[i] = ksym_loader__end(ld, i);
+		if (i % KSYM_INDEX_STRIDE == 0)
+			ks->index[i / KSYM_INDEX_STRIDE] = e->addr;
 		ks->syms[i].addr = e->addr;
 		ks->syms[i].name = ld->arena + e->name;
 		ks->syms[i].module = e->module ? ld->arena + ld->modules[e->module - 1].name : NULL;
@@ -461,20 +472,33 @@ cleanup:
 	return ks;
 }
 
-const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
+/* The number of entries of sorted @v[0, @n) at or below @addr. */
+static size_t count_at_or_below(const uint64_t *v, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = ks->n;
+	size_t lo = 0, hi = n;
 
-	/* Find the first start above addr; the candidate is the one before it. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ks->starts[mid] <= addr)
+		if (v[mid] <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (!lo || addr >= ks->ends[lo - 1])
+	return lo;
+}
+
+const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
+{
+	size_t j = count_at_or_below(ks->index, ks->n_index, addr), base, lo, len;
+
+	/* The candidate is the last start at or below addr: in stride j - 1. */
+	if (!j)
+		return NULL;
+	base = (j - 1) * KSYM_INDEX_STRIDE;
+	len = ks->n - base < KSYM_INDEX_STRIDE ? ks->n - base : KSYM_INDEX_STRIDE;
+	lo = base + count_at_or_below(ks->starts + base, len, addr);
+	if (addr >= ks->ends[lo - 1])
 		return NULL;
 	return &ks->syms[lo - 1];
 }
@@ -482,6 +506,21 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
 bool ksyms__hidden(const struct ksyms *ks)
 {
 	return ks->hidden;
+}
+
+bool ksyms__equal(const struct ksyms *a, const struct ksyms *b)
+{
+	size_t i;
+
+	if (a->n != b->n || a->hidden != b->hidden ||
+	    memcmp(a->starts, b->starts, a->n * sizeof(*a->starts)) ||
+	    memcmp(a->ends, b->ends, a->n * sizeof(*a->ends)))
+		return false;
+	for (i = 0; i < a->n; i++) {
+		if (strcmp(a->syms[i].name, b->syms[i].name))
+			return false;
+	}
+	return true;
 }
 
 size_t ksyms__count(const struct ksyms *ks)
@@ -493,6 +532,7 @@ void ksyms__free(struct ksyms *ks)
 {
 	if (!ks)
 		return;
+	free(ks->index);
 	free(ks->starts);
 	free(ks->ends);
 	free(ks->syms);

@@ -51,6 +51,9 @@ const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr);
  */
 bool ksyms__hidden(const struct ksyms *ks);
 
+/* ksyms__equal() is true when @a and @b hold the same symbols at the same addresses. */
+bool ksyms__equal(const struct ksyms *a, const struct ksyms *b);
+
 /* Number of text symbols loaded. */
 size_t ksyms__count(const struct ksyms *ks);
 

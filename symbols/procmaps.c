@@ -221,6 +221,27 @@ const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr
 	return &pm->maps[lo - 1];
 }
 
+static bool proc_map__equal(const struct proc_map *x, const struct proc_map *y)
+{
+	return x->start == y->start && x->end == y->end && x->pgoff == y->pgoff &&
+	       x->inode == y->inode && x->dev_major == y->dev_major &&
+	       x->dev_minor == y->dev_minor && x->perms == y->perms && x->kind == y->kind &&
+	       x->deleted == y->deleted && !strcmp(x->path, y->path);
+}
+
+bool proc_maps__equal(const struct proc_maps *a, const struct proc_maps *b)
+{
+	size_t i;
+
+	if (a->n != b->n)
+		return false;
+	for (i = 0; i < a->n; i++) {
+		if (!proc_map__equal(&a->maps[i], &b->maps[i]))
+			return false;
+	}
+	return true;
+}
+
 void proc_maps__free(struct proc_maps *pm)
 {
 	size_t i;

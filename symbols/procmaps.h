@@ -55,6 +55,9 @@ int proc_maps__read(const char *proc_root, int pid, struct proc_maps *out);
 /* proc_maps__find() returns the mapping containing @addr, or NULL. */
 const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr);
 
+/* True when @a and @b hold the same mappings, paths included. */
+bool proc_maps__equal(const struct proc_maps *a, const struct proc_maps *b);
+
 /* Releases what @pm holds and leaves it empty; safe on an empty set. */
 void proc_maps__free(struct proc_maps *pm);
 

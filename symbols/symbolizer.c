@@ -2,97 +2,180 @@
 /*
  * symbolizer: addresses to the names a user reads.
  *
- * Two caches, both id_tables: processes by tgid (a maps snapshot each) and
- * ELF symbol tables by file identity (device, inode), shared by every
- * process that maps the file. A file that cannot be opened or is not ELF
- * gets an entry without a table, so it is tried only once. Each cache is
- * bounded simply: when it outgrows its limit it is emptied before the next
- * insertion.
+ * Processes live in an id_table by tgid and on an LRU list by last use;
+ * each holds a maps snapshot, its start time (to tell a reused pid), a
+ * generation number (see symbolizer__user_gen()), and, once needed, its
+ * perf map and the key of its vDSO image. Symbol tables live in the
+ * elf_cache, shared by file identity.
  */
 #include "symbols/symbolizer.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
+#include <sys/resource.h>
 
-#include "symbols/elfsyms.h"
+#include "symbols/demangle.h"
+#include "symbols/elf_cache.h"
 #include "symbols/id_table.h"
 #include "symbols/kallsyms.h"
+#include "symbols/ksym_watch.h"
+#include "symbols/lru.h"
+#include "symbols/perfmap.h"
+#include "symbols/procinfo.h"
 #include "symbols/procmaps.h"
 #include "symbols/sanitize.h"
 
 #define PROCS_MAX 8192
-#define ELF_FILES_MAX 4096
-#define ELF_BYTES_MAX (512UL << 20)
+#define ELF_CACHE_BYTES (512UL << 20)
+#define OPEN_FILES_MAX 4096
+#define MISS_BACKOFF_MAX 64 /* passes between reloads for misses that find nothing new */
+#define BPF_BACKOFF_MAX 4   /* without a ksym_watch: between reloads for BPF programs */
+#define VSYSCALL_ENTRY_BYTES 1024
 
 /* Room for "name [module]" and "file+0xoffset" built from capped parts. */
 #define SYM_TMP_BYTES (2 * NAME_MAX_BYTES + 32)
 
 struct proc_entry {
-	struct id_node node; /* key: {tgid, 0} */
-	uint64_t read_pass;  /* the pass of the last maps read */
+	struct id_node node;	/* key: {tgid, 0} */
+	struct lru_node lru;	/* by last use; bytes: what the entry holds */
+	uint64_t start_time;	/* field 22 of /proc/PID/stat; 0 when unknown */
+	uint64_t gen;		/* changes whenever names may change */
+	uint64_t read_pass;	/* the pass of the last maps read */
+	uint64_t checked_pass;	/* the pass of the last start-time check */
+	uint64_t used_pass;	/* the pass of the last lookup or note */
+	uint64_t perf_map_pass; /* the pass of the last perf map read; 0: never */
+	uint64_t vdso_key;	/* the vDSO image in the elf_cache; 0: not known yet */
 	struct proc_maps maps;
+	struct perf_map *perf_map;
 };
 
-struct elf_entry {
-	struct id_node node;	/* key: {dev, inode} */
-	struct elf_symtab *tab; /* NULL: not ELF, or could not be opened */
+/*
+ * A rate limit on kernel table reloads: allowed from next_pass on, then
+ * every 2, 4, ... max passes while they find the same table.
+ */
+struct reload_limit {
+	uint64_t next_pass, backoff, max;
 };
 
 struct symbolizer {
 	struct ksyms *ksyms;
-	char *proc_root;
+	char *kallsyms_path, *modules_path, *proc_root;
+	bool raw_names;
 	uint64_t pass;
+	uint64_t gens; /* the last generation handed out */
+	uint64_t kernel_gen, kernel_read_pass, kernel_loads;
+	struct reload_limit miss_limit, bpf_limit, stale_limit;
+	struct ksym_watch *kwatch; /* BPF programs announced; NULL: the kernel would not tell */
+	uint64_t kwatch_pass;	   /* the pass it was last read in */
+	bool kernel_stale;	   /* it lost announcements since the table was read */
 	struct id_table procs;
-	struct id_table elfs;
-	size_t elf_tables, elf_bytes;
+	struct lru proc_lru;
+	struct elf_cache *elfs;
 	uint64_t maps_reads;
 };
 
-static void proc_entry__release(struct id_node *node)
+static struct proc_entry *proc_entry__of(struct lru_node *node)
 {
-	struct proc_entry *p = (struct proc_entry *)node;
+	return lru_entry(node, struct proc_entry, lru);
+}
 
+static uint32_t proc_entry__tgid(const struct proc_entry *p)
+{
+	return (uint32_t)p->node.key[0];
+}
+
+static size_t proc_entry__bytes(const struct proc_entry *p)
+{
+	size_t n = sizeof(*p) + p->maps.n * sizeof(*p->maps.maps), i;
+
+	for (i = 0; i < p->maps.n; i++)
+		n += strlen(p->maps.maps[i].path) + 1;
+	return n + (p->perf_map ? perf_map__bytes(p->perf_map) : 0);
+}
+
+/* What @p says about its addresses changed: a new generation, and new accounting. */
+static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
+{
+	p->gen = ++s->gens;
+	lru__resize(&s->proc_lru, &p->lru, proc_entry__bytes(p));
+}
+
+static void proc_entry__clear(struct proc_entry *p)
+{
 	proc_maps__free(&p->maps);
+	perf_map__free(p->perf_map);
+	p->perf_map = NULL;
+	p->perf_map_pass = 0;
+	p->vdso_key = 0;
+}
+
+static void symbolizer__release(struct symbolizer *s, struct proc_entry *p)
+{
+	lru__remove(&s->proc_lru, &p->lru);
+	id_table__remove(&s->procs, &p->node);
+	proc_entry__clear(p);
 	free(p);
 }
 
-static void elf_entry__release(struct id_node *node)
+/* The default cap on held files: well under the open-files limit. */
+static size_t default_open_files(void)
 {
-	struct elf_entry *e = (struct elf_entry *)node;
+	struct rlimit rl;
+	rlim_t n = OPEN_FILES_MAX;
 
-	elf_symtab__free(e->tab);
-	free(e);
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur / 4 < n)
+		n = rl.rlim_cur / 4;
+	return (size_t)n;
+}
+
+/* Makes the caches of @s from @o. Returns 0 or -ENOMEM. */
+static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *o)
+{
+	struct elf_cache_opts eo = {
+	    .proc_root = o->proc_root ? o->proc_root : "/proc",
+	    .debug_root = o->debug_root ? o->debug_root : "/usr/lib/debug",
+	    .max_bytes = o->elf_cache_bytes ? o->elf_cache_bytes : ELF_CACHE_BYTES,
+	    .max_files = o->max_open_files ? o->max_open_files : default_open_files(),
+	};
+
+	s->proc_root = strdup(eo.proc_root);
+	s->kallsyms_path = strdup(o->kallsyms_path ? o->kallsyms_path : "/proc/kallsyms");
+	s->modules_path = strdup(o->modules_path ? o->modules_path : "/proc/modules");
+	s->elfs = elf_cache__new(&eo);
+	s->raw_names = o->raw_names;
+	s->pass = 1;
+	s->miss_limit = (struct reload_limit){.backoff = 1, .max = MISS_BACKOFF_MAX};
+	s->bpf_limit = (struct reload_limit){.backoff = 1, .max = BPF_BACKOFF_MAX};
+	s->stale_limit = (struct reload_limit){.backoff = 1, .max = 1};
+	lru__init(&s->proc_lru);
+	return s->proc_root && s->kallsyms_path && s->modules_path && s->elfs ? 0 : -ENOMEM;
 }
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
 	const struct symbolizer_opts none = {0};
-	struct symbolizer *s;
+	struct symbolizer *s = calloc(1, sizeof(*s));
 	int err = ENOMEM;
 
-	if (!opts)
-		opts = &none;
-	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	s->proc_root = strdup(opts->proc_root ? opts->proc_root : "/proc");
-	if (!s->proc_root)
+	if (symbolizer__init(s, opts ? opts : &none))
 		goto fail;
-	s->ksyms = ksyms__load(opts->kallsyms_path ? opts->kallsyms_path : "/proc/kallsyms",
-			       opts->modules_path ? opts->modules_path : "/proc/modules");
+	s->ksyms = ksyms__load(s->kallsyms_path, s->modules_path);
 	if (!s->ksyms) {
 		err = errno;
 		goto fail;
 	}
+	s->kernel_loads = 1;
+	s->kernel_read_pass = s->pass;
+	s->kernel_gen = ++s->gens;
+	/* What the kernel announces is about /proc/kallsyms, not another file. */
+	if (!opts || !opts->kallsyms_path)
+		s->kwatch = ksym_watch__open();
 	return s;
 fail:
 	symbolizer__free(s);
@@ -117,47 +200,204 @@ __attribute__((format(printf, 4, 5))) static int sym_write(char *buf, size_t siz
 	return status;
 }
 
+/* Writes @name, sanitized already where it entered, into @buf, and returns @status. */
+static int sym_copy_clean(char *buf, size_t size, int status, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len < size)
+		memcpy(buf, name, len + 1);
+	else
+		sanitize_name(buf, size, name, len); /* cuts it, ending in ".." */
+	return status;
+}
+
+/* Writes function name @raw as the user reads it (demangled unless raw names were asked for). */
+static int sym_write_function(const struct symbolizer *s, char *buf, size_t size, const char *raw)
+{
+	demangle_name(buf, size, raw, s->raw_names);
+	return SYM_NAMED;
+}
+
 static uint64_t lookup_addr(uint64_t ip, bool is_return)
 {
 	return is_return && ip ? ip - 1 : ip;
 }
 
+/* Counts a reload under limit @r at @pass: the next one waits longer unless this one @changed. */
+static void reload_limit__count(struct reload_limit *r, uint64_t pass, bool changed)
+{
+	if (changed)
+		r->backoff = 1;
+	else if (r->backoff < r->max)
+		r->backoff *= 2;
+	r->next_pass = pass + r->backoff;
+}
+
+/*
+ * Reads the kernel table again if limit @r allows it now (and no reload
+ * happened in this pass yet). True when the table was replaced.
+ */
+static bool symbolizer__reload_kernel(struct symbolizer *s, struct reload_limit *r)
+{
+	struct ksyms *fresh;
+	bool same;
+
+	if (ksyms__hidden(s->ksyms) || s->pass < r->next_pass || s->kernel_read_pass == s->pass)
+		return false;
+	fresh = ksyms__load(s->kallsyms_path, s->modules_path);
+	s->kernel_loads++;
+	s->kernel_read_pass = s->pass;
+	s->kernel_stale = false;
+	same = !fresh || ksyms__equal(fresh, s->ksyms);
+	reload_limit__count(r, s->pass, !same);
+	if (same) {
+		ksyms__free(fresh);
+		return false;
+	}
+	ksyms__free(s->ksyms);
+	s->ksyms = fresh;
+	s->kernel_gen = ++s->gens;
+	return true;
+}
+
+/*
+ * The rate limit under which a lookup that found @sym (NULL: none) in
+ * /proc/kallsyms reloads it, or NULL when it does not. A miss may be a
+ * module loaded since. Without a watch on BPF programs, a BPF program's
+ * symbol may be stale (programs come and go, and a new one often lands
+ * near an old one's address): now and then. With a watch that lost
+ * records, at once.
+ */
+static struct reload_limit *symbolizer__reload_reason(struct symbolizer *s, const struct ksym *sym)
+{
+	bool in_bpf = sym && sym->module && !strcmp(sym->module, "bpf");
+
+	if (s->kernel_stale && (!sym || in_bpf))
+		return &s->stale_limit;
+	if (!sym)
+		return &s->miss_limit;
+	if (!s->kwatch && in_bpf)
+		return &s->bpf_limit;
+	return NULL;
+}
+
+/*
+ * Once per pass, reads what the kernel announced about BPF programs: names
+ * given before may have changed. Lost announcements make the kallsyms
+ * table suspect.
+ */
+static void symbolizer__check_kernel(struct symbolizer *s)
+{
+	if (!s->kwatch || s->kwatch_pass == s->pass)
+		return;
+	s->kwatch_pass = s->pass;
+	if (ksym_watch__poll(s->kwatch, s->pass))
+		s->kernel_gen = ++s->gens;
+	if (ksym_watch__lost(s->kwatch))
+		s->kernel_stale = true;
+}
+
+/* Names @addr from the BPF programs the kernel announced; -ENOENT when none covers it. */
+static int symbolizer__kernel_watched(const struct symbolizer *s, uint64_t addr, char *buf,
+				      size_t size)
+{
+	const char *name;
+
+	if (!s->kwatch || ksym_watch__find(s->kwatch, addr, &name))
+		return -ENOENT;
+	if (!name) /* a program unloaded long ago */
+		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
+	return sym_write(buf, size, SYM_NAMED, "%s [bpf]", name);
+}
+
 int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *buf, size_t size)
 {
+	uint64_t addr = lookup_addr(ip, is_return);
+	struct reload_limit *limit;
 	const struct ksym *sym;
+	int ret;
 
 	if (!buf || !size)
 		return -EINVAL;
-	sym = ksyms__map_addr(s->ksyms, lookup_addr(ip, is_return));
+	symbolizer__check_kernel(s);
+	ret = symbolizer__kernel_watched(s, addr, buf, size);
+	if (ret != -ENOENT)
+		return ret;
+	sym = ksyms__map_addr(s->ksyms, addr);
+	limit = symbolizer__reload_reason(s, sym);
+	if (limit && symbolizer__reload_kernel(s, limit))
+		sym = ksyms__map_addr(s->ksyms, addr);
 	if (!sym)
 		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	if (sym->module)
 		return sym_write(buf, size, SYM_NAMED, "%s [%s]", sym->name, sym->module);
-	return sym_write(buf, size, SYM_NAMED, "%s", sym->name);
+	return sym_copy_clean(buf, size, SYM_NAMED, sym->name);
 }
 
-/* Reads the maps of @p now; on failure the snapshot it had is kept. */
-static void symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
+/*
+ * Reads the maps of @p now. On failure the snapshot it had is kept, and an
+ * empty read counts as one: an exiting process has no mappings left.
+ * Returns 0 or -errno.
+ */
+static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 {
 	struct proc_maps fresh;
+	int err;
 
 	p->read_pass = s->pass;
 	s->maps_reads++;
-	if (proc_maps__read(s->proc_root, (int)p->node.key[0], &fresh))
-		return;
+	err = proc_maps__read(s->proc_root, (int)proc_entry__tgid(p), &fresh);
+	if (err)
+		return err;
+	if (!fresh.n)
+		return -ESRCH;
+	if (proc_maps__equal(&p->maps, &fresh)) {
+		proc_maps__free(&fresh);
+		return 0;
+	}
 	proc_maps__free(&p->maps);
 	p->maps = fresh;
+	symbolizer__changed(s, p);
+	return 0;
 }
 
-/* The entry of @tgid, made (and its maps read) on first sight; NULL when out of memory. */
-static struct proc_entry *symbolizer__proc(struct symbolizer *s, uint32_t tgid)
+/* @p is now the process started at @start: what was known of its pid is dropped. */
+static void symbolizer__restart(struct symbolizer *s, struct proc_entry *p, uint64_t start)
 {
-	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+	proc_entry__clear(p);
+	p->start_time = start;
+	symbolizer__changed(s, p);
+	symbolizer__read_maps(s, p);
+}
 
-	if (p)
-		return p;
-	if (s->procs.n >= PROCS_MAX)
-		id_table__clear(&s->procs, proc_entry__release, true);
+/* Checks that @p is still the process it was. Returns true when the pid was reused. */
+static bool symbolizer__check_start(struct symbolizer *s, struct proc_entry *p)
+{
+	uint64_t start;
+
+	p->checked_pass = s->pass;
+	if (proc_info__start_time(s->proc_root, proc_entry__tgid(p), &start) ||
+	    start == p->start_time)
+		return false;
+	symbolizer__restart(s, p, start);
+	return true;
+}
+
+static void symbolizer__touch(struct symbolizer *s, struct proc_entry *p)
+{
+	p->used_pass = s->pass;
+	lru__touch(&s->proc_lru, &p->lru);
+}
+
+/* A new entry for @tgid, its maps read; NULL when out of memory. */
+static struct proc_entry *symbolizer__new_proc(struct symbolizer *s, uint32_t tgid)
+{
+	struct lru_node *old;
+	struct proc_entry *p;
+
+	if (s->procs.n >= PROCS_MAX && (old = lru__oldest(&s->proc_lru)) != NULL)
+		symbolizer__release(s, proc_entry__of(old));
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -166,8 +406,70 @@ static struct proc_entry *symbolizer__proc(struct symbolizer *s, uint32_t tgid)
 		free(p);
 		return NULL;
 	}
+	lru__add(&s->proc_lru, &p->lru, 0);
+	if (proc_info__start_time(s->proc_root, tgid, &p->start_time))
+		p->start_time = 0;
+	p->checked_pass = s->pass;
+	p->used_pass = s->pass;
+	symbolizer__changed(s, p);
 	symbolizer__read_maps(s, p);
 	return p;
+}
+
+/* The entry of @tgid, checked once per pass; made (its maps read) on first sight. */
+static struct proc_entry *symbolizer__proc(struct symbolizer *s, uint32_t tgid)
+{
+	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+
+	if (!p)
+		return symbolizer__new_proc(s, tgid);
+	if (p->checked_pass != s->pass)
+		symbolizer__check_start(s, p);
+	symbolizer__touch(s, p);
+	return p;
+}
+
+/* Opens and holds the files @p maps executable. */
+static void symbolizer__hold_files(struct symbolizer *s, const struct proc_entry *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->maps.n; i++) {
+		const struct proc_map *m = &p->maps.maps[i];
+
+		if (m->kind == MAP_FILE && (m->perms & MAP_PERM_X))
+			elf_cache__hold(s->elfs, proc_entry__tgid(p), m, s->pass);
+	}
+}
+
+int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting)
+{
+	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+
+	if (!p)
+		p = symbolizer__new_proc(s, tgid);
+	else if (!symbolizer__check_start(s, p) && starting)
+		symbolizer__read_maps(s, p);
+	if (!p)
+		return -ENOMEM;
+	symbolizer__touch(s, p);
+	if (!p->maps.n)
+		return -ENOENT;
+	symbolizer__hold_files(s, p);
+	return 0;
+}
+
+uint64_t symbolizer__user_gen(struct symbolizer *s, uint32_t tgid)
+{
+	struct proc_entry *p = symbolizer__proc(s, tgid);
+
+	return p ? p->gen : ++s->gens;
+}
+
+uint64_t symbolizer__kernel_gen(struct symbolizer *s)
+{
+	symbolizer__check_kernel(s);
+	return s->kernel_gen;
 }
 
 /* The mapping of @p holding @addr, re-reading the maps once per pass on a miss. */
@@ -182,97 +484,6 @@ static const struct proc_map *symbolizer__find_map(struct symbolizer *s, struct 
 	return proc_maps__find(&p->maps, addr);
 }
 
-/* True when the file open on @fd is the one mapping @m names. */
-static bool mapped_file__matches(int fd, const struct proc_map *m)
-{
-	struct stat st;
-
-	return !fstat(fd, &st) && S_ISREG(st.st_mode) && major(st.st_dev) == m->dev_major &&
-	       minor(st.st_dev) == m->dev_minor && st.st_ino == m->inode;
-}
-
-/*
- * Opens the file behind mapping @m of process @tgid: through map_files (the
- * mapped file itself, even when deleted), else through the process's root,
- * else by the host path. A candidate is used only when its device and inode
- * are those of the mapping. Returns an fd, or -ENOENT.
- */
-static int symbolizer__open_mapped(const struct symbolizer *s, uint32_t tgid,
-				   const struct proc_map *m)
-{
-	char paths[3][PATH_MAX];
-	size_t i, n = 0;
-	int fd;
-
-	if (snprintf(paths[n], PATH_MAX, "%s/%" PRIu32 "/map_files/%" PRIx64 "-%" PRIx64,
-		     s->proc_root, tgid, m->start, m->end) < PATH_MAX)
-		n++;
-	if (m->path[0] == '/') {
-		if (snprintf(paths[n], PATH_MAX, "%s/%" PRIu32 "/root%s", s->proc_root, tgid,
-			     m->path) < PATH_MAX)
-			n++;
-		if (snprintf(paths[n], PATH_MAX, "%s", m->path) < PATH_MAX)
-			n++;
-	}
-	for (i = 0; i < n; i++) {
-		fd = open(paths[i], O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-		if (fd < 0)
-			continue;
-		if (mapped_file__matches(fd, m))
-			return fd;
-		close(fd);
-	}
-	return -ENOENT;
-}
-
-/* Adds the cache entry for the file of @m, reading its table. NULL when out of memory. */
-static struct elf_entry *symbolizer__load_elf(struct symbolizer *s, uint32_t tgid,
-					      const struct proc_map *m, uint64_t dev)
-{
-	struct elf_entry *e;
-	int fd;
-
-	if (s->elfs.n >= ELF_FILES_MAX || s->elf_bytes >= ELF_BYTES_MAX) {
-		id_table__clear(&s->elfs, elf_entry__release, true);
-		s->elf_tables = 0;
-		s->elf_bytes = 0;
-	}
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return NULL;
-	e->node.key[0] = dev;
-	e->node.key[1] = m->inode;
-	fd = symbolizer__open_mapped(s, tgid, m);
-	if (fd >= 0) {
-		e->tab = elf_symtab__open_fd(fd);
-		close(fd);
-	}
-	if (id_table__insert(&s->elfs, &e->node)) {
-		elf_entry__release(&e->node);
-		return NULL;
-	}
-	if (e->tab) {
-		s->elf_tables++;
-		s->elf_bytes += elf_symtab__bytes(e->tab);
-	}
-	return e;
-}
-
-/* The symbol table of the file mapping @m names, or NULL when there is none. */
-static const struct elf_symtab *symbolizer__elf(struct symbolizer *s, uint32_t tgid,
-						const struct proc_map *m)
-{
-	uint64_t dev = makedev(m->dev_major, m->dev_minor);
-	struct elf_entry *e;
-
-	if (!m->inode)
-		return NULL;
-	e = (struct elf_entry *)id_table__find(&s->elfs, dev, m->inode);
-	if (!e)
-		e = symbolizer__load_elf(s, tgid, m, dev);
-	return e ? e->tab : NULL;
-}
-
 static const char *path_basename(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -280,24 +491,85 @@ static const char *path_basename(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/* The function of @tab at file offset @off, or NULL. */
+static const char *symtab_name_at(const struct elf_symtab *tab, uint64_t off)
+{
+	uint64_t vaddr, sym_off;
+
+	if (!tab || elf_symtab__file_to_vaddr(tab, off, &vaddr))
+		return NULL;
+	return elf_symtab__lookup(tab, vaddr, &sym_off);
+}
+
 /* Names @addr in file mapping @m: the function there, else "file+0xoffset". */
 static int symbolizer__name_in_file(struct symbolizer *s, uint32_t tgid, const struct proc_map *m,
 				    uint64_t addr, char *buf, size_t size)
 {
-	uint64_t off = addr - m->start + m->pgoff, vaddr, sym_off;
-	const struct elf_symtab *tab = symbolizer__elf(s, tgid, m);
+	uint64_t off = addr - m->start + m->pgoff;
+	const char *name = symtab_name_at(elf_cache__table(s->elfs, tgid, m, s->pass), off);
 	char base[NAME_MAX_BYTES + 1];
-	const char *name = NULL;
 
-	if (tab && !elf_symtab__file_to_vaddr(tab, off, &vaddr))
-		name = elf_symtab__lookup(tab, vaddr, &sym_off);
-	if (name) {
-		sanitize_name(buf, size, name, strlen(name));
-		return SYM_NAMED;
-	}
+	if (name)
+		return sym_write_function(s, buf, size, name);
 	name = path_basename(m->path);
 	sanitize_name(base, sizeof(base), name, strlen(name));
 	return sym_write(buf, size, SYM_MODULE_OFF, "%s+0x%" PRIx64, base, off);
+}
+
+/* Names @addr in the vDSO mapping @m of @p: the function there, else "[vdso]+0xoffset". */
+static int symbolizer__name_in_vdso(struct symbolizer *s, struct proc_entry *p,
+				    const struct proc_map *m, uint64_t addr, char *buf, size_t size)
+{
+	uint64_t off = addr - m->start;
+	const char *name =
+	    symtab_name_at(elf_cache__vdso(s->elfs, proc_entry__tgid(p), m, &p->vdso_key), off);
+
+	if (name)
+		return sym_write_function(s, buf, size, name);
+	return sym_write(buf, size, SYM_MODULE_OFF, "[vdso]+0x%" PRIx64, off);
+}
+
+/* The entries of the vsyscall page, one per 1 KiB, in order. */
+static int symbolizer__name_vsyscall(const struct proc_map *m, uint64_t addr, char *buf,
+				     size_t size)
+{
+	static const char *const entries[] = {"gettimeofday", "time", "getcpu"};
+	uint64_t i = (addr - m->start) / VSYSCALL_ENTRY_BYTES;
+
+	if (i < sizeof(entries) / sizeof(entries[0]))
+		return sym_write(buf, size, SYM_NAMED, "%s [vsyscall]", entries[i]);
+	return sym_write(buf, size, SYM_UNKNOWN, "[vsyscall]");
+}
+
+/* The perf map's name for @addr of @p, reading the map again at most once per pass on a miss. */
+static const char *symbolizer__perf_map_name(struct symbolizer *s, struct proc_entry *p,
+					     uint64_t addr)
+{
+	const char *name = p->perf_map ? perf_map__lookup(p->perf_map, addr) : NULL;
+	struct perf_map *fresh;
+
+	if (name || p->perf_map_pass == s->pass)
+		return name;
+	p->perf_map_pass = s->pass;
+	if (perf_map__open(s->proc_root, proc_entry__tgid(p), &fresh))
+		return NULL;
+	perf_map__free(p->perf_map);
+	p->perf_map = fresh;
+	symbolizer__changed(s, p);
+	return perf_map__lookup(fresh, addr);
+}
+
+/* Names @addr in executable anonymous mapping @m of @p: JIT code, "[jit]" or "[anon]". */
+static int symbolizer__name_anon(struct symbolizer *s, struct proc_entry *p,
+				 const struct proc_map *m, uint64_t addr, char *buf, size_t size)
+{
+	const char *name = symbolizer__perf_map_name(s, p, addr);
+
+	if (name)
+		return sym_write_function(s, buf, size, name);
+	if (p->perf_map && perf_map__covers(p->perf_map, m->start, m->end))
+		return sym_write(buf, size, SYM_UNKNOWN, "[jit]");
+	return sym_write(buf, size, SYM_UNKNOWN, "[anon]");
 }
 
 int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return, char *buf,
@@ -321,12 +593,12 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 	case MAP_FILE:
 		return symbolizer__name_in_file(s, tgid, m, addr, buf, size);
 	case MAP_VDSO:
-		return sym_write(buf, size, SYM_UNKNOWN, "[vdso]");
+		return symbolizer__name_in_vdso(s, p, m, addr, buf, size);
 	case MAP_VSYSCALL:
-		return sym_write(buf, size, SYM_UNKNOWN, "[vsyscall]");
+		return symbolizer__name_vsyscall(m, addr, buf, size);
 	default:
 		if (m->perms & MAP_PERM_X)
-			return sym_write(buf, size, SYM_UNKNOWN, "[anon]");
+			return symbolizer__name_anon(s, p, m, addr, buf, size);
 		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	}
 }
@@ -338,25 +610,48 @@ bool symbolizer__kernel_hidden(const struct symbolizer *s)
 
 void symbolizer__begin_pass(struct symbolizer *s)
 {
+	struct lru_node *old;
+
 	s->pass++;
+	while ((old = lru__oldest(&s->proc_lru)) != NULL &&
+	       proc_entry__of(old)->used_pass + PROC_GRACE_PASSES < s->pass)
+		symbolizer__release(s, proc_entry__of(old));
+	elf_cache__expire(s->elfs, s->pass, PROC_GRACE_PASSES);
 }
 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
 {
+	struct elf_cache_stats es;
+
+	elf_cache__stats(s->elfs, &es);
 	st->processes = s->procs.n;
-	st->elf_files = s->elfs.n;
-	st->elf_tables = s->elf_tables;
-	st->elf_bytes = s->elf_bytes;
+	st->proc_bytes = s->proc_lru.bytes;
+	st->elf_files = es.files;
+	st->elf_tables = es.tables;
+	st->elf_bytes = es.bytes;
+	st->held_files = es.held_files;
 	st->maps_reads = s->maps_reads;
+	st->kernel_loads = s->kernel_loads;
+}
+
+static void proc_entry__release_node(struct id_node *node)
+{
+	struct proc_entry *p = (struct proc_entry *)node;
+
+	proc_entry__clear(p);
+	free(p);
 }
 
 void symbolizer__free(struct symbolizer *s)
 {
 	if (!s)
 		return;
-	id_table__clear(&s->procs, proc_entry__release, false);
-	id_table__clear(&s->elfs, elf_entry__release, false);
+	id_table__clear(&s->procs, proc_entry__release_node, false);
+	elf_cache__free(s->elfs);
 	ksyms__free(s->ksyms);
+	ksym_watch__close(s->kwatch);
+	free(s->kallsyms_path);
+	free(s->modules_path);
 	free(s->proc_root);
 	free(s);
 }

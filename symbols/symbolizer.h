@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * symbolizer: the one entry point that turns a captured address into the
- * name a user reads. It owns the kernel table, a snapshot of each process's
- * maps (taken when the process is first seen) and a cache of ELF symbol
- * tables shared between processes by file identity (device, inode).
+ * name a user reads. It owns the kernel table (reloaded when an address
+ * misses), a snapshot of each process's maps (taken when the process is
+ * first seen, or told of, and again when its pid was reused), and a cache
+ * of ELF symbol tables shared between processes by file identity (see
+ * elf_cache.h).
+ *
+ * Time is counted in passes (one drain each, see symbolizer__begin_pass()):
+ * maps re-reads, kernel reloads and start-time checks are rate-limited per
+ * pass, and a process not looked up for PROC_GRACE_PASSES passes is
+ * released.
  *
  * It never prints; errors come back as return values.
  */
@@ -14,18 +21,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Passes a process is kept without a lookup (after it exited, its samples still drain). */
+#define PROC_GRACE_PASSES 3
+
 struct symbolizer_opts {
 	const char *kallsyms_path; /* NULL: /proc/kallsyms */
 	const char *modules_path;  /* NULL: /proc/modules */
-	const char *proc_root;     /* NULL: /proc */
-	bool raw_names;            /* keep C++ and Rust names mangled (--no-demangle) */
+	const char *proc_root;	   /* NULL: /proc */
+	const char *debug_root;	   /* NULL: /usr/lib/debug (looked up in each process's root too) */
+	bool raw_names;		   /* keep C++ and Rust names mangled (--no-demangle) */
+	size_t elf_cache_bytes;	   /* symbol tables kept; 0: 512 MiB */
+	size_t max_open_files; /* files held open; 0: a quarter of RLIMIT_NOFILE, at most 4096 */
 };
 
 /* What a lookup could say about an address. */
 enum sym_status {
-	SYM_NAMED,       /* buf holds a function name */
-	SYM_MODULE_OFF,  /* buf holds "module+0xoffset": the file is known, the function is not */
-	SYM_UNKNOWN,     /* buf holds "[unknown]" or a label such as "[anon]" */
+	SYM_NAMED,	/* buf holds a function name */
+	SYM_MODULE_OFF, /* buf holds "module+0xoffset": the file is known, the function is not */
+	SYM_UNKNOWN,	/* buf holds "[unknown]" or a label such as "[anon]" */
 };
 
 struct symbolizer;
@@ -46,37 +59,87 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
  * @size is 0. A symbol in a module is written "func [module]" (BPF programs:
  * "bpf_prog_<tag>_<name> [bpf]"); an address no symbol covers, or any address
  * when kernel addresses are hidden, is "[unknown]".
+ *
+ * BPF programs (and trampolines) loaded while flametop runs are named from
+ * the kernel's own announcements, with their exact extents; one unloaded
+ * keeps its name for KSYM_GONE_PASSES passes, for the samples taken before
+ * it went. The kernel table is read again, at most once per pass, when an
+ * address no symbol covers (a module loaded since) comes up, less often
+ * (up to every 64 passes) while that finds the same table. Where the
+ * kernel makes no announcements (no privilege; or a kallsyms file other
+ * than /proc/kallsyms), an address in a BPF program rereads the table now
+ * and then (up to every 4 passes) instead.
  */
 int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *buf, size_t size);
 
 /*
  * symbolizer__user() names address @ip in process @tgid, as above. The
  * process's maps are read the first time @tgid is seen, and read again at
- * most once per pass (see symbolizer__begin_pass()) when @ip falls outside
- * every known mapping; a failed re-read keeps the old snapshot. Unnamed
- * frames in a file become "file+0xoffset" (SYM_MODULE_OFF), where file is
- * the base name of the mapped path and offset is the file offset of @ip. An
- * executable anonymous mapping is "[anon]", the vDSO "[vdso]", the vsyscall
- * page "[vsyscall]", and anything else, including a process whose maps
- * cannot be read, "[unknown]" (SYM_UNKNOWN). Returns -ENOMEM when memory
- * for the process runs out (@buf then holds "[unknown]").
+ * most once per pass when @ip falls outside every known mapping (a failed
+ * re-read keeps the old snapshot: the process may have exited). Once per
+ * pass its start time is checked, and a reused pid starts a new snapshot.
+ *
+ * A function in a mapped file is named from the file's symbol table or its
+ * debug file, demangled unless raw names were asked for. Unnamed frames in
+ * a file become "file+0xoffset" (SYM_MODULE_OFF), where file is the base
+ * name of the mapped path and offset the file offset of @ip. vDSO functions
+ * are named from the process's vDSO image ("[vdso]+0xoffset" otherwise),
+ * vsyscall entries "gettimeofday [vsyscall]" and so on. In executable
+ * anonymous memory, the process's perf map (/tmp/perf-PID.map) names JIT
+ * code; an address it does not name is "[jit]" when the map has entries in
+ * that mapping, else "[anon]". Anything else, including a process whose
+ * maps cannot be read, is "[unknown]" (SYM_UNKNOWN). Returns -ENOMEM when
+ * memory for the process runs out (@buf then holds "[unknown]").
  */
 int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return, char *buf,
 		     size_t size);
 
+/*
+ * symbolizer__note_process() says that process @tgid is running now. Its
+ * maps are read at once when it is new to @s, or was replaced (its pid
+ * reused), or @starting says that its maps may have changed since (it
+ * has just exec'd, or is still young and mapping its libraries); the files
+ * it maps executable are opened and held, so that its frames can still be
+ * named after it exits. Returns 0, -ENOENT when the process is already gone
+ * (unread), or -ENOMEM.
+ */
+int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting);
+
+/*
+ * symbolizer__user_gen() returns a number that changes whenever names
+ * given to addresses of @tgid may have changed: its pid was reused, it
+ * exec'd, or its maps or perf map were read again and differ. Names given
+ * under one generation may be reused while it lasts. It checks @tgid as
+ * symbolizer__user() does (start time once per pass). Never 0.
+ */
+uint64_t symbolizer__user_gen(struct symbolizer *s, uint32_t tgid);
+
+/*
+ * symbolizer__kernel_gen() is the same for kernel addresses: it changes at
+ * each reload, and when the kernel announced BPF programs loaded or gone.
+ */
+uint64_t symbolizer__kernel_gen(struct symbolizer *s);
+
 /* True when kernel addresses are hidden from this reader (kptr_restrict). */
 bool symbolizer__kernel_hidden(const struct symbolizer *s);
 
-/* Starts a new pass (one drain): allows one more maps re-read per process. */
+/*
+ * Starts a new pass (one drain): allows one more maps re-read per process
+ * and one more kernel reload, releases processes not looked up for
+ * PROC_GRACE_PASSES passes, and closes files held that long unread.
+ */
 void symbolizer__begin_pass(struct symbolizer *s);
 
 /* What the caches hold, for tests and benchmarks. */
 struct symbolizer_stats {
-	size_t processes;    /* processes with a maps snapshot (or a failed read) */
-	size_t elf_files;    /* ELF cache entries, files that are not ELF included */
-	size_t elf_tables;   /* of those, the ones holding a symbol table */
-	size_t elf_bytes;    /* heap bytes held by those tables */
-	uint64_t maps_reads; /* maps files read so far, first reads and re-reads */
+	size_t processes;      /* processes with a maps snapshot (or a failed read) */
+	size_t proc_bytes;     /* heap bytes of their snapshots and perf maps */
+	size_t elf_files;      /* ELF cache entries, files that are not ELF included */
+	size_t elf_tables;     /* of those, the ones holding a symbol table */
+	size_t elf_bytes;      /* heap bytes held by those tables */
+	size_t held_files;     /* files held open, waiting to be read */
+	uint64_t maps_reads;   /* maps files read so far, first reads and re-reads */
+	uint64_t kernel_loads; /* kernel tables read so far, the first included */
 };
 
 /* symbolizer__stats() fills @st with the current state of @s. */

@@ -286,6 +286,26 @@ static uint64_t real_kallsyms_addr(const char *name)
 	return found;
 }
 
+static void test_equal_tables(void **state)
+{
+	struct ksyms *a = ksyms__load(KALLSYMS, MODULES), *b = ksyms__load(KALLSYMS, MODULES);
+	struct ksyms *c = ksyms__load(KALLSYMS, NULL);
+	struct ksyms *d = ksyms__load(FIXTURES "/kallsyms_hidden.txt", NULL);
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_non_null(d);
+	assert_true(ksyms__equal(a, b));
+	assert_false(ksyms__equal(a, c)); /* same symbols, other module ends */
+	assert_false(ksyms__equal(a, d));
+	ksyms__free(a);
+	ksyms__free(b);
+	ksyms__free(c);
+	ksyms__free(d);
+}
+
 static void test_real_kallsyms_names_vfs_read(void **state)
 {
 	struct ksyms *ks = ksyms__load("/proc/kallsyms", "/proc/modules");
@@ -323,6 +343,7 @@ int main(void)
 	    cmocka_unit_test(test_all_zero_addresses_are_hidden),
 	    cmocka_unit_test(test_no_text_symbol_or_no_file_fails),
 	    cmocka_unit_test(test_overlong_and_nul_lines_skipped),
+	    cmocka_unit_test(test_equal_tables),
 	    cmocka_unit_test(test_real_kallsyms_names_vfs_read),
 	};
 

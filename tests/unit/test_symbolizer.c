@@ -415,7 +415,7 @@ static void test_anonymous_and_vdso(void **state)
 	expect_user(s, (uint32_t)getpid(), (uint64_t)(uintptr_t)data + 16, false, SYM_UNKNOWN,
 		    "[unknown]");
 	if (vdso)
-		expect_user(s, (uint32_t)getpid(), vdso + 16, false, SYM_UNKNOWN, "[vdso]");
+		expect_user(s, (uint32_t)getpid(), vdso + 16, false, SYM_MODULE_OFF, "[vdso]+0x10");
 	symbolizer__free(s);
 	munmap(anon, 4096);
 	munmap(data, 4096);
@@ -484,17 +484,21 @@ static void test_fixture_maps_under_other_proc_root(void **state)
 	expect_user(s, 4242, 0x7f0000000010, false, SYM_UNKNOWN, "[anon]");
 	expect_user(s, 4242, 0x7f0000001010, false, SYM_UNKNOWN, "[unknown]");
 	expect_user(s, 4242, 0x55d4c9000010, false, SYM_UNKNOWN, "[unknown]");
-	expect_user(s, 4242, 0x7ffd00102010, false, SYM_UNKNOWN, "[vdso]");
-	expect_user(s, 4242, 0xffffffffff600000, false, SYM_UNKNOWN, "[vsyscall]");
+	expect_user(s, 4242, 0xffffffffff600000, false, SYM_NAMED, "gettimeofday [vsyscall]");
+	expect_user(s, 4242, 0xffffffffff600400, false, SYM_NAMED, "time [vsyscall]");
+	expect_user(s, 4242, 0xffffffffff600805, false, SYM_NAMED, "getcpu [vsyscall]");
+	expect_user(s, 4242, 0xffffffffff600c00, false, SYM_UNKNOWN, "[vsyscall]");
 	expect_user(s, 4242, 0x7f0000005000, false, SYM_UNKNOWN, "[unknown]");
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.processes, 1);
 	assert_int_equal(st.elf_files, 3); /* three files, none readable: negative entries */
 	assert_int_equal(st.elf_tables, 0);
-	/* Negative entries are not retried. */
+	/* Files that could not be opened are not tried again within the pass. */
 	expect_user(s, 4242, 0x7f0000010100, false, SYM_MODULE_OFF, "my lib.so+0x1100");
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.elf_files, 3);
+	/* No process memory to read the vDSO from: at most flametop's own, same size. */
+	expect_user(s, 4242, 0x7ffd00102010, false, SYM_MODULE_OFF, "[vdso]+0x10");
 	symbolizer__free(s);
 }
 
@@ -524,6 +528,422 @@ static void test_file_identity_checked_before_use(void **state)
 	snprintf(want, sizeof(want), "libadj.so+0x%" PRIx64, off);
 	expect_user(s, 4242, 0x7f2000000000 + (off - pgoff), false, SYM_MODULE_OFF, want);
 	symbolizer__free(s);
+}
+
+/* Through map_files the mapped file is taken even when the device differs (btrfs). */
+static void test_map_files_trusted_over_device(void **state)
+{
+	char root[600], maps[2048], link[800], want[700];
+	uint64_t value, size, off, pgoff;
+	struct symbolizer *s;
+	struct stat st;
+
+	(void)state;
+	build_fixtures();
+	nm_symbol(libadj, "adj_b", &value, &size);
+	off = file_offset(libadj, value);
+	pgoff = off & ~0xfffULL;
+	assert_int_equal(stat(libadj, &st), 0);
+	/* The right inode, another device, and a path that leads nowhere. */
+	snprintf(maps, sizeof(maps),
+		 "7f1000000000-7f1000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64
+		 " /nonexistent/libadj.so\n"
+		 "7f2000000000-7f2000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n",
+		 pgoff, major(st.st_dev) + 1, minor(st.st_dev), (uint64_t)st.st_ino, pgoff,
+		 major(st.st_dev) + 1, minor(st.st_dev), (uint64_t)st.st_ino, libadj);
+	fake_proc("btrfs-proc", maps, root, sizeof(root));
+	unit_sh("mkdir -p '%s/4242/map_files'", root);
+	snprintf(link, sizeof(link), "%s/4242/map_files/7f1000000000-7f1000010000", root);
+	assert_int_equal(symlink(libadj, link), 0);
+	s = new_symbolizer(root);
+	expect_user(s, 4242, 0x7f1000000000 + (off - pgoff), false, SYM_NAMED, "adj_b");
+	symbolizer__free(s);
+	/* By path, the device must match too: another device may reuse the inode number. */
+	s = new_symbolizer(root);
+	snprintf(want, sizeof(want), "libadj.so+0x%" PRIx64, off);
+	expect_user(s, 4242, 0x7f2000000000 + (off - pgoff), false, SYM_MODULE_OFF, want);
+	symbolizer__free(s);
+}
+
+static void test_unopened_file_tried_again_next_pass(void **state)
+{
+	char root[600], maps[2048], copy[600], away[620], want[700];
+	uint64_t value, size, off, pgoff, ip;
+	struct symbolizer *s;
+	struct stat st;
+
+	(void)state;
+	build_fixtures();
+	snprintf(copy, sizeof(copy), "%s/libadj-late.so", unit_tmpdir());
+	snprintf(away, sizeof(away), "%s.away", copy);
+	unit_sh("cp '%s' '%s'", libadj, copy);
+	nm_symbol(copy, "adj_b", &value, &size);
+	off = file_offset(copy, value);
+	pgoff = off & ~0xfffULL;
+	assert_int_equal(stat(copy, &st), 0);
+	snprintf(maps, sizeof(maps),
+		 "7f1000000000-7f1000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n", pgoff,
+		 major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino, copy);
+	fake_proc("late-file-proc", maps, root, sizeof(root));
+	s = new_symbolizer(root);
+	ip = 0x7f1000000000 + (off - pgoff);
+	/* The file is away (a filesystem not mounted yet, say): no name. */
+	assert_int_equal(rename(copy, away), 0);
+	snprintf(want, sizeof(want), "libadj-late.so+0x%" PRIx64, off);
+	expect_user(s, 4242, ip, false, SYM_MODULE_OFF, want);
+	assert_int_equal(rename(away, copy), 0);
+	expect_user(s, 4242, ip, false, SYM_MODULE_OFF, want);
+	symbolizer__begin_pass(s);
+	expect_user(s, 4242, ip, false, SYM_NAMED, "adj_b");
+	symbolizer__free(s);
+}
+
+/* flametop's own vDSO, written to a file so that nm can read it. */
+static void dump_own_vdso(char *path, size_t size, uint64_t *start)
+{
+	char line[512];
+	unsigned long long a, b;
+	FILE *maps = fopen("/proc/self/maps", "r"), *out;
+
+	*start = 0;
+	snprintf(path, size, "%s/vdso.so", unit_tmpdir());
+	assert_non_null(maps);
+	while (fgets(line, sizeof(line), maps)) {
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &a, &b) == 2)
+			*start = a;
+	}
+	fclose(maps);
+	if (!*start)
+		return;
+	out = fopen(path, "w");
+	assert_non_null(out);
+	assert_int_equal(fwrite((void *)(uintptr_t)a, 1, b - a, out), b - a);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* The value nm -D gives @name in @bin, or 0. */
+static uint64_t nm_dynamic(const char *bin, const char *name)
+{
+	char cmd[1024];
+	unsigned long long v = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm -D --defined-only '%s' | awk '$3 == \"%s\" { print $1 }'",
+		 bin, name);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (fscanf(p, "%llx", &v) != 1)
+		v = 0;
+	pclose(p);
+	return v;
+}
+
+static void test_vdso_functions_named(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	char path[600];
+	uint64_t start, value;
+
+	(void)state;
+	dump_own_vdso(path, sizeof(path), &start);
+	if (!start)
+		skip(); /* no vDSO on this system */
+	/* The global __vdso_ name wins over its weak alias at the same address. */
+	value = nm_dynamic(path, "__vdso_clock_gettime@@LINUX_2.6");
+	if (!value)
+		value = nm_dynamic(path, "__vdso_clock_gettime");
+	assert_true(value != 0);
+	expect_user(s, (uint32_t)getpid(), start + value + 1, false, SYM_NAMED,
+		    "__vdso_clock_gettime");
+	expect_user(s, (uint32_t)getpid(), start + value + 1, true, SYM_NAMED,
+		    "__vdso_clock_gettime");
+	symbolizer__free(s);
+}
+
+static void write_proc_file(const char *root, const char *name, const char *text)
+{
+	char path[800];
+
+	snprintf(path, sizeof(path), "%s/4242/%s", root, name);
+	write_file(path, text);
+}
+
+/* A stat line of process 4242 started at @start. */
+static void write_stat(const char *root, unsigned long long start)
+{
+	char text[256];
+
+	snprintf(text, sizeof(text),
+		 "4242 (fake) S 1 1 1 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 %llu 0 0\n", start);
+	write_proc_file(root, "stat", text);
+}
+
+static void test_pid_reuse_starts_new_snapshot(void **state)
+{
+	char root[600];
+	struct symbolizer_stats st;
+	struct symbolizer *s;
+	uint64_t gen;
+
+	(void)state;
+	fake_proc("reuse-proc", "7f0000000000-7f0000001000 r-xp 00000000 00:00 0\n", root,
+		  sizeof(root));
+	write_stat(root, 100);
+	s = new_symbolizer(root);
+	expect_user(s, 4242, 0x7f0000000010, false, SYM_UNKNOWN, "[anon]");
+	gen = symbolizer__user_gen(s, 4242);
+	assert_true(gen != 0);
+	/* Another process gets pid 4242. Within the pass nothing is checked again. */
+	write_proc_file(root, "maps", "7f0000100000-7f0000101000 r-xp 00000000 00:00 0\n");
+	write_stat(root, 200);
+	expect_user(s, 4242, 0x7f0000000010, false, SYM_UNKNOWN, "[anon]");
+	assert_int_equal(symbolizer__user_gen(s, 4242), gen);
+	symbolizer__begin_pass(s);
+	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[anon]");
+	expect_user(s, 4242, 0x7f0000000010, false, SYM_UNKNOWN, "[unknown]");
+	assert_true(symbolizer__user_gen(s, 4242) != gen);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 1);
+	assert_int_equal(st.maps_reads, 2);
+	symbolizer__free(s);
+}
+
+static void test_generation_follows_maps(void **state)
+{
+	char root[600];
+	struct symbolizer_stats st;
+	struct symbolizer *s;
+	uint64_t gen;
+
+	(void)state;
+	fake_proc("gen-proc", "7f0000000000-7f0000001000 r-xp 00000000 00:00 0\n", root,
+		  sizeof(root));
+	write_stat(root, 100);
+	s = new_symbolizer(root);
+	gen = symbolizer__user_gen(s, 4242);
+	assert_int_equal(symbolizer__user_gen(s, 4242), gen);
+	/* A miss re-reads the maps; the same maps keep the generation. */
+	symbolizer__begin_pass(s);
+	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[unknown]");
+	assert_int_equal(symbolizer__user_gen(s, 4242), gen);
+	/* A new mapping read on a miss is a new generation. */
+	write_proc_file(root, "maps",
+			"7f0000000000-7f0000001000 r-xp 00000000 00:00 0\n"
+			"7f0000100000-7f0000101000 r-xp 00000000 00:00 0\n");
+	symbolizer__begin_pass(s);
+	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[anon]");
+	assert_true(symbolizer__user_gen(s, 4242) != gen);
+	/* An empty maps file (an exiting process) keeps the snapshot. */
+	gen = symbolizer__user_gen(s, 4242);
+	write_proc_file(root, "maps", "");
+	symbolizer__begin_pass(s);
+	expect_user(s, 4242, 0x10, false, SYM_UNKNOWN, "[unknown]");
+	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[anon]");
+	assert_int_equal(symbolizer__user_gen(s, 4242), gen);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.maps_reads, 4);
+	assert_true(st.proc_bytes > 0);
+	symbolizer__free(s);
+}
+
+static void test_kernel_reload_on_miss(void **state)
+{
+	char path[600];
+	struct symbolizer_opts opts = {.modules_path = MODULES};
+	struct symbolizer_stats st;
+	struct symbolizer *s;
+	uint64_t gen;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kallsyms-reload", unit_tmpdir());
+	unit_sh("cp " KALLSYMS " '%s'", path);
+	opts.kallsyms_path = path;
+	s = symbolizer__new(&opts);
+	assert_non_null(s);
+	gen = symbolizer__kernel_gen(s);
+	/* The table was read in this pass: a miss does not read it again. */
+	expect_kernel(s, 0xffffffffc0100010, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 1);
+	/* In the next pass it does, once. */
+	symbolizer__begin_pass(s);
+	expect_kernel(s, 0xffffffffc0100010, false, SYM_UNKNOWN, "[unknown]");
+	expect_kernel(s, 0xffffffffc0100010, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 2);
+	assert_int_equal(symbolizer__kernel_gen(s), gen); /* the same table: nothing changed */
+	/* A module is loaded. That reload found nothing new: the next waits two passes. */
+	unit_sh("printf 'ffffffffc0100000 t late_fn\\t[late_mod]\\n' >> '%s'", path);
+	symbolizer__begin_pass(s);
+	expect_kernel(s, 0xffffffffc0100010, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 2);
+	symbolizer__begin_pass(s);
+	expect_kernel(s, 0xffffffffc0100010, false, SYM_NAMED, "late_fn [late_mod]");
+	assert_true(symbolizer__kernel_gen(s) != gen);
+	expect_kernel(s, 0xffffffff81001010, false, SYM_NAMED, "do_one");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 3);
+	/* Hits never reload. */
+	symbolizer__begin_pass(s);
+	expect_kernel(s, 0xffffffff81001010, false, SYM_NAMED, "do_one");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 3);
+	symbolizer__free(s);
+}
+
+static void test_kernel_bpf_programs_checked_again(void **state)
+{
+	struct symbolizer_opts opts = {.modules_path = MODULES};
+	struct symbolizer_stats st;
+	struct symbolizer *s;
+	char path[600];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/kallsyms-bpf", unit_tmpdir());
+	unit_sh("cp " KALLSYMS " '%s'", path);
+	opts.kallsyms_path = path;
+	s = symbolizer__new(&opts);
+	assert_non_null(s);
+	expect_kernel(s, 0xffffffffc0020004, false, SYM_NAMED,
+		      "bpf_prog_6deef7357e7b4530_sd_fw_ingress [bpf]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 1); /* the table is from this pass */
+	/* The program is unloaded and another one lands at its address. */
+	unit_sh(
+	    "sed -i 's/bpf_prog_6deef7357e7b4530_sd_fw_ingress/bpf_prog_00000000000000ff_newer/' "
+	    "'%s'",
+	    path);
+	symbolizer__begin_pass(s);
+	expect_kernel(s, 0xffffffffc0020004, false, SYM_NAMED,
+		      "bpf_prog_00000000000000ff_newer [bpf]");
+	expect_kernel(s, 0xffffffffc0020008, false, SYM_NAMED,
+		      "bpf_prog_00000000000000ff_newer [bpf]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_loads, 2);
+	symbolizer__free(s);
+}
+
+/* Copies the workload to @copy, starts it, and returns where work_fn runs in it. */
+static uint64_t start_copy(struct child *c, const char *name, char *copy, size_t size)
+{
+	uint64_t value, fn_size;
+
+	build_fixtures();
+	snprintf(copy, size, "%s/%s", unit_tmpdir(), name);
+	unit_sh("cp '%s' '%s'", workload, copy);
+	nm_symbol(copy, "work_fn", &value, &fn_size);
+	child_start(c, copy);
+	return live_address(c->pid, copy, file_offset(copy, value));
+}
+
+static void test_noted_process_named_after_exit(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	struct symbolizer_stats st;
+	char copy[600];
+	struct child c;
+	uint64_t addr;
+
+	(void)state;
+	addr = start_copy(&c, "workload-noted", copy, sizeof(copy));
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, true), 0);
+	symbolizer__stats(s, &st);
+	assert_true(st.held_files >= 2); /* the workload, libc, ld.so */
+	assert_int_equal(st.elf_tables, 0);
+	/* Gone, and its binary deleted: only the file held open still reaches it. */
+	assert_int_equal(unlink(copy), 0);
+	child_stop(&c);
+	symbolizer__begin_pass(s);
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.elf_tables, 1);
+	symbolizer__free(s);
+}
+
+static void test_unnoted_process_unnamed_after_exit(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	char copy[600];
+	struct child c;
+	uint64_t addr;
+
+	(void)state;
+	addr = start_copy(&c, "workload-unnoted", copy, sizeof(copy));
+	child_stop(&c);
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_UNKNOWN, "[unknown]");
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false), -ENOENT);
+	symbolizer__free(s);
+}
+
+static void test_exited_processes_released_after_grace(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint32_t self = (uint32_t)getpid();
+	struct symbolizer_stats st;
+	char copy[600];
+	struct child c;
+
+	(void)state;
+	start_copy(&c, "workload-grace", copy, sizeof(copy));
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false), 0);
+	child_stop(&c);
+	for (int i = 0; i < PROC_GRACE_PASSES; i++) {
+		symbolizer__begin_pass(s);
+		expect_user(s, self, 0x10, false, SYM_UNKNOWN, "[unknown]");
+	}
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 2);
+	assert_true(st.held_files > 0);
+	symbolizer__begin_pass(s);
+	expect_user(s, self, 0x10, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 1); /* this one, looked up every pass, stays */
+	assert_int_equal(st.held_files, 0);
+	symbolizer__free(s);
+}
+
+static void test_open_files_capped(void **state)
+{
+	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .max_open_files = 2};
+	struct symbolizer *s = symbolizer__new(&opts);
+	struct symbolizer_stats st;
+
+	(void)state;
+	assert_non_null(s);
+	/* This test maps far more than two executable files. */
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)getpid(), false), 0);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.held_files, 2);
+	expect_user(s, (uint32_t)getpid(), (uint64_t)(uintptr_t)&symbolizer_test_target, false,
+		    SYM_NAMED, "symbolizer_test_target");
+	symbolizer__free(s);
+}
+
+static void test_tables_bounded_by_bytes(void **state)
+{
+	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .elf_cache_bytes = 1};
+	struct symbolizer *s = symbolizer__new(&opts);
+	uint64_t own = (uint64_t)(uintptr_t)&symbolizer_test_target, b;
+	struct symbolizer_stats st;
+	void *h;
+
+	(void)state;
+	assert_non_null(s);
+	build_fixtures();
+	h = dlopen(libadj, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	b = (uint64_t)(uintptr_t)dlsym(h, "adj_b");
+	/* Each table evicts the one before; every name is still right. */
+	for (int i = 0; i < 3; i++) {
+		expect_user(s, (uint32_t)getpid(), own, false, SYM_NAMED, "symbolizer_test_target");
+		expect_user(s, (uint32_t)getpid(), b, false, SYM_NAMED, "adj_b");
+		symbolizer__stats(s, &st);
+		assert_int_equal(st.elf_tables, 1);
+		assert_int_equal(st.elf_files, 1);
+	}
+	symbolizer__free(s);
+	dlclose(h);
 }
 
 static void test_kernel_names_through_facade(void **state)
@@ -604,6 +1024,18 @@ int main(void)
 	    cmocka_unit_test(test_maps_reread_at_most_once_per_pass),
 	    cmocka_unit_test(test_fixture_maps_under_other_proc_root),
 	    cmocka_unit_test(test_file_identity_checked_before_use),
+	    cmocka_unit_test(test_map_files_trusted_over_device),
+	    cmocka_unit_test(test_unopened_file_tried_again_next_pass),
+	    cmocka_unit_test(test_vdso_functions_named),
+	    cmocka_unit_test(test_pid_reuse_starts_new_snapshot),
+	    cmocka_unit_test(test_generation_follows_maps),
+	    cmocka_unit_test(test_kernel_reload_on_miss),
+	    cmocka_unit_test(test_kernel_bpf_programs_checked_again),
+	    cmocka_unit_test(test_noted_process_named_after_exit),
+	    cmocka_unit_test(test_unnoted_process_unnamed_after_exit),
+	    cmocka_unit_test(test_exited_processes_released_after_grace),
+	    cmocka_unit_test(test_open_files_capped),
+	    cmocka_unit_test(test_tables_bounded_by_bytes),
 	    cmocka_unit_test(test_kernel_names_through_facade),
 	    cmocka_unit_test(test_kernel_hidden),
 	    cmocka_unit_test(test_buffer_sizes),

@@ -1,47 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cpu_split: main -> work -> leaf_a and leaf_b, with a known 3:1 CPU split.
- * Each leaf spins on the CPU's own time counter (read inline: no call, so
- * every sample lands in the leaf itself) for 3 and 1 units. Built with frame
- * pointers, so every user stack walks cleanly up to main. Runs for argv[1]
- * seconds (default 10).
+ * Both leaves run the same register-only loop, a chain of dependent
+ * multiplies whose speed is set by the multiplier's latency (not by code
+ * alignment or memory), leaf_a three times as many rounds as leaf_b. The
+ * loop calls nothing, so every sample lands in the leaf itself; built with
+ * frame pointers, every user stack walks cleanly up to main. Runs for
+ * argv[1] seconds (default 10).
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
 
+#define ROUNDS 2000000UL
+
+static inline __attribute__((always_inline)) void spin(unsigned long rounds)
+{
+	unsigned long x = 3;
+
 #if defined(__x86_64__)
-#include <x86intrin.h>
-static inline __attribute__((always_inline)) uint64_t ticks(void)
-{
-	return __rdtsc();
-}
+	asm volatile("1: imul %0, %0\n\tdec %1\n\tjnz 1b" : "+r"(x), "+r"(rounds) : : "cc");
 #elif defined(__aarch64__)
-static inline __attribute__((always_inline)) uint64_t ticks(void)
-{
-	uint64_t t;
-
-	asm volatile("mrs %0, cntvct_el0" : "=r"(t));
-	return t * 50; /* the generic timer runs far slower than a TSC */
-}
+	asm volatile("1: mul %0, %0, %0\n\tsubs %1, %1, #1\n\tb.ne 1b" : "+r"(x), "+r"(rounds) : : "cc");
+#else
+	while (rounds--)
+		asm volatile("" : "+r"(x));
 #endif
-
-#define UNIT 1000000 /* ticks */
+}
 
 void leaf_a(void)
 {
-	uint64_t start = ticks();
-
-	while (ticks() - start < 3 * UNIT)
-		;
+	spin(3 * ROUNDS);
 }
 
 void leaf_b(void)
 {
-	uint64_t start = ticks();
-
-	while (ticks() - start < UNIT)
-		;
+	spin(ROUNDS);
 }
 
 void work(void)

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * elf_cache: the symbol tables of mapped files, one per file identity
+ * (device, inode) and shared by every process that maps the file, plus
+ * vDSO images by content. A stripped file's table comes from its debug file
+ * (see debuginfo.h).
+ *
+ * Bounded two ways: tables by the bytes they hold (the least recently used
+ * go first), and files held open, waiting to be read, by count. A file is
+ * held when a process is snapshotted (so that it can be named after it
+ * exits) until its table is first needed, the cap is reached, or a grace
+ * period passes.
+ */
+#ifndef FLAMETOP_ELF_CACHE_H
+#define FLAMETOP_ELF_CACHE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/elfsyms.h"
+#include "symbols/procmaps.h"
+
+struct elf_cache_opts {
+	const char *proc_root;	/* e.g. "/proc" */
+	const char *debug_root; /* e.g. "/usr/lib/debug" */
+	size_t max_bytes;	/* table bytes kept */
+	size_t max_files;	/* files held open */
+};
+
+struct elf_cache_stats {
+	size_t files;	   /* entries, files that are not ELF or could not be read included */
+	size_t tables;	   /* of those, the ones holding a symbol table */
+	size_t bytes;	   /* heap bytes held by the tables and their entries */
+	size_t held_files; /* files held open, not read yet */
+};
+
+struct elf_cache;
+
+/* elf_cache__new() copies what @o points to. Returns NULL when out of memory. */
+struct elf_cache *elf_cache__new(const struct elf_cache_opts *o);
+
+/*
+ * elf_cache__hold() opens the file of mapping @m of the running process
+ * @tgid now (see elf_cache__table() for how) and keeps it open until its
+ * table is needed, unless that table is cached already. @pass is the
+ * caller's clock for elf_cache__expire(). Returns 0, or -errno when the
+ * file could not be opened or memory ran out.
+ */
+int elf_cache__hold(struct elf_cache *c, uint32_t tgid, const struct proc_map *m, uint64_t pass);
+
+/*
+ * elf_cache__table() returns the symbol table of the file mapping @m of
+ * process @tgid names, or NULL when it has none. On first use the file is
+ * read from where it is held, else opened through
+ * "proc_root/tgid/map_files/start-end" (the mapped file itself, even when
+ * deleted or replaced), else "proc_root/tgid/root/path", else the host
+ * path; a candidate is used only when its inode is the mapping's, and its
+ * device too unless it came through map_files (btrfs shows a subvolume's
+ * device number there). A file that is not ELF is remembered as such; one that could
+ * not be opened is tried again in a later pass (@pass: the caller's clock)
+ * or when held. The table stays valid until the next call that may add or
+ * read an entry.
+ */
+const struct elf_symtab *elf_cache__table(struct elf_cache *c, uint32_t tgid,
+					  const struct proc_map *m, uint64_t pass);
+
+/*
+ * elf_cache__vdso() returns the symbol table of the vDSO mapping @m of
+ * process @tgid, or NULL. The image is read from the process's memory
+ * ("proc_root/tgid/mem"); when that cannot be read (the process is gone),
+ * flametop's own vDSO is used if it is the same size. *@key remembers the
+ * image for the next call (0 the first time). Valid as for elf_cache__table().
+ */
+const struct elf_symtab *elf_cache__vdso(struct elf_cache *c, uint32_t tgid,
+					 const struct proc_map *m, uint64_t *key);
+
+/* elf_cache__expire() closes the files held since before pass @pass - @grace and not read. */
+void elf_cache__expire(struct elf_cache *c, uint64_t pass, uint64_t grace);
+
+/* elf_cache__stats() fills @st. */
+void elf_cache__stats(const struct elf_cache *c, struct elf_cache_stats *st);
+
+/* elf_cache__free(NULL) is a no-op. */
+void elf_cache__free(struct elf_cache *c);
+
+#endif

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmap: a sorted array of ranges and one arena of sanitized names.
+ */
+#include "symbols/perfmap.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbols/procinfo.h"
+#include "symbols/rootfs.h"
+#include "symbols/sanitize.h"
+#include "symbols/text_line.h"
+
+#define PERF_MAP_LINE_MAX 4096
+
+struct perf_map_entry {
+	uint64_t start, end;
+	uint32_t name; /* arena offset */
+	uint32_t line; /* order in the file, to let the later of two entries win */
+};
+
+struct perf_map {
+	struct perf_map_entry *v;
+	size_t n, cap;
+	char *arena;
+	size_t arena_len, arena_cap;
+};
+
+/* Parses a hex number with an optional 0x prefix. */
+static int parse_hex(const char **s, uint64_t *v)
+{
+	if ((*s)[0] == '0' && ((*s)[1] == 'x' || (*s)[1] == 'X'))
+		*s += 2;
+	return text_line__parse_u64(s, 16, v);
+}
+
+static int perf_map__add_name(struct perf_map *pm, const char *name, size_t len, uint32_t *off)
+{
+	char clean[NAME_MAX_BYTES + 1];
+	size_t n = sanitize_name(clean, sizeof(clean), name, len);
+
+	if (pm->arena_len + n + 1 > pm->arena_cap) {
+		size_t cap = pm->arena_cap ? pm->arena_cap * 2 : 4096;
+		char *p;
+
+		while (cap < pm->arena_len + n + 1)
+			cap *= 2;
+		if (cap > UINT32_MAX)
+			return -ENOMEM;
+		p = realloc(pm->arena, cap);
+		if (!p)
+			return -ENOMEM;
+		pm->arena = p;
+		pm->arena_cap = cap;
+	}
+	memcpy(pm->arena + pm->arena_len, clean, n + 1);
+	*off = (uint32_t)pm->arena_len;
+	pm->arena_len += n + 1;
+	return 0;
+}
+
+static int perf_map__push(struct perf_map *pm, const struct perf_map_entry *e)
+{
+	if (pm->n == pm->cap) {
+		size_t cap = pm->cap ? pm->cap * 2 : 256;
+		struct perf_map_entry *p = realloc(pm->v, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		pm->v = p;
+		pm->cap = cap;
+	}
+	pm->v[pm->n++] = *e;
+	return 0;
+}
+
+/* Takes one line; returns 0, -EINVAL for a line to skip, or -ENOMEM. */
+static int perf_map__line(struct perf_map *pm, const char *s, size_t len)
+{
+	const char *end = s + len;
+	struct perf_map_entry e;
+	uint64_t size;
+
+	if (parse_hex(&s, &e.start) || *s++ != ' ' || parse_hex(&s, &size) || *s++ != ' ')
+		return -EINVAL;
+	if (!size || e.start + size < e.start || s >= end)
+		return -EINVAL;
+	e.end = e.start + size;
+	e.line = (uint32_t)pm->n;
+	if (perf_map__add_name(pm, s, (size_t)(end - s), &e.name))
+		return -ENOMEM;
+	return perf_map__push(pm, &e);
+}
+
+/* By start; at one start the later line first, so that it is the one kept. */
+static int perf_map_entry__cmp(const void *a, const void *b)
+{
+	const struct perf_map_entry *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->line > y->line ? -1 : x->line < y->line;
+}
+
+static void perf_map__sort(struct perf_map *pm)
+{
+	size_t i, n = 0;
+
+	if (!pm->n)
+		return;
+	qsort(pm->v, pm->n, sizeof(*pm->v), perf_map_entry__cmp);
+	for (i = 0; i < pm->n; i++) {
+		if (n && pm->v[n - 1].start == pm->v[i].start)
+			continue;
+		pm->v[n++] = pm->v[i];
+	}
+	pm->n = n;
+}
+
+/* Parses the line of @len bytes at @s; a NUL inside or an overlong line is skipped. */
+static int perf_map__text_line(struct perf_map *pm, const char *s, size_t len)
+{
+	char line[PERF_MAP_LINE_MAX];
+
+	if (len >= sizeof(line) || memchr(s, '\0', len))
+		return -EINVAL;
+	memcpy(line, s, len);
+	line[len] = '\0';
+	return perf_map__line(pm, line, len);
+}
+
+int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t *bad)
+{
+	struct perf_map *pm = calloc(1, sizeof(*pm));
+	const char *s = text, *end = text + len;
+	size_t n_bad = 0;
+	int rc = 0;
+
+	*out = NULL;
+	if (!pm)
+		return -ENOMEM;
+	while (s < end && pm->n < PERF_MAP_MAX_ENTRIES) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		const char *eol = nl ? nl : end;
+
+		rc = perf_map__text_line(pm, s, (size_t)(eol - s));
+		if (rc == -ENOMEM)
+			break;
+		if (rc)
+			n_bad++;
+		rc = 0;
+		s = eol + 1;
+	}
+	if (bad)
+		*bad = n_bad;
+	if (rc) {
+		perf_map__free(pm);
+		return rc;
+	}
+	perf_map__sort(pm);
+	*out = pm;
+	return 0;
+}
+
+/* Opens the perf map of @pid and checks what it is; returns an fd or -errno. */
+static int perf_map__open_checked(const char *proc_root, uint32_t pid)
+{
+	struct proc_status st;
+	char path[64];
+	struct stat sb;
+	int root, fd, err;
+
+	err = proc_info__status(proc_root, pid, &st);
+	if (err)
+		return err;
+	root = rootfs__open_root(proc_root, pid);
+	if (root < 0)
+		return root;
+	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", st.ns_pid);
+	fd = rootfs__open(root, path, O_RDONLY | O_NOFOLLOW);
+	close(root);
+	if (fd < 0)
+		return fd == -ELOOP ? -EPERM : fd;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || (sb.st_uid != st.euid && sb.st_uid != 0) ||
+	    (uint64_t)sb.st_size > PERF_MAP_MAX_BYTES) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* Makes room for one more read in @buf, never beyond @max + 1 bytes. */
+static int grow_bounded(char **buf, size_t *cap, size_t max)
+{
+	size_t want = *cap ? *cap * 2 : 64 * 1024;
+	char *p;
+
+	if (*cap > max)
+		return -EFBIG;
+	if (want > max + 1)
+		want = max + 1;
+	p = realloc(*buf, want);
+	if (!p)
+		return -ENOMEM;
+	*buf = p;
+	*cap = want;
+	return 0;
+}
+
+/* Reads all of @fd, at most @max bytes, into a new buffer; returns its length or -errno. */
+static ssize_t read_bounded(int fd, size_t max, char **out)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	ssize_t n = 0;
+	int err = 0;
+
+	while (!err) {
+		if (len == cap && (err = grow_bounded(&buf, &cap, max)) != 0)
+			break;
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!err && n < 0)
+		err = -errno;
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	return (ssize_t)len;
+}
+
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out)
+{
+	int fd = perf_map__open_checked(proc_root, pid), err;
+	char *text = NULL;
+	ssize_t len;
+
+	*out = NULL;
+	if (fd < 0)
+		return fd;
+	len = read_bounded(fd, PERF_MAP_MAX_BYTES, &text);
+	close(fd);
+	if (len < 0)
+		return (int)len;
+	err = perf_map__parse(text, (size_t)len, out, NULL);
+	free(text);
+	return err;
+}
+
+/* Index of the last entry starting at or below @addr, plus one; 0 when none. */
+static size_t perf_map__upper(const struct perf_map *pm, uint64_t addr)
+{
+	size_t lo = 0, hi = pm->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pm->v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const char *perf_map__lookup(const struct perf_map *pm, uint64_t addr)
+{
+	size_t i = perf_map__upper(pm, addr);
+
+	if (!i || addr >= pm->v[i - 1].end)
+		return NULL;
+	return pm->arena + pm->v[i - 1].name;
+}
+
+bool perf_map__covers(const struct perf_map *pm, uint64_t start, uint64_t end)
+{
+	size_t lo = 0, hi = pm->n;
+
+	/* The first entry starting at or above @start. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pm->v[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < pm->n && pm->v[lo].start < end;
+}
+
+size_t perf_map__count(const struct perf_map *pm)
+{
+	return pm->n;
+}
+
+size_t perf_map__bytes(const struct perf_map *pm)
+{
+	return sizeof(*pm) + pm->cap * sizeof(*pm->v) + pm->arena_cap;
+}
+
+void perf_map__free(struct perf_map *pm)
+{
+	if (!pm)
+		return;
+	free(pm->v);
+	free(pm->arena);
+	free(pm);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * perfmap: the symbols a JIT writes for its generated code into
+ * /tmp/perf-PID.map, one "START SIZE name" line per function (hex numbers,
+ * with or without 0x), as perf defined the format.
+ */
+#ifndef FLAMETOP_PERFMAP_H
+#define FLAMETOP_PERFMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Largest perf map read, and most entries kept: a bigger file is refused. */
+#define PERF_MAP_MAX_BYTES (64UL << 20)
+#define PERF_MAP_MAX_ENTRIES (1UL << 21)
+
+struct perf_map;
+
+/*
+ * perf_map__parse() reads the perf-map lines of the @len bytes at @text (at most
+ * PERF_MAP_MAX_ENTRIES entries; more are ignored). Malformed lines, lines
+ * longer than 4 KiB, zero sizes and ranges that wrap around are skipped and
+ * counted in *@bad when @bad is not NULL. Names are sanitized and capped
+ * where they are read. When two entries start at one address the later
+ * line wins (a JIT reusing memory). Returns 0 and a map in *@out (possibly
+ * empty), or -errno.
+ */
+int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t *bad);
+
+/*
+ * perf_map__open() reads the perf map of process @pid as the process sees
+ * it: "/tmp/perf-<its pid in its own namespace>.map" inside its root,
+ * "@proc_root/@pid/root". The file is opened without following a symlink
+ * and used only when it is a regular file of at most PERF_MAP_MAX_BYTES
+ * owned by the process's effective uid or by root. Returns 0 and the map,
+ * -ENOENT when there is none, -EPERM when it is refused, or another -errno.
+ */
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out);
+
+/*
+ * perf_map__lookup() returns the name of the entry holding @addr (in
+ * [start, start + size)), or NULL. The string lives until perf_map__free().
+ */
+const char *perf_map__lookup(const struct perf_map *pm, uint64_t addr);
+
+/* True when some entry starts in [@start, @end). */
+bool perf_map__covers(const struct perf_map *pm, uint64_t start, uint64_t end);
+
+/* Number of entries kept, and the heap bytes they hold. */
+size_t perf_map__count(const struct perf_map *pm);
+size_t perf_map__bytes(const struct perf_map *pm);
+
+/* perf_map__free(NULL) is a no-op. */
+void perf_map__free(struct perf_map *pm);
+
+#endif

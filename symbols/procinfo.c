@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procinfo: small /proc files, read whole into a bounded buffer with one
+ * read() and parsed as untrusted text.
+ */
+#include "symbols/procinfo.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "symbols/text_line.h"
+
+#define STAT_BYTES 4096
+#define STATUS_BYTES 16384
+#define START_TIME_FIELD 22
+
+/* Skips one space-separated field of @s, which must not end @s. */
+static const char *skip_field(const char *s, const char *end)
+{
+	while (s < end && *s != ' ')
+		s++;
+	return s < end ? s + 1 : NULL;
+}
+
+int proc_stat__start_time(const char *text, size_t len, uint64_t *start)
+{
+	const char *end = text + len, *s = NULL, *p;
+	char digits[24];
+	size_t n = 0;
+	int field;
+
+	for (p = text; p < end; p++) {
+		if (*p == ')')
+			s = p;
+	}
+	if (!s || s + 2 >= end || s[1] != ' ')
+		return -EINVAL;
+	s += 2; /* field 3, the state */
+	for (field = 3; field < START_TIME_FIELD && s; field++)
+		s = skip_field(s, end);
+	if (!s)
+		return -EINVAL;
+	while (s + n < end && n < sizeof(digits) - 1 && s[n] >= '0' && s[n] <= '9') {
+		digits[n] = s[n];
+		n++;
+	}
+	digits[n] = '\0';
+	p = digits;
+	if (s + n < end && s[n] != ' ' && s[n] != '\n')
+		return -EINVAL;
+	return text_line__parse_u64(&p, 10, start) ? -EINVAL : 0;
+}
+
+/* Parses the decimal field at *@s (after tabs or spaces) into a u32; advances *@s. */
+static int parse_u32_field(const char **s, const char *end, uint32_t *v)
+{
+	char digits[16];
+	const char *p;
+	uint64_t val;
+	size_t n = 0;
+
+	while (*s < end && (**s == '\t' || **s == ' '))
+		(*s)++;
+	while (*s + n < end && n < sizeof(digits) - 1 && (*s)[n] >= '0' && (*s)[n] <= '9') {
+		digits[n] = (*s)[n];
+		n++;
+	}
+	digits[n] = '\0';
+	p = digits;
+	if (text_line__parse_u64(&p, 10, &val) || val > UINT32_MAX)
+		return -EINVAL;
+	*s += n;
+	*v = (uint32_t)val;
+	return 0;
+}
+
+/* The end of the line starting at @s. */
+static const char *line_end(const char *s, const char *end)
+{
+	const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+	return nl ? nl : end;
+}
+
+static bool line_starts(const char *s, const char *eol, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(eol - s) >= n && !memcmp(s, prefix, n);
+}
+
+int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_status *st)
+{
+	const char *s = text, *end = text + len;
+	bool have_uid = false;
+
+	st->ns_pid = pid;
+	while (s < end) {
+		const char *eol = line_end(s, end), *p;
+		uint32_t real, v;
+
+		if (line_starts(s, eol, "Uid:")) {
+			p = s + 4;
+			if (parse_u32_field(&p, eol, &real) || parse_u32_field(&p, eol, &st->euid))
+				return -EINVAL;
+			have_uid = true;
+		} else if (line_starts(s, eol, "NSpid:")) {
+			p = s + 6;
+			while (p < eol && !parse_u32_field(&p, eol, &v))
+				st->ns_pid = v; /* the last one is the innermost namespace */
+		}
+		s = eol + 1;
+	}
+	return have_uid ? 0 : -EINVAL;
+}
+
+/* Reads "@proc_root/@pid/@name" into @buf (capacity @size); returns the length or -errno. */
+static ssize_t read_proc_file(const char *proc_root, uint32_t pid, const char *name, char *buf,
+			      size_t size)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	if (snprintf(path, sizeof(path), "%s/%" PRIu32 "/%s", proc_root, pid, name) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return errno == ESRCH ? -ENOENT : -errno;
+	n = read(fd, buf, size);
+	if (n < 0)
+		n = errno == ESRCH ? -ENOENT : -errno;
+	close(fd);
+	return n;
+}
+
+int proc_info__start_time(const char *proc_root, uint32_t pid, uint64_t *start)
+{
+	char buf[STAT_BYTES];
+	ssize_t n = read_proc_file(proc_root, pid, "stat", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return proc_stat__start_time(buf, (size_t)n, start);
+}
+
+int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *st)
+{
+	char buf[STATUS_BYTES];
+	ssize_t n = read_proc_file(proc_root, pid, "status", buf, sizeof(buf));
+
+	if (n < 0)
+		return (int)n;
+	return proc_status__parse(buf, (size_t)n, pid, st);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * procinfo: what /proc/PID/stat and /proc/PID/status say about a process
+ * that matters for naming it: when it started (to tell a reused pid from
+ * the process that had it), its effective uid and its pid in its own pid
+ * namespace (to find its perf map).
+ */
+#ifndef FLAMETOP_PROCINFO_H
+#define FLAMETOP_PROCINFO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct proc_status {
+	uint32_t euid;	 /* effective uid, as the reader's user namespace sees it */
+	uint32_t ns_pid; /* the pid in the innermost pid namespace */
+};
+
+/*
+ * proc_stat__start_time() parses the start time (field 22, in clock ticks
+ * since boot) out of the @len bytes of /proc/PID/stat text at @text. The
+ * command name (field 2) may hold any byte, spaces and ')' included: the
+ * fields are counted from the last ')'. Returns 0, or -EINVAL when the text
+ * is malformed.
+ */
+int proc_stat__start_time(const char *text, size_t len, uint64_t *start);
+
+/*
+ * proc_status__parse() reads the "Uid:" and "NSpid:" lines of the @len
+ * bytes of /proc/PID/status text at @text into @st. Without an "NSpid:"
+ * line (kernels before 4.1) ns_pid is @pid. Returns 0, or -EINVAL when the
+ * Uid line is missing or malformed.
+ */
+int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_status *st);
+
+/*
+ * proc_info__start_time() and proc_info__status() read and parse
+ * "@proc_root/@pid/stat" and "@proc_root/@pid/status". Return 0, -ENOENT
+ * when the process is gone, or another -errno.
+ */
+int proc_info__start_time(const char *proc_root, uint32_t pid, uint64_t *start);
+int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *st);
+
+#endif

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Code outside ordinary files: JIT code named by a perf map that the process
+# wrote itself (and a planted map with the wrong owner, or a symlink,
+# ignored), anonymous executable memory labeled [anon], and vDSO functions.
+. "$(dirname "$0")/../lib.sh"
+
+if [ "$(id -u)" != 0 ]; then
+	skip "special mapping tests" "not root: BPF programs can't be loaded"
+	exit 0
+fi
+
+NOBODY=65534
+OTHER_UID=1 # daemon: neither the process's uid nor root
+planted=()
+trap 'rm -f "${planted[@]}"; cleanup_test' EXIT
+
+# The JIT workload runs as nobody, from a directory nobody can read.
+chmod 711 "$TEST_TMP"
+mkdir -m 755 "$TEST_TMP/bin"
+cp "$WORKLOADS/jit_spin" "$TEST_TMP/bin/"
+
+# start_jit [write-map]: starts jit_spin as nobody; sets jit_pid, jit_addr, jit_size.
+start_jit() {
+	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups \
+		"$TEST_TMP/bin/jit_spin" 3 "$@" >"$TEST_TMP/jit.out" &
+	jit_pid=$!
+	bg_pids+=("$jit_pid")
+	planted+=("/tmp/perf-$jit_pid.map")
+	for _ in $(seq 50); do grep -q . "$TEST_TMP/jit.out" && break; sleep 0.1; done
+	read -r _ jit_addr jit_size <"$TEST_TMP/jit.out"
+}
+
+# profile_jit NAME: two seconds of the JIT workload into $TEST_TMP/NAME.folded.
+profile_jit() {
+	$FLAMETOP --folded --duration 2 -p "$jit_pid" >"$TEST_TMP/$1.folded" 2>"$TEST_TMP/$1.err"
+}
+
+if ! "$WORKLOADS/jit_spin" 0 >/dev/null; then
+	skip "perf map tests" "jit_spin generates x86-64 code only"
+else
+	# 1. The process's own perf map names its JIT code.
+	start_jit write-map
+	check "the JIT wrote its own map, owned by its uid" \
+		bash -c "[ \"\$(stat -c %u /tmp/perf-$jit_pid.map)\" = $NOBODY ]"
+	profile_jit own
+	check "JIT code is named from the process's perf map (;jit_spin_loop)" \
+		grep -qE '^jit_spin;.*;jit_spin_loop [0-9]+$' "$TEST_TMP/own.folded"
+
+	# 2. A map planted by another user is ignored: the code stays [anon].
+	start_jit
+	echo "$jit_addr $jit_size planted_by_other" >"/tmp/perf-$jit_pid.map"
+	chown "$OTHER_UID" "/tmp/perf-$jit_pid.map"
+	profile_jit planted
+	check "a perf map owned by another uid is ignored (;[anon], never planted_by_other)" \
+		bash -c "grep -qE '^jit_spin;.*;\[anon\] [0-9]+$' '$TEST_TMP/planted.folded' &&
+			! grep -q planted_by_other '$TEST_TMP/planted.folded'"
+
+	# 3. A symlink in its place is not followed, even to a file of the right owner.
+	start_jit
+	echo "$jit_addr $jit_size planted_by_link" >"$TEST_TMP/bin/target.map"
+	chown "$NOBODY" "$TEST_TMP/bin/target.map"
+	ln -s "$TEST_TMP/bin/target.map" "/tmp/perf-$jit_pid.map"
+	profile_jit link
+	check "a perf map that is a symlink is ignored (;[anon], never planted_by_link)" \
+		bash -c "grep -qE '^jit_spin;.*;\[anon\] [0-9]+$' '$TEST_TMP/link.folded' &&
+			! grep -q planted_by_link '$TEST_TMP/link.folded'"
+
+	# 4. One written by root is trusted.
+	start_jit
+	echo "$jit_addr $jit_size written_by_root" >"/tmp/perf-$jit_pid.map"
+	profile_jit rootmap
+	check "a perf map owned by root is used (;written_by_root)" \
+		grep -qE '^jit_spin;.*;written_by_root [0-9]+$' "$TEST_TMP/rootmap.folded"
+	rm -f "${planted[@]}"
+fi
+
+# 5. vDSO functions are named from the process's vDSO image.
+start_bg "$WORKLOADS/clock_loop" 3
+$FLAMETOP --folded --duration 2 -p "$bg_pid" >"$TEST_TMP/vdso.folded" 2>"$TEST_TMP/vdso.err"
+check "vDSO frames are named (;__vdso_clock_gettime)" \
+	grep -qE '^clock_loop;.*;__vdso_clock_gettime [0-9]+$' "$TEST_TMP/vdso.folded"
+check "no vDSO frame is left unnamed" bash -c "! grep -q 'vdso\]' '$TEST_TMP/vdso.folded'"

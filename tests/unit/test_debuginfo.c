@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * debuginfo: build-id paths, .gnu_debuglink places and CRC, xz, and the
+ * search for a stripped binary's symbols, on binaries built here with gcc,
+ * objcopy, strip and xz. Expected build-ids and CRCs come from readelf and
+ * objcopy, never from the code under test.
+ */
+#include "tests/unit/unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+
+#include "symbols/debuginfo.h"
+#include "symbols/elffile.h"
+#include "symbols/elfsyms.h"
+
+static const char prog_c[] =
+    "#ifdef OTHER\nint other_fn(void) { return 1; }\n#endif\n"
+    "__attribute__((noinline)) int hidden_work(int x) { return x * 7; }\n"
+    "int main(int argc, char **argv) { (void)argv; return hidden_work(argc); }\n";
+
+static char dir[512], full[600], stripped[600], debug[600], linked[600], nobid_full[600], mini[600];
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * Builds: "full" (with symbols and a build-id), "stripped" and "debug" (its
+ * --only-keep-debug), "linked" (stripped, without build-id, with a
+ * debuglink to "linked.debug" written from "nobid_full"), and "mini" (a
+ * stripped copy carrying MiniDebugInfo).
+ */
+static void build_fixtures(void)
+{
+	static int built;
+	char src[700];
+
+	if (built)
+		return;
+	snprintf(dir, sizeof(dir), "%s/bin", unit_tmpdir());
+	unit_sh("mkdir -p '%s'", dir);
+	snprintf(src, sizeof(src), "%s/prog.c", dir);
+	write_file(src, prog_c, strlen(prog_c));
+	snprintf(full, sizeof(full), "%s/full", dir);
+	snprintf(stripped, sizeof(stripped), "%s/stripped", dir);
+	snprintf(debug, sizeof(debug), "%s/stripped.debug", dir);
+	snprintf(nobid_full, sizeof(nobid_full), "%s/nobid_full", dir);
+	snprintf(linked, sizeof(linked), "%s/linked", dir);
+	snprintf(mini, sizeof(mini), "%s/mini", dir);
+	unit_sh("gcc -O1 -g -Wl,--build-id=sha1 -o '%s' '%s'", full, src);
+	unit_sh("objcopy --only-keep-debug '%s' '%s' && strip --strip-all -o '%s' '%s'", full,
+		debug, stripped, full);
+	unit_sh("gcc -O1 -g -Wl,--build-id=none -o '%s' '%s'", nobid_full, src);
+	unit_sh("cd '%s' && objcopy --only-keep-debug nobid_full linked.debug && "
+		"strip --strip-all -o linked nobid_full && "
+		"objcopy --add-gnu-debuglink=linked.debug linked",
+		dir);
+	unit_sh("cd '%s' && nm --format=posix --defined-only full | awk '$2 ~ /[Tt]/ { print $1 }' "
+		"| sort > funcs && nm -D --format=posix --defined-only full | awk '{ print $1 }' "
+		"| sort > dynsyms && comm -23 funcs dynsyms > keep && "
+		"objcopy --only-keep-debug full mini.dbg && "
+		"objcopy -S --remove-section .gdb_index --remove-section .comment "
+		"--keep-symbols=keep mini.dbg mini.elf && xz -f mini.elf && "
+		"strip --strip-all -o mini full && objcopy --add-section "
+		".gnu_debugdata=mini.elf.xz mini",
+		dir);
+	built = 1;
+}
+
+/* The build-id of @bin, from readelf -n, as hex. */
+static void readelf_build_id(const char *bin, char *hex, size_t size)
+{
+	char cmd[800];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' | sed -n 's/.*Build ID: //p'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(hex, (int)size, p));
+	hex[strcspn(hex, "\n")] = '\0';
+	pclose(p);
+}
+
+/* The CRC-32 objcopy wrote into @bin's .gnu_debuglink (its last 4 bytes, little-endian). */
+static uint32_t objcopy_crc(const char *bin)
+{
+	char cmd[2200], section[700];
+	unsigned int b[4];
+	FILE *p;
+
+	snprintf(section, sizeof(section), "%s/debuglink.section", unit_tmpdir());
+	snprintf(cmd, sizeof(cmd),
+		 "objcopy --dump-section .gnu_debuglink='%s' '%s' /dev/null && tail -c 4 '%s' | "
+		 "od -An -tu1",
+		 section, bin, section);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%u %u %u %u", &b[0], &b[1], &b[2], &b[3]), 4);
+	pclose(p);
+	return b[0] | b[1] << 8 | b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static struct elf_file *open_elf(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct elf_file *f;
+
+	assert_true(fd >= 0);
+	f = elf_file__open_fd(fd, true);
+	assert_non_null(f);
+	return f;
+}
+
+static void test_build_id_path(void **state)
+{
+	const uint8_t id[] = {0xab, 0xcd, 0x01, 0x23, 0xff};
+	char buf[PATH_MAX], tiny[20];
+
+	(void)state;
+	assert_int_equal(debuginfo__build_id_path(buf, sizeof(buf), "/usr/lib/debug", id, 5), 0);
+	assert_string_equal(buf, "/usr/lib/debug/.build-id/ab/cd0123ff.debug");
+	assert_int_equal(debuginfo__build_id_path(buf, sizeof(buf), "/d", id, 1), 0);
+	assert_string_equal(buf, "/d/.build-id/ab/.debug");
+	assert_int_equal(debuginfo__build_id_path(buf, sizeof(buf), "/d", id, 0), -EINVAL);
+	assert_int_equal(debuginfo__build_id_path(buf, sizeof(buf), "/d", id, BUILD_ID_MAX + 1),
+			 -EINVAL);
+	assert_int_equal(debuginfo__build_id_path(tiny, sizeof(tiny), "/usr/lib/debug", id, 5),
+			 -ENAMETOOLONG);
+}
+
+static void test_link_paths(void **state)
+{
+	char paths[DEBUGLINK_PLACES][PATH_MAX];
+	char long_root[PATH_MAX];
+
+	(void)state;
+	assert_int_equal(
+	    debuginfo__link_paths(paths, "/usr/lib/debug", "/usr/bin/prog", "prog.debug"), 3);
+	assert_string_equal(paths[0], "/usr/bin/prog.debug");
+	assert_string_equal(paths[1], "/usr/bin/.debug/prog.debug");
+	assert_string_equal(paths[2], "/usr/lib/debug/usr/bin/prog.debug");
+	assert_int_equal(debuginfo__link_paths(paths, "/dbg", "/prog", "p.debug"), 3);
+	assert_string_equal(paths[0], "/p.debug");
+	assert_string_equal(paths[2], "/dbg/p.debug");
+	/* Names that would leave the directory, and paths that are not absolute. */
+	assert_int_equal(debuginfo__link_paths(paths, "/d", "/usr/bin/prog", "../../etc/shadow"),
+			 -EINVAL);
+	assert_int_equal(debuginfo__link_paths(paths, "/d", "/usr/bin/prog", ".."), -EINVAL);
+	assert_int_equal(debuginfo__link_paths(paths, "/d", "/usr/bin/prog", "."), -EINVAL);
+	assert_int_equal(debuginfo__link_paths(paths, "/d", "/usr/bin/prog", ""), -EINVAL);
+	assert_int_equal(debuginfo__link_paths(paths, "/d", "prog", "p.debug"), -EINVAL);
+	assert_int_equal(debuginfo__link_paths(paths, "/d", "", "p.debug"), -EINVAL);
+	/* A debug root so long that its place does not fit: the other two remain. */
+	memset(long_root, 'r', sizeof(long_root) - 1);
+	long_root[0] = '/';
+	long_root[sizeof(long_root) - 1] = '\0';
+	assert_int_equal(debuginfo__link_paths(paths, long_root, "/usr/bin/prog", "p.debug"), 2);
+	assert_string_equal(paths[1], "/usr/bin/.debug/p.debug");
+}
+
+static void test_crc32(void **state)
+{
+	char path[600];
+	uint32_t crc;
+	int fd;
+
+	(void)state;
+	build_fixtures();
+	/* The CRC-32 check value of "123456789". */
+	snprintf(path, sizeof(path), "%s/check", dir);
+	write_file(path, "123456789", 9);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(debuginfo__crc32(fd, &crc), 0);
+	close(fd);
+	assert_int_equal(crc, 0xcbf43926);
+	/* What objcopy --add-gnu-debuglink recorded for linked.debug. */
+	snprintf(path, sizeof(path), "%s/linked.debug", dir);
+	fd = open(path, O_RDONLY);
+	assert_int_equal(debuginfo__crc32(fd, &crc), 0);
+	close(fd);
+	assert_int_equal(crc, objcopy_crc(linked));
+	assert_int_equal(debuginfo__crc32(-1, &crc), -EBADF);
+}
+
+static void test_elf_file_notes_and_links(void **state)
+{
+	char hex[256], got[2 * BUILD_ID_MAX + 1], name[256];
+	uint8_t id[BUILD_ID_MAX];
+	struct elf_file *f;
+	uint32_t crc;
+	size_t len;
+
+	(void)state;
+	build_fixtures();
+	readelf_build_id(full, hex, sizeof(hex));
+	f = open_elf(stripped);
+	len = elf_file__build_id(f, id, sizeof(id));
+	assert_int_equal(len, strlen(hex) / 2);
+	for (size_t i = 0; i < len; i++)
+		snprintf(got + 2 * i, 3, "%02x", id[i]);
+	assert_string_equal(got, hex);
+	assert_int_equal(elf_file__build_id(f, id, 4), 0); /* does not fit */
+	assert_false(elf_file__has_symtab(f));
+	assert_int_equal(elf_file__debuglink(f, name, sizeof(name), &crc), -ENOENT);
+	elf_file__close(f);
+	f = open_elf(linked);
+	assert_int_equal(elf_file__build_id(f, id, sizeof(id)), 0);
+	assert_int_equal(elf_file__debuglink(f, name, sizeof(name), &crc), 0);
+	assert_string_equal(name, "linked.debug");
+	assert_int_equal(crc, objcopy_crc(linked));
+	assert_int_equal(elf_file__debuglink(f, name, 5, &crc), -ENOENT);
+	elf_file__close(f);
+	f = open_elf(full);
+	assert_true(elf_file__has_symtab(f));
+	elf_file__close(f);
+	elf_file__close(NULL);
+}
+
+static void test_unxz(void **state)
+{
+	char path[600], cmd[1400], *text = "a line of text to squeeze\n";
+	char packed[4096];
+	size_t len, out_len;
+	void *out;
+	FILE *f;
+
+	(void)state;
+	build_fixtures();
+	snprintf(path, sizeof(path), "%s/plain", dir);
+	write_file(path, text, strlen(text));
+	snprintf(cmd, sizeof(cmd), "xz -c '%s'", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	len = fread(packed, 1, sizeof(packed), f);
+	pclose(f);
+	assert_true(len > 0);
+	assert_int_equal(debuginfo__unxz(packed, len, 1 << 20, &out, &out_len), 0);
+	assert_int_equal(out_len, strlen(text));
+	assert_memory_equal(out, text, out_len);
+	free(out);
+	/* Larger than allowed. */
+	assert_int_equal(debuginfo__unxz(packed, len, 4, &out, &out_len), -EFBIG);
+	/* Truncated, corrupt, and not xz at all. */
+	assert_int_equal(debuginfo__unxz(packed, len / 2, 1 << 20, &out, &out_len), -EINVAL);
+	packed[len / 2] ^= 0x55;
+	assert_int_equal(debuginfo__unxz(packed, len, 1 << 20, &out, &out_len), -EINVAL);
+	assert_int_equal(debuginfo__unxz(text, strlen(text), 1 << 20, &out, &out_len), -EINVAL);
+	assert_int_equal(debuginfo__unxz("", 0, 1 << 20, &out, &out_len), -EINVAL);
+}
+
+/* The value nm gives hidden_work in @bin (built with symbols). */
+static uint64_t nm_hidden_work(const char *bin)
+{
+	char cmd[800];
+	unsigned long long v = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "nm '%s' | awk '$3 == \"hidden_work\" { print $1 }'", bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_int_equal(fscanf(p, "%llx", &v), 1);
+	pclose(p);
+	return v;
+}
+
+/* Looks up @bin's debug file with @debug_root; true when it names hidden_work at @addr. */
+static bool finds_symbols(const char *bin, const char *debug_root, uint64_t addr)
+{
+	struct debug_search ds = {.root_fd = -1, .debug_root = debug_root, .path = bin};
+	struct elf_file *f = open_elf(bin), *d = debuginfo__find(f, &ds);
+	struct elf_symtab *t = elf_symtab__build(f, d);
+	uint64_t off;
+	const char *name;
+	bool found;
+
+	assert_non_null(t);
+	name = elf_symtab__lookup(t, addr, &off);
+	found = name && !strcmp(name, "hidden_work") && off == 0;
+	elf_symtab__free(t);
+	elf_file__close(d);
+	elf_file__close(f);
+	return found;
+}
+
+static void test_find_by_build_id(void **state)
+{
+	char root[600], hex[256], path[900];
+	uint64_t addr;
+
+	(void)state;
+	build_fixtures();
+	addr = nm_hidden_work(full);
+	snprintf(root, sizeof(root), "%s/debugroot", unit_tmpdir());
+	assert_false(finds_symbols(stripped, root, addr));
+	readelf_build_id(full, hex, sizeof(hex));
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+	unit_sh("mkdir -p \"$(dirname '%s')\" && cp '%s' '%s'", path, debug, path);
+	assert_true(finds_symbols(stripped, root, addr));
+	/* A file there without a build-id, or with another's, is not taken. */
+	unit_sh("cp '%s/linked.debug' '%s'", dir, path);
+	assert_false(finds_symbols(stripped, root, addr));
+	unit_sh("cd '%s' && gcc -O1 -g -DOTHER -Wl,--build-id=sha1 -o other prog.c && "
+		"objcopy --only-keep-debug other '%s'",
+		dir, path);
+	assert_false(finds_symbols(stripped, root, addr));
+	unit_sh("rm -rf '%s'", root);
+}
+
+static void test_find_by_debuglink(void **state)
+{
+	char saved[700], place[700];
+	uint64_t addr;
+
+	(void)state;
+	build_fixtures();
+	addr = nm_hidden_work(nobid_full);
+	assert_true(finds_symbols(linked, "/nonexistent", addr));
+	/* In .debug/ beside the binary. */
+	snprintf(saved, sizeof(saved), "%s/linked.debug", dir);
+	snprintf(place, sizeof(place), "%s/.debug", dir);
+	unit_sh("mkdir -p '%s' && mv '%s' '%s/'", place, saved, place);
+	assert_true(finds_symbols(linked, "/nonexistent", addr));
+	/* A file of that name with another CRC is not taken. */
+	unit_sh("printf x >> '%s/linked.debug'", place);
+	assert_false(finds_symbols(linked, "/nonexistent", addr));
+	/* Under the debug root, by the binary's directory. */
+	unit_sh("rm -rf '%s' && mkdir -p '%s/dbg%s' && objcopy --only-keep-debug '%s' "
+		"'%s/dbg%s/linked.debug'",
+		place, unit_tmpdir(), dir, nobid_full, unit_tmpdir(), dir);
+	snprintf(place, sizeof(place), "%s/dbg", unit_tmpdir());
+	assert_true(finds_symbols(linked, place, addr));
+	unit_sh("mv '%s%s/linked.debug' '%s'", place, dir, saved);
+	assert_true(finds_symbols(linked, "/nonexistent", addr));
+}
+
+static void test_find_minidebuginfo(void **state)
+{
+	(void)state;
+	build_fixtures();
+	assert_true(finds_symbols(mini, "/nonexistent", nm_hidden_work(full)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_build_id_path),
+	    cmocka_unit_test(test_link_paths),
+	    cmocka_unit_test(test_crc32),
+	    cmocka_unit_test(test_elf_file_notes_and_links),
+	    cmocka_unit_test(test_unxz),
+	    cmocka_unit_test(test_find_by_build_id),
+	    cmocka_unit_test(test_find_by_debuglink),
+	    cmocka_unit_test(test_find_minidebuginfo),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perfmap: the parser against hostile text, and opening a process's perf
+ * map through a made-up /proc tree: its namespace pid, its root, and the
+ * checks on what the file is and who owns it.
+ */
+#include "tests/unit/unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "symbols/perfmap.h"
+#include "symbols/sanitize.h"
+
+static struct perf_map *parse(const char *text, size_t *bad)
+{
+	struct perf_map *pm = NULL;
+
+	assert_int_equal(perf_map__parse(text, strlen(text), &pm, bad), 0);
+	assert_non_null(pm);
+	return pm;
+}
+
+static void expect_name(const struct perf_map *pm, uint64_t addr, const char *want)
+{
+	const char *got = perf_map__lookup(pm, addr);
+
+	if (!want) {
+		if (got)
+			fail_msg("0x%jx: got \"%s\", wanted none", (uintmax_t)addr, got);
+		return;
+	}
+	assert_non_null(got);
+	assert_string_equal(got, want);
+}
+
+static void test_parse_and_lookup(void **state)
+{
+	size_t bad = 99;
+	struct perf_map *pm = parse("1000 10 first\n"
+				    "0x2000 0x20 second one [with spaces]\n"
+				    "3000 8 LazyCompile:~foo /app/x.js:1\n",
+				    &bad);
+
+	(void)state;
+	assert_int_equal(bad, 0);
+	assert_int_equal(perf_map__count(pm), 3);
+	expect_name(pm, 0x1000, "first");
+	expect_name(pm, 0x100f, "first");
+	expect_name(pm, 0x1010, NULL);
+	expect_name(pm, 0xfff, NULL);
+	expect_name(pm, 0x201f, "second one [with spaces]");
+	expect_name(pm, 0x3007, "LazyCompile:~foo /app/x.js:1");
+	expect_name(pm, 0x3008, NULL);
+	assert_true(perf_map__covers(pm, 0x1000, 0x1001));
+	assert_true(perf_map__covers(pm, 0x1800, 0x2001));
+	assert_false(perf_map__covers(pm, 0x1001, 0x2000));
+	assert_false(perf_map__covers(pm, 0x3001, 0x9000));
+	assert_true(perf_map__bytes(pm) > 0);
+	perf_map__free(pm);
+	perf_map__free(NULL);
+}
+
+static void test_later_entry_wins(void **state)
+{
+	struct perf_map *pm = parse("5000 100 old_code\n"
+				    "4000 10 other\n"
+				    "5000 40 new_code\n",
+				    NULL);
+
+	(void)state;
+	assert_int_equal(perf_map__count(pm), 2);
+	expect_name(pm, 0x5010, "new_code");
+	expect_name(pm, 0x5050, NULL);
+	perf_map__free(pm);
+}
+
+static void test_hostile_lines(void **state)
+{
+	char text[16384];
+	size_t bad, n = 0;
+	struct perf_map *pm;
+
+	(void)state;
+	n += (size_t)snprintf(text + n, sizeof(text) - n,
+			      "\n"
+			      "garbage\n"
+			      "1000\n"
+			      "1000 10\n"
+			      "1000 10 \n"
+			      "1000  10 double space\n"
+			      "zz 10 bad_start\n"
+			      "1000 zz bad_size\n"
+			      "1000 0 zero_size\n"
+			      "ffffffffffffffff 2 wraps\n"
+			      "1ffffffffffffffff 2 too_big\n"
+			      "0x 10 no_digits\n"
+			      "2000 10 esc\x1b[31m\x7f\xc2\x85name\n"
+			      "3000 10 ok\r\n");
+	memset(text + n, 'a', 5000); /* a line longer than 4 KiB */
+	n += 5000;
+	n += (size_t)snprintf(text + n, sizeof(text) - n, "\n4000 10 after_long\n5000 10 tail");
+	pm = parse(text, &bad);
+	assert_int_equal(bad, 13);
+	assert_int_equal(perf_map__count(pm), 4);
+	expect_name(pm, 0x2000, "esc?[31m??name");
+	expect_name(pm, 0x3000, "ok?");
+	expect_name(pm, 0x4000, "after_long");
+	expect_name(pm, 0x5000, "tail");
+	expect_name(pm, 0x1000, NULL);
+	perf_map__free(pm);
+	/* A NUL inside a line. */
+	assert_int_equal(perf_map__parse("1000 10 a\0b\n2000 10 c\n", 21, &pm, &bad), 0);
+	assert_int_equal(bad, 1);
+	expect_name(pm, 0x1000, NULL);
+	expect_name(pm, 0x2000, "c");
+	perf_map__free(pm);
+	/* Nothing at all. */
+	assert_int_equal(perf_map__parse("", 0, &pm, NULL), 0);
+	assert_int_equal(perf_map__count(pm), 0);
+	expect_name(pm, 0, NULL);
+	assert_false(perf_map__covers(pm, 0, UINT64_MAX));
+	perf_map__free(pm);
+}
+
+static void test_long_names_capped(void **state)
+{
+	char text[3000];
+	struct perf_map *pm;
+	const char *name;
+
+	(void)state;
+	memcpy(text, "1000 10 ", 8);
+	memset(text + 8, 'n', sizeof(text) - 9);
+	text[sizeof(text) - 1] = '\0';
+	pm = parse(text, NULL);
+	name = perf_map__lookup(pm, 0x1000);
+	assert_non_null(name);
+	assert_int_equal(strlen(name), NAME_MAX_BYTES);
+	assert_string_equal(name + NAME_MAX_BYTES - 2, "..");
+	perf_map__free(pm);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * Makes "<tmp>/<name>/4242" with a status file (namespace pid 17, euid
+ * @euid) and a root directory holding tmp/. Returns the proc root in @root.
+ */
+static void fake_proc(const char *name, unsigned int euid, char *root, size_t size)
+{
+	char path[800], status[128];
+
+	snprintf(root, size, "%s/%s", unit_tmpdir(), name);
+	unit_sh("mkdir -p '%s/4242/root/tmp'", root);
+	snprintf(path, sizeof(path), "%s/4242/status", root);
+	snprintf(status, sizeof(status), "Name:\tjit\nUid:\t%u\t%u\t%u\t%u\nNSpid:\t4242\t17\n",
+		 euid, euid, euid, euid);
+	write_file(path, status);
+}
+
+static int open_map(const char *root, struct perf_map **pm)
+{
+	*pm = NULL;
+	return perf_map__open(root, 4242, pm);
+}
+
+static void test_open_by_namespace_pid(void **state)
+{
+	char root[600], path[800];
+	struct perf_map *pm;
+
+	(void)state;
+	fake_proc("ns-pid", (unsigned int)geteuid(), root, sizeof(root));
+	assert_int_equal(open_map(root, &pm), -ENOENT);
+	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-4242.map", root);
+	write_file(path, "1000 10 host_pid_map\n");
+	assert_int_equal(open_map(root, &pm), -ENOENT); /* the file of pid 4242 is not its own */
+	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
+	write_file(path, "1000 10 jitted\n");
+	assert_int_equal(open_map(root, &pm), 0);
+	expect_name(pm, 0x1000, "jitted");
+	perf_map__free(pm);
+}
+
+static void test_refuses_what_is_not_a_plain_file(void **state)
+{
+	char root[600], path[800], outside[800];
+	struct perf_map *pm;
+
+	(void)state;
+	fake_proc("not-plain", (unsigned int)geteuid(), root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
+	snprintf(outside, sizeof(outside), "%s/outside.map", unit_tmpdir());
+	write_file(outside, "1000 10 planted\n");
+	/* A symlink, even to a good file. */
+	assert_int_equal(symlink(outside, path), 0);
+	assert_int_equal(open_map(root, &pm), -EPERM);
+	assert_null(pm);
+	unlink(path);
+	/* A FIFO: refused without blocking. */
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(open_map(root, &pm), -EPERM);
+	unlink(path);
+	/* A directory. */
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(open_map(root, &pm), -EPERM);
+	rmdir(path);
+	/* Too big (sparse). */
+	unit_sh("truncate -s %lu '%s'", PERF_MAP_MAX_BYTES + 1, path);
+	assert_int_equal(open_map(root, &pm), -EPERM);
+	unlink(path);
+}
+
+/* The process's /tmp is a symlink out of its root: followed inside the root only. */
+static void test_symlinks_stay_in_the_root(void **state)
+{
+	char root[600], path[800], outside[800];
+	struct perf_map *pm;
+
+	(void)state;
+	fake_proc("escape", (unsigned int)geteuid(), root, sizeof(root));
+	snprintf(outside, sizeof(outside), "%s/outside-tmp", unit_tmpdir());
+	unit_sh("mkdir -p '%s' && echo '1000 10 planted' > '%s/perf-17.map'", outside, outside);
+	snprintf(path, sizeof(path), "%s/4242/root/tmp", root);
+	assert_int_equal(rmdir(path), 0);
+	/* From <proc>/4242/root, "../../.." is the test's directory: outside-tmp is there. */
+	assert_int_equal(symlink("../../../outside-tmp", path), 0);
+	assert_int_equal(open_map(root, &pm), -ENOENT);
+	assert_null(pm);
+}
+
+static void test_owner_checked(void **state)
+{
+	char root[600], path[800];
+	struct perf_map *pm;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* files owned by someone else need root to make */
+	/* The process runs as uid 4000; its map belongs to it, to root, or to nobody else. */
+	fake_proc("owner", 4000, root, sizeof(root));
+	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
+	write_file(path, "1000 10 jitted\n");
+	assert_int_equal(chown(path, 4000, 4000), 0);
+	assert_int_equal(open_map(root, &pm), 0);
+	expect_name(pm, 0x1000, "jitted");
+	perf_map__free(pm);
+	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(open_map(root, &pm), 0);
+	perf_map__free(pm);
+	assert_int_equal(chown(path, 4001, 4001), 0);
+	assert_int_equal(open_map(root, &pm), -EPERM);
+	assert_null(pm);
+}
+
+static void test_gone_process(void **state)
+{
+	struct perf_map *pm;
+
+	(void)state;
+	assert_int_equal(perf_map__open("/nonexistent-proc", 4242, &pm), -ENOENT);
+	assert_null(pm);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_parse_and_lookup),
+	    cmocka_unit_test(test_later_entry_wins),
+	    cmocka_unit_test(test_hostile_lines),
+	    cmocka_unit_test(test_long_names_capped),
+	    cmocka_unit_test(test_open_by_namespace_pid),
+	    cmocka_unit_test(test_refuses_what_is_not_a_plain_file),
+	    cmocka_unit_test(test_symlinks_stay_in_the_root),
+	    cmocka_unit_test(test_owner_checked),
+	    cmocka_unit_test(test_gone_process),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

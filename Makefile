@@ -131,11 +131,10 @@ test: deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/run.sh
 
-# Until the live screen lands: sample for 5 seconds and show the hottest stacks.
+# The live screen, as root.
 run: all
 	@sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-	$$sudo ./flametop --folded --duration 5 -o $(BUILD)/run.folded && \
-	sort -t' ' -k2 -n -r $(BUILD)/run.folded | head -n 20 | cut -c1-$${COLUMNS:-160}
+	exec $$sudo ./flametop
 
 bench: all
 	@$(MAKE) --no-print-directory build-tests

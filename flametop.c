@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -29,6 +30,7 @@
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "symbols/symbolizer.h"
+#include "tui/app.h"
 
 #define FLAMETOP_VERSION "0.1.0"
 #define EXIT_USAGE 2
@@ -241,17 +243,26 @@ static FILE *open_output(const struct options *o)
 	return fd < 0 ? NULL : fdopen(fd, "w");
 }
 
-/* Prints the profile as folded stacks; returns the number of lines or -errno. */
+/*
+ * Prints the profile as folded stacks, with -K, -U, -p and -c applied;
+ * returns the number of lines or -errno.
+ */
 static long write_folded(FILE *out, const struct profile *prof, const struct options *o)
 {
+	int32_t tgids[MAX_FILTER_TGIDS];
 	struct view_filter filter = {
 		.window = WINDOW_CUMULATIVE,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
+		.tgids = tgids,
+		.ntgids = o->ntgids,
+		.comm = o->comm,
 	};
 	struct stack_trie trie;
 	long lines;
 
+	for (size_t i = 0; i < o->ntgids; i++)
+		tgids[i] = (int32_t)o->tgids[i];
 	if (stack_trie__init(&trie))
 		return -ENOMEM;
 	lines = stack_trie__build(&trie, prof, &filter);
@@ -331,6 +342,131 @@ cleanup:
 	return ret;
 }
 
+/*
+ * Raises the soft limit on open files to the hard one: the symbolizer holds
+ * the files of short-lived processes open (a quarter of the limit at most).
+ */
+static void raise_open_files_limit(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/*
+ * The screen's settings from the command line. The screen walks both sides
+ * of every stack, so that K and U can show what -U and -K hid at first.
+ */
+static void app_config_from(const struct options *o, struct app_config *c)
+{
+	*c = (struct app_config){
+		.weight = o->weight,
+		.symbols = { .raw_names = o->no_demangle },
+		.delay = o->delay,
+		.color = !o->no_color,
+		.hide_kernel = o->user_only,
+		.hide_user = o->kernel_only,
+	};
+	capture_opts_from(o, &c->capture);
+	c->capture.kernel_stacks = c->capture.user_stacks = true;
+}
+
+static int need_terminal(void)
+{
+	if (isatty(STDOUT_FILENO))
+		return 0;
+	return fail("the screen needs a terminal on stdout: use --folded for text output");
+}
+
+/* The live screen. */
+static int run_screen_live(const struct options *o)
+{
+	struct app_config c;
+	char err[1024];
+
+	app_config_from(o, &c);
+	if (app__run_live(&c, err, sizeof(err)))
+		return fail("%s", err);
+	return 0;
+}
+
+/* Says how many lines of @file were malformed, and the first one, on stderr. */
+static void report_bad_lines(const char *file, const struct folded_read_stats *st)
+{
+	if (st->bad)
+		fprintf(stderr,
+			"flametop: %s: %" PRIu64 " malformed line%s skipped (first: line %" PRIu64
+			", %s)\n",
+			file, st->bad, st->bad == 1 ? "" : "s", st->first_bad_line,
+			st->first_bad_why ? st->first_bad_why : "malformed");
+}
+
+/* Reads -i FILE (or stdin) into @prof. Returns 0 or EXIT_USAGE after saying why. */
+static int read_input(const struct options *o, struct profile *prof,
+		      struct folded_read_stats *st)
+{
+	bool is_stdin = strcmp(o->input, "-") == 0;
+	FILE *in = is_stdin ? stdin : fopen(o->input, "re");
+	int err;
+
+	if (!in)
+		return fail("-i %s: %s", o->input, strerror(errno));
+	err = folded__read(in, prof, st);
+	if (!is_stdin)
+		fclose(in);
+	if (err)
+		return fail("-i %s: %s", o->input, strerror(-err));
+	return 0;
+}
+
+/* -i FILE --folded: the stacks read, filtered, printed again. */
+static int refold(const struct options *o, const struct profile *prof)
+{
+	FILE *out = open_output(o);
+	long lines;
+	int ret = 0;
+
+	if (!out)
+		return fail("-o %s: %s", o->output, strerror(errno));
+	lines = write_folded(out, prof, o);
+	if (lines < 0)
+		ret = fail("writing folded stacks: %s", strerror((int)-lines));
+	if (out != stdout && fclose(out) && !ret)
+		ret = fail("-o %s: %s", o->output, strerror(errno));
+	return ret;
+}
+
+/* -i FILE: the viewer, or with --folded the same stacks, filtered, re-emitted. */
+static int run_input(const struct options *o)
+{
+	const char *name = strcmp(o->input, "-") == 0 ? "stdin" : o->input;
+	struct folded_read_stats st;
+	struct app_config c;
+	struct profile *prof;
+	char err[1024];
+	int ret;
+
+	if (!o->folded && need_terminal())
+		return EXIT_USAGE;
+	prof = profile__new();
+	if (!prof)
+		return fail("can't start: %s", strerror(ENOMEM));
+	ret = read_input(o, prof, &st);
+	if (!ret && o->folded) {
+		report_bad_lines(name, &st);
+		ret = refold(o, prof);
+	} else if (!ret) {
+		app_config_from(o, &c);
+		if (app__run_file(&c, prof, name, &st, err, sizeof(err)))
+			ret = fail("%s", err);
+	}
+	profile__free(prof);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -349,12 +485,13 @@ int main(int argc, char **argv)
 	case OPTIONS_RUN:
 		break;
 	}
+	raise_open_files_limit();
 	if (o.input)
-		return fail("-i: the offline viewer is not built yet");
-	if (!o.folded)
-		return fail("the live screen is not built yet: use --folded");
+		return run_input(&o);
+	if (!o.folded && need_terminal())
+		return EXIT_USAGE;
 	ret = check_live_prerequisites(&o);
 	if (ret)
 		return ret;
-	return run_folded_live(&o);
+	return o.folded ? run_folded_live(&o) : run_screen_live(&o);
 }

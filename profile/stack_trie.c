@@ -231,3 +231,49 @@ int stack_trie__build(struct stack_trie *t, const struct profile *p, const struc
 		clear(t);
 	return err;
 }
+
+/* True when an ancestor of @node (the root excluded) is frame @frame too. */
+static bool has_ancestor_frame(const struct stack_trie *t, uint32_t node, uint32_t frame)
+{
+	for (node = t->nodes[node].parent; node != TRIE_ROOT; node = t->nodes[node].parent) {
+		if (t->nodes[node].frame == frame)
+			return true;
+	}
+	return false;
+}
+
+/* Adds the callers of @node, nearest first, carrying @node's total. */
+static int add_callers(struct stack_trie *out, const struct stack_trie *t, uint32_t node)
+{
+	uint64_t count = t->nodes[node].total;
+	uint32_t at = TRIE_ROOT;
+
+	out->nodes[TRIE_ROOT].total += count;
+	for (node = t->nodes[node].parent; node != TRIE_ROOT; node = t->nodes[node].parent) {
+		at = child_or_new(out, at, t->nodes[node].frame);
+		if (at == TRIE_NONE)
+			return -ENOMEM;
+		out->nodes[at].total += count;
+	}
+	out->nodes[at].self += count;
+	return 0;
+}
+
+int stack_trie__build_callers(struct stack_trie *out, const struct stack_trie *t,
+			      const struct profile *p, uint32_t frame)
+{
+	int err = 0;
+
+	clear(out);
+	if (out->n == 0)
+		return -ENOMEM;
+	for (uint32_t n = 1; n < t->n && !err; n++) {
+		if (t->nodes[n].frame == frame && !has_ancestor_frame(t, n, frame))
+			err = add_callers(out, t, n);
+	}
+	if (!err)
+		err = sort_siblings(out, p);
+	if (err)
+		clear(out);
+	return err;
+}

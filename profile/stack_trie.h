@@ -66,6 +66,17 @@ int stack_trie__build(struct stack_trie *t, const struct profile *p, const struc
  */
 uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t frame);
 
+/*
+ * stack_trie__build_callers() replaces @out's contents with the callers of
+ * @frame in @t, an inverted tree: the root stands for @frame (its total is
+ * the count of every stack through @frame, counted once per stack even
+ * when @frame recurses), its children are the direct callers, theirs the
+ * callers' callers, and so on up to the processes. Sorted as
+ * stack_trie__build() sorts. Returns 0 or -ENOMEM (@out is then empty).
+ */
+int stack_trie__build_callers(struct stack_trie *out, const struct stack_trie *t,
+			      const struct profile *p, uint32_t frame);
+
 /* Releases the trie's memory; it must be re-initialized before reuse. */
 void stack_trie__free(struct stack_trie *t);
 

@@ -60,20 +60,31 @@ newest_program_id() {
 	bpftool prog show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n | tail -n 1 | grep . || echo 0
 }
 
+# flametop_programs_after ID: ids of flametop's programs newer than ID, one
+# per line. Other flametops (and an earlier run's programs, which linger a
+# moment after it exits) have older ids.
+flametop_programs_after() {
+	bpftool prog show 2>/dev/null |
+		sed -nE 's/^([0-9]+): .* name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read|on_exec) .*/\1/p' |
+		awk -v after="$1" '$1 > after'
+}
+
 # wait_program_after ID: until a flametop program newer than ID is loaded
-# (at most 10 s). Programs of an earlier run may linger a moment after it
-# exits, so "some flametop program is loaded" is not enough.
+# (at most 10 s).
 wait_program_after() {
 	for _ in $(seq 100); do
-		bpftool prog show 2>/dev/null |
-			sed -nE 's/^([0-9]+): .* name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read) .*/\1/p' |
-			awk -v after="$1" '$1 > after { found = 1 } END { exit !found }' && return 0
+		[ -n "$(flametop_programs_after "$1")" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# bpf_programs_loaded: the names of the flametop programs loaded now.
-bpf_programs_loaded() {
-	bpftool prog show 2>/dev/null | grep -oE 'name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read)\b' || true
+# programs_gone_after ID: no flametop program newer than ID stays loaded
+# (the kernel frees them a moment after exit; wait up to 3 s).
+programs_gone_after() {
+	for _ in $(seq 30); do
+		[ -z "$(flametop_programs_after "$1")" ] && return 0
+		sleep 0.1
+	done
+	return 1
 }

@@ -84,15 +84,16 @@ fi
 # 6. Ctrl-C and SIGTERM print what was collected and exit 0; nothing stays attached.
 for sig in INT TERM; do
 	start_bg "$WORKLOADS/cpu_split" 5
+	newest=$(newest_program_id)
 	$FLAMETOP --folded --duration 60 -p "$bg_pid" >"$TEST_TMP/sig.folded" 2>"$TEST_TMP/sig.err" &
 	ft=$!
 	sleep 2
-	loaded=$(bpf_programs_loaded)
+	loaded=$(flametop_programs_after "$newest" | tr '\n' ' ')
 	kill -s "$sig" "$ft"
 	wait "$ft"
 	rc=$?
 	check "SIG$sig: exit 0 with the stacks so far" \
 		bash -c "[ $rc = 0 ] && grep -q ';leaf_a ' '$TEST_TMP/sig.folded' && grep -q 'samples in' '$TEST_TMP/sig.err'"
-	check "SIG$sig: the program was attached while running ($loaded)" [ -n "$loaded" ]
-	check "SIG$sig: nothing stays attached after exit" [ -z "$(bpf_programs_loaded)" ]
+	check "SIG$sig: its programs were attached while running (ids $loaded)" [ -n "$loaded" ]
+	check "SIG$sig: nothing stays attached after exit" programs_gone_after "$newest"
 done

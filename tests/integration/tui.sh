@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# The screen, in a real terminal: flametop runs in tmux, gets keys with
+# send-keys, and is read back with capture-pane. The file viewer on a
+# fixture first (no privileges needed), then live sampling of a known
+# workload, read mode, resizes and every way out.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../tmux.sh"
+trap 'screen_stop; cleanup_test' EXIT
+
+FIXTURE=tests/fixtures/viewer.folded
+
+if ! command -v tmux >/dev/null; then
+	skip "terminal tests" "tmux is not installed (make deps installs it)"
+	exit 0
+fi
+
+# check_screen "what" REGEX: the screen matches REGEX within a few seconds.
+check_screen() {
+	if screen_wait "$2" "${3:-10}"; then ok "$1"; else
+		not_ok "$1"
+		screen_text | diag
+	fi
+}
+
+# check_no_screen "what" REGEX: the screen stops matching REGEX within a few seconds.
+check_no_screen() {
+	if screen_gone "$2" "${3:-10}"; then ok "$1"; else
+		not_ok "$1"
+		screen_text | diag
+	fi
+}
+
+# check_exit "what" CODE: the command in the terminal ended with CODE and gave the terminal back.
+check_exit() {
+	local code
+	code=$(screen_exit_code 10)
+	check "$1: exit code $2 (got $code)" [ "$code" = "$2" ]
+	check "$1: the terminal is back to normal (no alternate screen, cursor shown)" \
+		[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]
+}
+
+
+# Colour codes in capture-pane -e output: SGR 30-38, 40-48, 90-97, 100-107.
+has_colours() {
+	grep -qE $'\e\\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m'
+}
+
+# 1. Without a terminal: one clear line, exit 2.
+$FLAMETOP -i "$FIXTURE" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "-i without a terminal on stdout: exit 2 and one line ($(cat "$TEST_TMP/err"))" \
+	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && grep -q 'needs a terminal' '$TEST_TMP/err'"
+$FLAMETOP -d 1 >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "live without a terminal on stdout: exit 2 and one line" \
+	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && grep -q 'needs a terminal' '$TEST_TMP/err'"
+
+# 2. -i FILE --folded re-emits, with -K, -U, -p and -c applied; malformed lines are reported.
+$FLAMETOP -i "$FIXTURE" --folded -K >"$TEST_TMP/k.folded" 2>"$TEST_TMP/err"
+check "-i --folded -K keeps the kernel frames (and the processes)" diff -u - "$TEST_TMP/k.folded" <<'EOT'
+cpu_split 420
+bash;read_[k];vfs_read_[k] 50
+swapper/0;do_idle_[k];default_idle_[k] 30
+EOT
+check "-i --folded reports 2 malformed lines, the first on line 5" \
+	grep -q '2 malformed lines skipped (first: line 5' "$TEST_TMP/err"
+$FLAMETOP -i "$FIXTURE" --folded -U -c bash >"$TEST_TMP/u.folded" 2>/dev/null
+check "-i --folded -U -c bash: bash's user frames only" diff -u - "$TEST_TMP/u.folded" <<'EOT'
+bash;main;readline 50
+EOT
+$FLAMETOP -i tests/fixtures/perf_pids.folded --folded -p 4343,99 >"$TEST_TMP/p.folded" 2>/dev/null
+check "-i --folded -p: the pids of perf's comm-PID names" diff -u - "$TEST_TMP/p.folded" <<'EOT'
+perl-4343;main;walk 5
+bash-99;main 1
+EOT
+
+# 3. The file viewer, in each terminal type flametop must be right in.
+for term in xterm-256color screen tmux-256color linux; do
+	screen_start 120 30 "TERM=$term $FLAMETOP -i $FIXTURE"
+	check_screen "viewer, TERM=$term: the header names the file and the malformed lines" \
+		"^file: $FIXTURE \| 5 stacks, 2 malformed lines skipped \(first: line 5"
+	check_screen "viewer, TERM=$term: the hottest path is open down to leaf_a" \
+		'60\.0%  60\.0%  +300  \|   \| \|---- leaf_a'
+	check_screen "viewer, TERM=$term: the icicle draws kernel frames in braces" '\{vfs_read +\}'
+	screen_keys q
+	check_exit "viewer, TERM=$term, q" 0
+done
+
+# 4. Keys in the viewer: collapse, expand all, K, U, search, zoom, flat view, help.
+screen_start 100 30 "$FLAMETOP -i $FIXTURE"
+screen_wait 'leaf_a'
+screen_keys j -
+check_no_screen "viewer: - collapses the selected row (cpu_split)" '---- leaf_a'
+check_screen "viewer: the collapsed row is marked [+]" '\|-\[\+\] cpu_split'
+screen_keys E
+check_screen "viewer: E expands every row" '`---- vfs_read \[k\]'
+screen_keys K
+check_no_screen "viewer: K hides kernel frames" 'vfs_read'
+check_screen "viewer: the header says kernel frames are hidden" 'hidden: kernel frames'
+screen_keys K U
+check_no_screen "viewer: U hides user frames" 'leaf_a'
+check_screen "viewer: with U, bash goes straight to its kernel frames" '`-\[-\] read \[k\]'
+screen_keys U / l e a f _ b Enter
+check_screen "viewer: / keeps the stacks through leaf_b and says so" 'filters: text "leaf_b"'
+check_no_screen "viewer: / leaves out the other stacks" 'bash'
+screen_keys Escape
+check_screen "viewer: Esc clears the filter" 'filters: none'
+screen_keys Tab
+check_screen "viewer: Tab moves the focus to the icicle" '^Icicle'
+screen_keys Home Down Down Down Enter
+check_screen "viewer: Enter zooms the icicle on the selected frame" '^Icicle zoomed on work'
+screen_keys Escape
+check_screen "viewer: Esc zooms out" '^Icicle \(Enter: zoom in\)'
+screen_keys Tab Tab Tab
+check_screen "viewer: the flat view lists functions by self share" 'Self% Total%      Self  Function'
+check_screen "viewer: leaf_a is the hottest function" '^ 60\.0%  60\.0%       300  leaf_a'
+screen_keys Home Enter
+check_screen "viewer: Enter lists the callers of leaf_a, nearest first" '`-\[-\] work$'
+screen_keys Escape '?'
+check_screen "viewer: ? shows the help" 'Keys \(any key closes this help\)'
+check_no_screen "viewer: the help leaves out the live-only keys" 'swap sample/read mode'
+screen_keys x
+
+# 5. Resizing redraws at the new size; below 40x10 one line says so.
+screen_resize 60 20
+check_screen "resize to 60x20: the header is redrawn to fit" '^file: .*\.\. FILE$'
+screen_text >"$TEST_TMP/60x20"
+check "resize to 60x20: 20 lines, none wider than 60" \
+	bash -c "[ \$(wc -l <'$TEST_TMP/60x20') = 20 ] && awk 'length > 60 { bad = 1 } END { exit bad }' '$TEST_TMP/60x20'"
+screen_resize 30 8
+check_screen "resize to 30x8: 'terminal too small'" '^terminal too small \(30x8'
+check "resize to 30x8: the screen holds that one line only" \
+	[ "$(screen_text | grep -c .)" = 1 ]
+screen_resize 100 30
+check_screen "resize back to 100x30: the screen comes back" '^file:'
+screen_keys q
+check_exit "viewer, q" 0
+
+# 6. --no-color and NO_COLOR: attributes only.
+screen_start 100 30 "$FLAMETOP -i $FIXTURE"
+screen_wait 'leaf_a'
+if screen_attrs | has_colours; then ok "colours by default"; else not_ok "colours by default"; fi
+screen_keys q
+screen_exit_code >/dev/null
+for how in "--no-color" "NO_COLOR=1"; do
+	if [ "$how" = --no-color ]; then cmd="$FLAMETOP --no-color -i $FIXTURE"; else cmd="NO_COLOR=1 $FLAMETOP -i $FIXTURE"; fi
+	screen_start 100 30 "$cmd"
+	screen_wait 'leaf_a'
+	if screen_attrs | has_colours; then not_ok "$how: no colour"; else ok "$how: no colour"; fi
+	screen_keys E
+	check_screen "$how: kernel frames still marked [k]" '---- vfs_read \[k\]$'
+	screen_keys q
+	check_exit "$how, q" 0
+done
+
+# 7. -i - reads stdin and takes keys from the terminal.
+screen_start 100 30 "cat $FIXTURE | $FLAMETOP -i -"
+check_screen "-i -: the header names stdin" '^file: stdin \| 5 stacks'
+screen_keys q
+check_exit "-i -, q" 0
+
+if [ "$(id -u)" != 0 ]; then
+	skip "live screen tests" "not root: BPF programs can't be loaded"
+	exit 0
+fi
+
+# 8. Live: a known workload, filters, toggles, pause, save, mode swap, quit.
+mkdir -p "$TEST_TMP/cwd"
+newest=$(newest_program_id)
+start_bg "$WORKLOADS/cpu_split" 60
+split_pid=$bg_pid
+screen_start 100 30 "cd '$TEST_TMP/cwd' && $(realpath "$FLAMETOP") -d 0.5"
+check_screen "live: the header names the mode, hook, rate and CPUs" \
+	'^sample: perf_event (cpu-clock|cycles), 99 Hz, [0-9]+ CPUs \| [0-9-]+ samples/s, [0-9]+ lost +LIVE$'
+check_screen "live: the header shows the window and no filter" '^window: recent \(last 0\.5 s\), [0-9]+ samples \| filters: none'
+screen_keys p "$split_pid" Enter
+check_screen "live: p sets a pid filter, shown in the header" "filters: pid $split_pid\$"
+screen_keys E
+check_screen "live: leaf_a of the workload appears" '---- leaf_a$' 15
+check_no_screen "live: the pid filter keeps other processes out" 'swapper' 5
+screen_keys C
+check_no_screen "live: C collapses every row" '---- leaf_a$'
+check_screen "live: the process row is collapsed" '`-\[\+\] cpu_split'
+screen_keys e
+check_screen "live: e opens the hottest path again" '---- leaf_a$'
+screen_keys U
+check_no_screen "live: U hides user frames" '---- leaf_a$'
+screen_keys U K
+check_screen "live: K hides kernel frames" 'hidden: kernel frames'
+check_screen "live: with K, leaf_a stays" '---- leaf_a$'
+screen_keys K ' '
+check_screen "live: Space pauses the display" 'PAUSED$'
+screen_keys ' '
+check_screen "live: Space resumes" 'LIVE$'
+screen_keys s
+check_screen "live: s says where it saved" 'saved [0-9]+ stacks as folded to \./flametop-[0-9]{8}-[0-9]{6}\.folded'
+saved=$(ls "$TEST_TMP/cwd"/flametop-*.folded 2>/dev/null | head -n 1)
+check "live: the saved file is folded stacks of the workload ($saved)" \
+	bash -c "[ -s '$saved' ] && ! grep -vqE '^[^;]+(;[^;]+)* [0-9]+$' '$saved' && grep -q '^cpu_split;.*;leaf_a [0-9]*$' '$saved'"
+screen_keys m
+check_screen "live: m swaps to read mode, and the header says through which hook" \
+	'^read: (fentry/vfs_read|kprobe/vfs_read|syscall-entry tracepoint), [0-9]+ CPUs'
+if grep -q 'syscall-entry tracepoint' <(screen_text); then
+	check_screen "live: read mode says why the better hooks failed" '^hook: syscall-entry tracepoint, as better ones failed: fentry/vfs_read'
+fi
+screen_keys m
+check_screen "live: m swaps back to sample mode, its profile kept" '^sample: perf_event'
+screen_keys Escape
+check_screen "live: Esc clears the pid filter" 'filters: none'
+screen_keys q
+check_exit "live, q" 0
+check "live: nothing stays attached after q" programs_gone_after "$newest"
+
+# 9. Ctrl-C, SIGTERM and SIGHUP end the screen cleanly too.
+newest=$(newest_program_id)
+screen_start 100 30 "$FLAMETOP -d 0.5"
+screen_wait 'LIVE'
+screen_keys C-c
+check_exit "live, Ctrl-C" 0
+screen_start 100 30 "$FLAMETOP -d 0.5"
+screen_wait 'LIVE'
+kill -TERM "$(ps -o pid= --ppid "$(screen_var pane_pid)")"
+check_exit "live, SIGTERM" 0
+screen_start 100 30 "exec $FLAMETOP -d 0.5"
+screen_wait 'LIVE'
+ft_pid=$(screen_var pane_pid)
+tmux_ kill-pane -t ft
+for _ in $(seq 50); do kill -0 "$ft_pid" 2>/dev/null || break; sleep 0.1; done
+check "live, SIGHUP (the terminal went away): flametop ends" bash -c "! kill -0 $ft_pid 2>/dev/null"
+check "live: nothing stays attached after SIGHUP" programs_gone_after "$newest"

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# make screenshots: text captures of the real screen, in tmux, into
+# screenshots/*.txt (the README shows them): live sampling of a known
+# workload (also at 80x24), read mode, the flat view, the file viewer and
+# the help.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/tmux.sh"
+trap 'screen_stop; cleanup_test' EXIT
+
+OUT=screenshots
+W=${SCREENSHOT_WIDTH:-100}
+H=${SCREENSHOT_HEIGHT:-40}
+mkdir -p "$OUT"
+
+# shot NAME: saves the screen as $OUT/NAME.txt.
+shot() {
+	screen_text | sed -e 's/[[:space:]]*$//' >"$OUT/$1.txt"
+	echo "wrote $OUT/$1.txt"
+}
+
+# The file viewer: every row of the fixture expanded.
+screen_start "$W" "$H" "$FLAMETOP -i tests/fixtures/viewer.folded"
+screen_wait 'leaf_a' || exit 1
+screen_keys E
+sleep 0.3
+shot viewer
+screen_keys q
+
+if [ "$(id -u)" != 0 ]; then
+	echo "screenshots: the live ones need root (sudo make screenshots)" >&2
+	exit 1
+fi
+
+# Live sampling: cpu_split (main > work > leaf_a 3 : leaf_b 1) beside a
+# read() loop, over a 2 s window, both processes only.
+start_bg "$WORKLOADS/cpu_split" 30
+split=$bg_pid
+start_bg "$WORKLOADS/syscall_loop" 30
+loop=$bg_pid
+for size in "$W $H" "80 24"; do
+	read -r w h <<<"$size"
+	screen_start "$w" "$h" "$FLAMETOP -p $split,$loop"
+	screen_wait '[0-9]+ samples/s' 10 && sleep 2.5
+	if [ "$w" = "$W" ]; then
+		screen_keys E g # every row, from the top
+		sleep 0.3
+		shot sample
+	else
+		shot "sample-${w}x$h"
+	fi
+	screen_keys q
+	screen_exit_code >/dev/null
+done
+screen_start "$W" "$H" "$FLAMETOP -p $split,$loop"
+screen_wait '[0-9]+ samples/s' 10 && sleep 2.5
+screen_keys Tab Tab Tab Tab
+screen_wait 'Function \(Enter: callers\)' || exit 1
+shot flat
+screen_keys '?'
+screen_wait 'any key closes this help' || exit 1
+shot help
+screen_keys q
+screen_exit_code >/dev/null
+
+# Read mode: who reads, through which code.
+screen_start "$W" "$H" "$FLAMETOP --mode read -p $loop"
+screen_wait '[0-9]+ reads/s' 10 && sleep 2.5
+screen_keys E
+sleep 0.3
+shot read
+screen_keys q
+screen_exit_code >/dev/null

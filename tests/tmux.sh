@@ -1,0 +1,61 @@
+# shellcheck shell=bash
+# tmux.sh: runs flametop's screen in a private tmux server and reads it back,
+# for the terminal test and the screenshots. Source after tests/lib.sh.
+
+SCREEN_EXIT="$TEST_TMP/screen.exit"
+screen_n=0 # each terminal gets a tmux server of its own: no server is ever reused
+
+tmux_() { tmux -L "flametop-test-$$-$screen_n" -f /dev/null "$@"; }
+
+# screen_start W H COMMAND...: runs COMMAND (one shell line) in a new W x H
+# terminal; its exit status goes to $SCREEN_EXIT when it ends.
+screen_start() {
+	local w=$1 h=$2
+	shift 2
+	rm -f "$SCREEN_EXIT"
+	screen_stop
+	screen_n=$((screen_n + 1))
+	tmux_ new-session -d -s ft -x "$w" -y "$h" \
+		"cd '$PWD' && $*; echo \$? >'$SCREEN_EXIT'; exec sleep 600"
+}
+
+# screen_stop: ends the current terminal's tmux server and removes its socket.
+screen_stop() {
+	tmux_ kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/flametop-test-$$-$screen_n"
+}
+screen_text() { tmux_ capture-pane -p -t ft; }
+screen_attrs() { tmux_ capture-pane -p -e -t ft; }
+screen_keys() { tmux_ send-keys -t ft "$@"; }
+screen_resize() { tmux_ resize-window -t ft -x "$1" -y "$2"; }
+screen_var() { tmux_ display-message -p -t ft "#{$1}"; }
+
+# screen_wait REGEX [SECONDS]: true as soon as the screen matches REGEX.
+screen_wait() {
+	local re=$1 deadline=$((SECONDS + ${2:-10}))
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		screen_text | grep -qE -e "$re" && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# screen_gone REGEX [SECONDS]: true as soon as the screen no longer matches REGEX.
+screen_gone() {
+	local re=$1 deadline=$((SECONDS + ${2:-10}))
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		screen_text | grep -qE -e "$re" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# screen_exit_code [SECONDS]: the command's exit status once it ended, or "running".
+screen_exit_code() {
+	local deadline=$((SECONDS + ${1:-10}))
+	while [ "$SECONDS" -lt "$deadline" ]; do
+		[ -s "$SCREEN_EXIT" ] && { cat "$SCREEN_EXIT"; return 0; }
+		sleep 0.1
+	done
+	echo running
+}

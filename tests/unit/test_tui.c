@@ -1,0 +1,931 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The screen without a terminal: small profiles built by hand, key
+ * sequences fed to the action layer, views rendered into the in-memory
+ * screen at given sizes and compared with golden files written by hand
+ * (tests/golden/, each one's reasoning in the test that uses it).
+ */
+#include "tests/unit/unit.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "profile/flat.h"
+#include "profile/profile.h"
+#include "profile/stack_trie.h"
+#include "symbols/sanitize.h"
+#include "tui/actions.h"
+#include "tui/icicle_view.h"
+#include "tui/screen.h"
+#include "tui/snapshot.h"
+#include "tui/view.h"
+
+#define GOLDEN "tests/golden"
+
+/* Interns one frame as an entry point would: sanitized, "_[k]" kernel, "[...]" unnamed. */
+static uint32_t frame(struct profile *p, const char *raw, size_t len, bool process)
+{
+	char name[NAME_MAX_BYTES + 1];
+	enum frame_kind kind = process ? FRAME_PROCESS : FRAME_USER;
+	size_t n;
+
+	if (!process && len > 4 && memcmp(raw + len - 4, "_[k]", 4) == 0) {
+		kind = FRAME_KERNEL;
+		len -= 4;
+	}
+	n = sanitize_name(name, sizeof(name), raw, len);
+	return profile__frame(p, name, n, kind, process || name[0] != '[');
+}
+
+/* Adds "PID comm;frame;...;frame COUNT" to @p. */
+static void add(struct profile *p, const char *line)
+{
+	const char *stack = strchr(line, ' ') + 1, *count = strrchr(line, ' ') + 1;
+	uint32_t frames[64];
+	struct sample s = { .tgid = atoi(line), .frames = frames, .count = strtoull(count, NULL, 10) };
+
+	for (const char *f = stack; f < count - 1;) {
+		size_t len = strcspn(f, ";");
+
+		if (f + len > count - 1)
+			len = (size_t)(count - 1 - f);
+		frames[s.n] = frame(p, f, len, s.n == 0);
+		assert_int_not_equal(frames[s.n], PROFILE_NONE);
+		s.n++;
+		f += len + 1;
+	}
+	assert_int_equal(profile__add(p, &s), 0);
+}
+
+static struct profile *profile_of(const char *const *lines)
+{
+	struct profile *p = profile__new();
+
+	assert_non_null(p);
+	for (; *lines; lines++)
+		add(p, *lines);
+	return p;
+}
+
+/* Two processes, user and kernel frames, an unnamed one; 100 samples in all. */
+static const char *const P1[] = {
+	"100 cpu_split;main;work;leaf_a 60",
+	"100 cpu_split;main;work;leaf_b 20",
+	"100 cpu_split;main;setup 5",
+	"200 bash;main;readline;read_[k];vfs_read_[k] 10",
+	"200 bash;[unknown] 5",
+	NULL,
+};
+
+struct fixture {
+	struct profile *prof;
+	struct view view;
+	struct screen screen;
+};
+
+/* A file viewer over @lines at @w x @h, with the header a file "t.folded" of @stacks lines gives. */
+static void open_view(struct fixture *f, const char *const *lines, int w, int h, bool live)
+{
+	size_t stacks = 0;
+
+	while (lines[stacks])
+		stacks++;
+	memset(f, 0, sizeof(*f));
+	f->prof = profile_of(lines);
+	assert_int_equal(view__init(&f->view, live, 2.0), 0);
+	f->view.info = (struct header_info){ .file = "t.folded", .stacks = stacks, .unit = "samples",
+					     .notes = "", .rate = -1 };
+	f->view.window = WINDOW_CUMULATIVE;
+	view__resize(&f->view, w, h);
+	assert_int_equal(screen__resize(&f->screen, w, h), 0);
+	assert_int_equal(view__rebuild(&f->view, f->prof), 0);
+}
+
+static void close_view(struct fixture *f)
+{
+	view__free(&f->view);
+	screen__free(&f->screen);
+	profile__free(f->prof);
+}
+
+/* Does what the app does with an action's flags, minus the capture. */
+static unsigned int press(struct fixture *f, int key)
+{
+	unsigned int flags = actions__key(&f->view, key);
+
+	if (flags & ACT_REBUILD)
+		assert_int_equal(view__rebuild(&f->view, f->prof), 0);
+	else if (flags & ACT_REDRAW)
+		assert_int_equal(view__refresh(&f->view), 0);
+	return flags;
+}
+
+/* Presses each character of @keys in turn; returns the flags of all. */
+static unsigned int type(struct fixture *f, const char *keys)
+{
+	unsigned int flags = 0;
+
+	for (; *keys; keys++)
+		flags |= press(f, (unsigned char)*keys);
+	return flags;
+}
+
+static char *render(struct fixture *f)
+{
+	char *text;
+
+	view__draw(&f->screen, &f->view);
+	text = screen__to_text(&f->screen);
+	assert_non_null(text);
+	return text;
+}
+
+static char *read_file(const char *path)
+{
+	FILE *in = fopen(path, "re");
+	char *buf;
+	long n;
+
+	if (!in)
+		fail_msg("%s: %s", path, strerror(errno));
+	fseek(in, 0, SEEK_END);
+	n = ftell(in);
+	rewind(in);
+	buf = calloc(1, n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, n, in), n);
+	fclose(in);
+	return buf;
+}
+
+/* The screen's text equals tests/golden/@name.txt; on a difference both are printed. */
+static void assert_golden(struct fixture *f, const char *name)
+{
+	char path[256];
+	char *want, *got = render(f);
+
+	snprintf(path, sizeof(path), GOLDEN "/%s.txt", name);
+	want = read_file(path);
+	if (strcmp(want, got) != 0) {
+		print_message("# %s: want\n%s# got\n%s", path, want, got);
+		fail_msg("the screen differs from %s", path);
+	}
+	free(want);
+	free(got);
+}
+
+/* The name of the frame selected in the call tree ("all" for the root). */
+static const char *selected(const struct fixture *f)
+{
+	uint32_t n = f->view.tree.sel_node;
+
+	return n == TRIE_ROOT ? "all"
+			      : profile__frame_name(f->prof, f->view.trie.nodes[n].frame);
+}
+
+/* The screen rows whose first cell is drawn selected. */
+static int selected_rows(struct fixture *f, int *rows, int max)
+{
+	int n = 0;
+
+	for (int r = 0; r < f->screen.h && n < max; r++) {
+		if (screen__cell(&f->screen, r, 0)->style.attr & ATTR_SELECTED)
+			rows[n++] = r;
+	}
+	return n;
+}
+
+/* Every cell holds a printable character: no control byte can reach the terminal. */
+static void assert_printable(const struct screen *s)
+{
+	for (int r = 0; r < s->h; r++) {
+		for (int c = 0; c < s->w; c++) {
+			uint32_t ch = screen__cell(s, r, c)->ch;
+
+			if (ch == SCREEN_WIDE_TAIL)
+				continue;
+			if (ch < 0x20 || (ch >= 0x7f && ch < 0xa0))
+				fail_msg("cell %d,%d holds U+%04X", r, c, ch);
+		}
+	}
+}
+
+/* screen */
+
+static void test_screen_put_clips_and_dots(void **state)
+{
+	struct screen s = { 0 };
+	char *text;
+
+	(void)state;
+	assert_int_equal(screen__resize(&s, 12, 3), 0);
+	assert_int_equal(screen__put(&s, 0, 0, 12, "hello world!", (struct cell_style){ 0 }, 0), 12);
+	assert_int_equal(screen__put(&s, 1, 2, 6, "abcdefgh", (struct cell_style){ 0 }, PUT_DOTS), 6);
+	assert_int_equal(screen__put(&s, 2, 8, 10, "abcdefgh", (struct cell_style){ 0 }, 0), 4);
+	text = screen__to_text(&s);
+	assert_string_equal(text, "hello world!\n  abcd..\n        abcd\n");
+	free(text);
+	screen__free(&s);
+}
+
+static void test_screen_never_stores_control_bytes(void **state)
+{
+	struct screen s = { 0 };
+	char *text;
+
+	(void)state;
+	assert_int_equal(screen__resize(&s, 20, 2), 0);
+	/* ESC, a lone C1 byte, C1 U+009B in UTF-8, an invalid byte, DEL, a bidi override. */
+	screen__put(&s, 0, 0, 20, "a\x1b[2Jb\x9b\xc2\x9b" "c\xff\x7f\xe2\x80\xae!", (struct cell_style){ 0 }, 0);
+	/* Two-column characters take two cells; one that does not fit becomes a space. */
+	screen__put(&s, 1, 0, 5, "\xe6\xbc\xa2\xe5\xad\x97\xe6\xbc\xa2", (struct cell_style){ 0 }, 0);
+	assert_printable(&s);
+	text = screen__to_text(&s);
+	assert_string_equal(text, "a?[2Jb??c??" "?!\n\xe6\xbc\xa2\xe5\xad\x97\n");
+	assert_int_equal(text__columns("\xe6\xbc\xa2\xe5\xad\x97" "ab"), 6);
+	free(text);
+	screen__free(&s);
+}
+
+/* tree */
+
+/*
+ * tests/golden/tree_initial.txt, 60x17: P1 in the viewer. The hottest path
+ * (all > cpu_split > main > work > leaf_a) is expanded on the first draw;
+ * bash stays collapsed. Shares are of 100.
+ */
+static void test_tree_hottest_path_expanded_first(void **state)
+{
+	struct fixture f;
+	int rows[4];
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	f.view.layout = LAYOUT_TREE;
+	assert_int_equal(view__refresh(&f.view), 0);
+	assert_golden(&f, "tree_initial");
+	assert_string_equal(selected(&f), "all");
+	assert_int_equal(selected_rows(&f, rows, 4), 1);
+	assert_int_equal(rows[0], 3);
+	close_view(&f);
+}
+
+/*
+ * tree_collapsed.txt: j selects cpu_split, - folds it. tree_expand_all.txt:
+ * E opens every row (bash > main > readline > read > vfs_read, [unknown]). C
+ * folds all back but the root: the collapsed screen again. e under
+ * cpu_split opens its hottest path: the first screen again.
+ */
+static void test_tree_expand_collapse(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	f.view.layout = LAYOUT_TREE;
+	assert_int_equal(type(&f, "j-"), ACT_REDRAW);
+	assert_string_equal(selected(&f), "cpu_split");
+	assert_golden(&f, "tree_collapsed");
+	type(&f, "E");
+	assert_golden(&f, "tree_expand_all");
+	type(&f, "C");
+	assert_golden(&f, "tree_collapsed");
+	type(&f, "e");
+	assert_golden(&f, "tree_initial");
+	assert_string_equal(selected(&f), "cpu_split");
+	close_view(&f);
+}
+
+/* Right opens a row, then steps into it; Left steps out, then folds; Enter toggles. */
+static void test_tree_arrows(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	f.view.layout = LAYOUT_TREE;
+	press(&f, TK_END);
+	assert_string_equal(selected(&f), "bash");
+	press(&f, TK_RIGHT);
+	assert_true(tree_pane__expanded(&f.view.tree, f.view.tree.sel_node));
+	press(&f, TK_RIGHT);
+	assert_string_equal(selected(&f), "main");
+	press(&f, TK_LEFT);
+	assert_string_equal(selected(&f), "bash");
+	press(&f, TK_LEFT);
+	assert_false(tree_pane__expanded(&f.view.tree, f.view.tree.sel_node));
+	press(&f, TK_ENTER);
+	assert_true(tree_pane__expanded(&f.view.tree, f.view.tree.sel_node));
+	press(&f, TK_HOME);
+	assert_string_equal(selected(&f), "all");
+	close_view(&f);
+}
+
+/*
+ * Expanding the selected row scrolls its new rows into sight. At 60x10 the
+ * tree shows 6 of the 8 first rows; G selects bash (row 7, top 2); e opens
+ * its hottest path: bash and its 5 rows below (main, readline, read,
+ * vfs_read, [unknown]) fill the pane, bash on top.
+ */
+static void test_tree_expand_scrolls_new_rows_into_sight(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 10, false);
+	f.view.layout = LAYOUT_TREE;
+	assert_int_equal(view__refresh(&f.view), 0);
+	type(&f, "G");
+	assert_int_equal(f.view.tree.sel_row, 7);
+	assert_int_equal(f.view.tree.top, 2);
+	type(&f, "e");
+	assert_int_equal(f.view.tree.nrows, 13);
+	assert_int_equal(f.view.tree.sel_row, 7);
+	assert_int_equal(f.view.tree.top, 7);
+	close_view(&f);
+}
+
+/*
+ * tree_hide_kernel.txt: E, then K: bash's stack ends in readline, now a
+ * leaf with self 10. tree_hide_user.txt: K again, then U: cpu_split keeps
+ * only its process frame (self 85), bash goes straight to read [k]; the
+ * unnamed user frame goes too, leaving bash self 5.
+ */
+static void test_tree_hide_kernel_and_user(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	f.view.layout = LAYOUT_TREE;
+	type(&f, "E");
+	assert_int_equal(type(&f, "K"), ACT_REBUILD);
+	assert_golden(&f, "tree_hide_kernel");
+	type(&f, "KU");
+	assert_golden(&f, "tree_hide_user");
+	close_view(&f);
+}
+
+/*
+ * The selection stays on the same frame when rows move. E then G select
+ * g (the last row). Then "two" gets hotter than "one" and moves above it:
+ * g is now the fourth row, still selected (tree_follow.txt).
+ */
+static void test_selection_follows_frame_across_refresh(void **state)
+{
+	static const char *const lines[] = { "1 one;main;f 50", "2 two;main;g 30", NULL };
+	struct fixture f;
+	int rows[4];
+
+	(void)state;
+	open_view(&f, lines, 60, 17, true);
+	f.view.layout = LAYOUT_TREE;
+	type(&f, "EG");
+	assert_string_equal(selected(&f), "g");
+	assert_int_equal(f.view.tree.sel_row, 6);
+	add(f.prof, "2 two;main;g 40");
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	assert_string_equal(selected(&f), "g");
+	assert_int_equal(f.view.tree.sel_row, 3);
+	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
+					    .notes = "", .freq = 99, .ncpus = 2, .rate = 60,
+					    .event = "samples", .unit = "samples" };
+	assert_golden(&f, "tree_follow");
+	assert_int_equal(selected_rows(&f, rows, 4), 1);
+	assert_int_equal(rows[0], 3 + 3); /* two header lines, the title, then row 3 */
+	close_view(&f);
+}
+
+/* A frame that went away leaves the selection on its deepest ancestor still there. */
+static void test_selection_falls_back_to_ancestor(void **state)
+{
+	static const char *const before[] = { "1 one;main;f 50", "1 one;main;h 10", NULL };
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, before, 60, 17, true);
+	type(&f, "G");
+	assert_string_equal(selected(&f), "h");
+	profile__reset(f.prof);
+	add(f.prof, "1 one;main;f 50");
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	assert_string_equal(selected(&f), "main");
+	add(f.prof, "1 one;main;h 10");
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	assert_string_equal(selected(&f), "h"); /* back when it comes back */
+	close_view(&f);
+}
+
+/* filters */
+
+/*
+ * filter_pid.txt: p 200 Enter keeps bash's stacks (15). Then c cpu_split
+ * Enter: nothing is both (filter_none.txt). Esc clears both.
+ */
+static void test_pid_and_comm_filters(void **state)
+{
+	struct fixture f;
+	unsigned int flags;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	f.view.layout = LAYOUT_TREE;
+	assert_int_equal(type(&f, "p200"), ACT_REDRAW);
+	assert_int_equal(f.view.prompt, PROMPT_PID);
+	flags = press(&f, TK_ENTER);
+	assert_true(flags & ACT_FILTER);
+	assert_true(flags & ACT_REBUILD);
+	assert_int_equal(f.view.ntgids, 1);
+	assert_int_equal(f.view.tgids[0], 200);
+	assert_golden(&f, "filter_pid");
+	flags = type(&f, "ccpu_split\n");
+	assert_true(flags & ACT_FILTER);
+	assert_string_equal(f.view.comm, "cpu_split");
+	assert_golden(&f, "filter_none");
+	flags = press(&f, TK_ESC);
+	assert_true(flags & ACT_FILTER);
+	assert_int_equal(f.view.ntgids, 0);
+	assert_string_equal(f.view.comm, "");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 100);
+	close_view(&f);
+}
+
+/* The prompt edits, cancels, and refuses what is not a pid list. */
+static void test_prompt_editing(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "p12x");
+	press(&f, TK_BACKSPACE);
+	assert_string_equal(f.view.input, "12");
+	press(&f, TK_ESC);
+	assert_int_equal(f.view.prompt, PROMPT_NONE);
+	assert_int_equal(f.view.ntgids, 0);
+	assert_int_equal(type(&f, "p12,ab\n"), ACT_REDRAW);
+	assert_int_equal(f.view.ntgids, 0);
+	assert_true(f.view.message_is_error);
+	assert_non_null(strstr(f.view.message, "'ab' is not a process id"));
+	assert_int_equal(type(&f, "c0123456789abcdef\n"), ACT_REDRAW);
+	assert_string_equal(f.view.comm, "");
+	assert_true(f.view.message_is_error);
+	close_view(&f);
+}
+
+/*
+ * / lea Enter keeps the stacks with a frame containing "lea" (leaf_a,
+ * leaf_b: 80 samples) and selects the first match; n and N step between
+ * matches, wrapping. Matches are underlined.
+ */
+static void test_search_filters_and_jumps(void **state)
+{
+	struct fixture f;
+	int rows[4];
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	f.view.layout = LAYOUT_TREE;
+	type(&f, "/lea\n");
+	assert_string_equal(f.view.text, "lea");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 80);
+	assert_string_equal(selected(&f), "leaf_a");
+	type(&f, "n");
+	assert_string_equal(selected(&f), "leaf_b");
+	type(&f, "n");
+	assert_string_equal(selected(&f), "leaf_a");
+	type(&f, "N");
+	assert_string_equal(selected(&f), "leaf_b");
+	assert_golden(&f, "search");
+	assert_int_equal(selected_rows(&f, rows, 4), 1);
+	/* leaf_b is at depth 4: its name starts at column 25 + 8 + 4; "lea" is underlined. */
+	for (int c = 33; c < 44; c++)
+		assert_int_equal(!!(screen__cell(&f.screen, rows[0], c)->style.attr & ATTR_UNDERLINE),
+				 c >= 37 && c < 40);
+	close_view(&f);
+}
+
+/* icicle */
+
+/* Exact widths: see the comment above test_icicle_widths(). */
+static const char *const P2[] = {
+	"1 app;main;alpha;sys_read_[k] 20",
+	"1 app;main;alpha 31",
+	"1 app;main;beta;b1 29",
+	"1 app;main;beta 1",
+	"1 app;main;gamma;tiny 2",
+	"1 app;main;gamma 11",
+	"1 app;main;delta 2",
+	"1 app;main 1",
+	NULL,
+};
+
+/*
+ * icicle_widths.txt, 40 columns, P2 (97 samples). A child of a frame drawn
+ * in W columns from X, of total T, takes [X + floor(W*S0/T), X +
+ * floor(W*S1/T)), S0 and S1 the running sums before and with it; one with
+ * W*total < T is not drawn.
+ *   all, app, main: 97 of 97: [0,40).
+ *   main's children, T=97, W=40, running sums 51, 81, 94:
+ *     alpha 51: [0, floor(2040/97)=21)          21 columns
+ *     beta  30: [21, floor(3240/97)=33)         12 columns
+ *     gamma 13: [33, floor(3760/97)=38)          5 columns: "[g..]"
+ *     delta  2: 40*2 = 80 < 97: not drawn; columns 38-39 stay blank.
+ *   alpha's child sys_read [k] 20, T=51, W=21: [0, floor(420/51)=8): "{sys_..}".
+ *   beta's child b1 29, T=30, W=12: [21, 21 + floor(348/30)=32): 11 columns.
+ *   gamma's child tiny 2, T=13, W=5: 10 < 13: not drawn.
+ */
+static void test_icicle_widths(void **state)
+{
+	struct fixture f;
+	struct icicle_layout l = { 0 };
+
+	(void)state;
+	open_view(&f, P2, 40, 12, false);
+	f.view.layout = LAYOUT_ICICLE;
+	f.view.focus = FOCUS_ICICLE;
+	assert_int_equal(view__refresh(&f.view), 0);
+	assert_golden(&f, "icicle_widths");
+	assert_int_equal(icicle__layout(&l, &f.view.trie, TRIE_ROOT, 40, 10), 0);
+	assert_int_equal(l.levels, 5);
+	assert_int_equal(l.level_start[4] - l.level_start[3], 3);
+	assert_int_equal(l.boxes[l.level_start[3] + 0].x, 0);
+	assert_int_equal(l.boxes[l.level_start[3] + 0].w, 21);
+	assert_int_equal(l.boxes[l.level_start[3] + 1].x, 21);
+	assert_int_equal(l.boxes[l.level_start[3] + 1].w, 12);
+	assert_int_equal(l.boxes[l.level_start[3] + 2].x, 33);
+	assert_int_equal(l.boxes[l.level_start[3] + 2].w, 5);
+	icicle_layout__free(&l);
+	close_view(&f);
+}
+
+/*
+ * In the chart, Down goes to the hottest child, Right to the next frame at
+ * that depth, Enter zooms (icicle_zoom.txt: beta fills the width, b1 takes
+ * floor(40*29/30) = 38 columns), Esc goes back to the chart before the
+ * zoom, with beta (columns 21-32 of row 6) highlighted.
+ */
+static void test_icicle_navigation_and_zoom(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P2, 40, 12, false);
+	f.view.layout = LAYOUT_ICICLE;
+	f.view.focus = FOCUS_ICICLE;
+	press(&f, TK_DOWN);
+	press(&f, TK_DOWN);
+	press(&f, TK_DOWN);
+	assert_string_equal(selected(&f), "alpha");
+	press(&f, TK_RIGHT);
+	assert_string_equal(selected(&f), "beta");
+	press(&f, TK_RIGHT);
+	assert_string_equal(selected(&f), "gamma");
+	press(&f, TK_RIGHT); /* gamma is the last drawn: it stays */
+	assert_string_equal(selected(&f), "gamma");
+	press(&f, TK_LEFT);
+	press(&f, TK_ENTER);
+	assert_golden(&f, "icicle_zoom");
+	press(&f, TK_ESC);
+	assert_golden(&f, "icicle_widths");
+	for (int c = 0; c < 40; c++)
+		assert_int_equal(!!(screen__cell(&f.screen, 6, c)->style.attr & ATTR_SELECTED),
+				 c >= 21 && c < 33);
+	/* Up from the top of a zoom zooms out with it, one level. */
+	press(&f, TK_ENTER);
+	assert_int_equal(f.view.zoom.n, 3);
+	press(&f, TK_UP);
+	assert_string_equal(selected(&f), "main");
+	assert_int_equal(f.view.zoom.n, 2);
+	assert_int_equal(f.view.zoom_node, f.view.tree.sel_node);
+	close_view(&f);
+}
+
+/*
+ * A frame one column wide is a sliver: "|", or ":" for a kernel frame. At 40
+ * columns, of 80 samples: x 76 takes [0, floor(40*76/80)=38); k [k] and y,
+ * 2 each, go by name on a tie: k takes [38, floor(40*78/80)=39), y [39, 40).
+ */
+static void test_icicle_slivers(void **state)
+{
+	static const char *const lines[] = { "1 a;x 76", "1 a;y 2", "1 a;k_[k] 2", NULL };
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, lines, 40, 12, false);
+	f.view.layout = LAYOUT_ICICLE;
+	f.view.focus = FOCUS_ICICLE;
+	assert_int_equal(view__refresh(&f.view), 0);
+	text = render(&f);
+	/* "[x" and 35 blanks fill x's 38 columns with its "]". */
+	assert_non_null(strstr(text, "\n[x                                   ]:|\n"));
+	free(text);
+	close_view(&f);
+}
+
+/* Esc undoes zooms one at a time, back to the whole chart. */
+static void test_icicle_zoom_history(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P2, 40, 12, false);
+	f.view.layout = LAYOUT_ICICLE;
+	f.view.focus = FOCUS_ICICLE;
+	press(&f, TK_DOWN);
+	press(&f, TK_DOWN);
+	press(&f, TK_ENTER);
+	assert_int_equal(f.view.zoom.n, 2); /* app > main */
+	press(&f, TK_DOWN);
+	press(&f, TK_RIGHT);
+	press(&f, TK_ENTER);
+	assert_int_equal(f.view.zoom.n, 3); /* app > main > beta */
+	assert_int_equal(press(&f, TK_ESC), ACT_REDRAW);
+	assert_int_equal(f.view.zoom.n, 2);
+	assert_int_equal(press(&f, TK_ESC), ACT_REDRAW);
+	assert_int_equal(f.view.zoom.n, 0);
+	assert_int_equal(press(&f, TK_ESC), 0); /* nothing left to undo, no filter */
+	close_view(&f);
+}
+
+/* sizes */
+
+static void test_tiny_sizes(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 39, 10, false);
+	assert_golden(&f, "too_small_39x10");
+	view__resize(&f.view, 40, 9);
+	assert_int_equal(screen__resize(&f.screen, 40, 9), 0);
+	assert_int_equal(view__refresh(&f.view), 0);
+	assert_golden(&f, "too_small_40x9");
+	view__resize(&f.view, 40, 10);
+	assert_int_equal(screen__resize(&f.screen, 40, 10), 0);
+	assert_int_equal(view__refresh(&f.view), 0);
+	assert_golden(&f, "smallest_40x10");
+	close_view(&f);
+}
+
+/* A name with ESC and BEL enters sanitized, and the screen holds only printable cells. */
+static void test_escape_in_name_is_harmless(void **state)
+{
+	static const char *const lines[] = {
+		"7 evil;\x1b[31mred\x1b[2J\x07;leaf\x1b[0m 5",
+		NULL,
+	};
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, lines, 60, 12, false);
+	text = render(&f);
+	assert_printable(&f.screen);
+	assert_null(strchr(text, '\x1b'));
+	assert_null(strchr(text, '\x07'));
+	assert_non_null(strstr(text, "?[31mred?[2J?"));
+	assert_non_null(strstr(text, "leaf?[0m"));
+	free(text);
+	close_view(&f);
+}
+
+/* flat */
+
+/*
+ * flat.txt: P1's functions by self count. main is in both processes:
+ * total 85 + 10 = 95. Ties in self go by total, then name ('[' < 's').
+ * flat_callers.txt: j x5 selects main, Enter lists its callers (both
+ * processes, shares of all 100 samples). Esc is back to the list.
+ */
+static void test_flat_list_and_callers(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "\t\t\t\t");
+	assert_int_equal(f.view.layout, LAYOUT_FLAT);
+	assert_int_equal(f.view.focus, FOCUS_FLAT);
+	assert_golden(&f, "flat");
+	type(&f, "jjjjj\n");
+	assert_true(f.view.flat.callers_open);
+	assert_golden(&f, "flat_callers");
+	press(&f, TK_ESC);
+	assert_false(f.view.flat.callers_open);
+	assert_golden(&f, "flat");
+	close_view(&f);
+}
+
+/* In the flat view, / and n step through the functions in the list's order. */
+static void test_flat_search(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "\t\t\t\t/read\n");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 10);
+	/* The list is now vfs_read (self 10), then main, read, readline (self 0). */
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "read");
+	type(&f, "n");
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "readline");
+	type(&f, "n");
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "vfs_read");
+	type(&f, "N");
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "readline");
+	close_view(&f);
+}
+
+/* A function that recurses counts each stack once in its total. */
+static void test_flat_recursion_counts_once(void **state)
+{
+	static const char *const lines[] = { "1 r;f;f;f;g 10", "1 r;f 5", NULL };
+	struct profile *p = profile_of(lines);
+	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
+	struct stack_trie t, callers;
+	struct flat_list fl = { 0 };
+
+	(void)state;
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__init(&callers), 0);
+	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
+	assert_int_equal(flat_list__build(&fl, &t, p), 0);
+	assert_int_equal(fl.n, 2);
+	assert_string_equal(profile__frame_name(p, fl.entries[0].frame), "g");
+	assert_int_equal(fl.entries[0].self, 10);
+	assert_string_equal(profile__frame_name(p, fl.entries[1].frame), "f");
+	assert_int_equal(fl.entries[1].self, 5);
+	assert_int_equal(fl.entries[1].total, 15);
+	/* The callers of f: its outermost calls only, both from r. */
+	assert_int_equal(stack_trie__build_callers(&callers, &t, p, fl.entries[1].frame), 0);
+	assert_int_equal(callers.nodes[TRIE_ROOT].total, 15);
+	assert_int_equal(callers.nodes[callers.nodes[TRIE_ROOT].first_child].total, 15);
+	flat_list__free(&fl);
+	stack_trie__free(&callers);
+	stack_trie__free(&t);
+	profile__free(p);
+}
+
+/* header, help, keys */
+
+/*
+ * header_read.txt, 80x12: read mode through the syscall tracepoint, with
+ * why fentry failed on a third line, 1234.4 reads/s shown as 1234.
+ * header_paused.txt: sample mode, paused, kernel frames hidden.
+ */
+static void test_live_header(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 80, 12, true);
+	f.view.window = WINDOW_RECENT;
+	f.view.info = (struct header_info){ .mode = "read", .hook = "syscall-entry tracepoint",
+					    .notes = "fentry/vfs_read: Operation not permitted",
+					    .ncpus = 2, .rate = 1234.4, .lost = 7, .event = "reads",
+					    .unit = "reads" };
+	f.view.layout = LAYOUT_TREE;
+	profile__close_interval(f.prof); /* the recent window: everything so far */
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	assert_golden(&f, "header_read");
+	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
+					    .notes = "", .freq = 99, .ncpus = 2, .rate = -1,
+					    .event = "samples", .unit = "samples" };
+	f.view.window = WINDOW_CUMULATIVE;
+	type(&f, " K");
+	assert_true(f.view.paused);
+	assert_golden(&f, "header_paused");
+	close_view(&f);
+}
+
+/* The help lists every key; the file viewer leaves out the live ones. */
+static void test_help_lists_every_key(void **state)
+{
+	struct fixture f;
+	size_t n;
+	const struct key_binding *b = actions__bindings(&n);
+	char *text;
+
+	(void)state;
+	for (int live = 0; live <= 1; live++) {
+		open_view(&f, P1, 80, 24, live);
+		assert_int_equal(type(&f, "?"), ACT_REDRAW);
+		text = render(&f);
+		for (size_t i = 0; i < n; i++) {
+			bool shown = live || !b[i].live_only;
+
+			if ((strstr(text, b[i].what) != NULL) != shown)
+				fail_msg("%s: '%s' %s", live ? "live" : "viewer", b[i].what,
+					 shown ? "missing" : "shown");
+		}
+		free(text);
+		assert_int_equal(type(&f, "x"), ACT_REDRAW); /* any key closes it */
+		assert_false(f.view.help);
+		close_view(&f);
+	}
+}
+
+/* Keys ask the app for what only it can do; in the viewer, live keys only explain. */
+static void test_keys_ask_the_app(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 80, 24, true);
+	assert_int_equal(type(&f, "m"), ACT_SWAP_MODE | ACT_REBUILD);
+	assert_int_equal(type(&f, "r"), ACT_RESET | ACT_REBUILD);
+	assert_int_equal(type(&f, "s"), ACT_SAVE | ACT_REDRAW);
+	assert_int_equal(type(&f, "z"), ACT_REBUILD);
+	assert_int_equal(f.view.window, WINDOW_RECENT);
+	/* The prompt holds the delay now (2); Ctrl-U empties it. */
+	assert_int_equal(type(&f, "d\x15" "0.5\n"), ACT_DELAY | ACT_REDRAW);
+	assert_true(f.view.delay == 0.5);
+	assert_int_equal(type(&f, "d\x15" "0.01\n"), ACT_REDRAW);
+	assert_true(f.view.delay == 0.5);
+	assert_int_equal(type(&f, "q"), ACT_QUIT);
+	close_view(&f);
+	open_view(&f, P1, 80, 24, false);
+	assert_int_equal(type(&f, "m"), ACT_REDRAW);
+	assert_non_null(strstr(f.view.message, "file viewer"));
+	assert_int_equal(type(&f, "z"), ACT_REDRAW);
+	assert_int_equal(f.view.window, WINDOW_CUMULATIVE);
+	assert_int_equal(type(&f, " "), ACT_REDRAW);
+	assert_false(f.view.paused);
+	close_view(&f);
+}
+
+/* snapshot */
+
+static void test_snapshot_new_name_never_follows_symlink(void **state)
+{
+	static const char *const lines[] = { "1 app;main;f_[k] 3", "1 app;g 2", NULL };
+	struct profile *p = profile_of(lines);
+	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
+	struct stack_trie t;
+	char path[512], first[512], target[512], link[512];
+	time_t when = 1700000000;
+	char *text;
+	struct tm tm;
+	char stamp[32];
+
+	(void)state;
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
+	localtime_r(&when, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	assert_int_equal(snapshot__save(unit_tmpdir(), when, &t, p, first, sizeof(first)), 2);
+	snprintf(path, sizeof(path), "%s/flametop-%s.folded", unit_tmpdir(), stamp);
+	assert_string_equal(first, path);
+	text = read_file(first);
+	assert_string_equal(text, "app;main;f_[k] 3\napp;g 2\n");
+	free(text);
+	/* -1 is a symlink to a file outside: taken, never written through. */
+	snprintf(target, sizeof(target), "%s/target", unit_tmpdir());
+	snprintf(link, sizeof(link), "%s/flametop-%s-1.folded", unit_tmpdir(), stamp);
+	close(open(target, O_WRONLY | O_CREAT, 0600));
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(snapshot__save(unit_tmpdir(), when, &t, p, path, sizeof(path)), 2);
+	snprintf(first, sizeof(first), "%s/flametop-%s-2.folded", unit_tmpdir(), stamp);
+	assert_string_equal(path, first);
+	text = read_file(target);
+	assert_string_equal(text, "");
+	free(text);
+	stack_trie__free(&t);
+	profile__free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_screen_put_clips_and_dots),
+		cmocka_unit_test(test_screen_never_stores_control_bytes),
+		cmocka_unit_test(test_tree_hottest_path_expanded_first),
+		cmocka_unit_test(test_tree_expand_collapse),
+		cmocka_unit_test(test_tree_arrows),
+		cmocka_unit_test(test_tree_expand_scrolls_new_rows_into_sight),
+		cmocka_unit_test(test_tree_hide_kernel_and_user),
+		cmocka_unit_test(test_selection_follows_frame_across_refresh),
+		cmocka_unit_test(test_selection_falls_back_to_ancestor),
+		cmocka_unit_test(test_pid_and_comm_filters),
+		cmocka_unit_test(test_prompt_editing),
+		cmocka_unit_test(test_search_filters_and_jumps),
+		cmocka_unit_test(test_icicle_widths),
+		cmocka_unit_test(test_icicle_navigation_and_zoom),
+		cmocka_unit_test(test_icicle_zoom_history),
+		cmocka_unit_test(test_icicle_slivers),
+		cmocka_unit_test(test_tiny_sizes),
+		cmocka_unit_test(test_escape_in_name_is_harmless),
+		cmocka_unit_test(test_flat_list_and_callers),
+		cmocka_unit_test(test_flat_search),
+		cmocka_unit_test(test_flat_recursion_counts_once),
+		cmocka_unit_test(test_live_header),
+		cmocka_unit_test(test_help_lists_every_key),
+		cmocka_unit_test(test_keys_ask_the_app),
+		cmocka_unit_test(test_snapshot_new_name_never_follows_symlink),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,360 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/actions.h"
+#include "tui/app.h"
+#include "tui/snapshot.h"
+#include "tui/term.h"
+#include "tui/view.h"
+
+#define DRAIN_PERIOD 1.0 /* seconds between drains of the capture */
+#define APP_RESIZE (1u << 16) /* beside the ACT_* flags: the terminal changed size */
+
+struct app {
+	const struct app_config *cfg;
+	struct view view;
+	struct screen screen;
+	const struct profile *shown;              /* the profile on screen */
+	bool quit;
+
+	/* live */
+	struct symbolizer *sym;
+	struct profile *profs[CAPTURE_MODE_NR];   /* each mode keeps its own */
+	struct live *live;
+	enum capture_mode mode;
+	uint64_t last_events;                     /* events counted at the last refresh ... */
+	double last_refresh;                      /* ... and when */
+	double next_drain, next_refresh;
+	char hook[128], notes[512];
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The view's pid and comm filters, as the capture takes them. */
+static size_t capture_pids(const struct view *v, uint32_t *out)
+{
+	for (size_t i = 0; i < v->ntgids; i++)
+		out[i] = (uint32_t)v->tgids[i];
+	return v->ntgids;
+}
+
+static void say_hook(struct app *a)
+{
+	const struct capture *cap = live__capture(a->live);
+	struct header_info *h = &a->view.info;
+	bool read = a->mode == CAPTURE_READ;
+
+	snprintf(a->hook, sizeof(a->hook), "%s", capture__hook(cap));
+	snprintf(a->notes, sizeof(a->notes), "%s", capture__hook_notes(cap));
+	h->mode = capture_mode__name(a->mode);
+	h->hook = a->hook;
+	h->notes = a->notes;
+	h->freq = read ? 0 : a->cfg->capture.freq;
+	h->ncpus = capture__ncpus(cap);
+	h->rate = -1;
+	h->lost = 0;
+	h->event = read ? "reads" : "samples";
+	h->unit = !read ? "samples" : a->cfg->weight == WEIGHT_BYTES ? "bytes" : "reads";
+}
+
+/* Starts capturing in @mode with the view's filters; returns 0 or -errno with @err. */
+static int open_source(struct app *a, enum capture_mode mode, char *err, size_t size)
+{
+	uint32_t pids[VIEW_MAX_PIDS];
+	struct capture_opts copts = a->cfg->capture;
+	enum live_weight weight = mode == CAPTURE_READ ? a->cfg->weight : WEIGHT_EVENTS;
+	int ret;
+
+	copts.mode = mode;
+	copts.ntgids = capture_pids(&a->view, pids);
+	copts.tgids = pids;
+	copts.comm = a->view.comm[0] ? a->view.comm : NULL;
+	ret = live__open(&copts, weight, a->sym, a->profs[mode], &a->live, err, size);
+	if (ret)
+		return ret;
+	a->mode = mode;
+	a->shown = a->profs[mode];
+	a->last_events = 0;
+	a->last_refresh = now_seconds();
+	say_hook(a);
+	return 0;
+}
+
+/* Stops capturing; what was still in flight reaches the profile. */
+static void close_source(struct app *a)
+{
+	if (!a->live)
+		return;
+	live__stop(a->live);
+	live__drain(a->live);
+	live__drain(a->live);
+	live__close(a->live);
+	a->live = NULL;
+}
+
+/* m: the other mode, with its own profile; back to this one if it can't start. */
+static int swap_mode(struct app *a, char *err, size_t size)
+{
+	enum capture_mode from = a->mode, to = from == CAPTURE_SAMPLE ? CAPTURE_READ : CAPTURE_SAMPLE;
+	char why[512];
+
+	close_source(a);
+	if (open_source(a, to, why, sizeof(why)) == 0) {
+		view__say(&a->view, false, "%s mode: %s", capture_mode__name(to), a->hook);
+	} else {
+		view__say(&a->view, true, "can't start %s mode: %s", capture_mode__name(to), why);
+		if (open_source(a, from, err, size))
+			return -EIO;
+	}
+	view__forget(&a->view); /* frame ids belong to a profile */
+	return 0;
+}
+
+static void push_filter(struct app *a)
+{
+	uint32_t pids[VIEW_MAX_PIDS];
+	size_t n = capture_pids(&a->view, pids);
+	int err = live__set_filter(a->live, pids, n, a->view.comm[0] ? a->view.comm : NULL);
+
+	if (err)
+		view__say(&a->view, true, "can't filter in the kernel: %s", strerror(-err));
+}
+
+static void save(struct app *a)
+{
+	char path[4096];
+	long n = snapshot__save(".", time(NULL), &a->view.trie, a->shown, path, sizeof(path));
+
+	if (n < 0)
+		view__say(&a->view, true, "s: can't save: %s", strerror((int)-n));
+	else
+		view__say(&a->view, false, "saved %ld stacks as folded to %s", n, path);
+}
+
+/* Drains the capture into the profile, saying on the status line when it fails. */
+static void drain(struct app *a)
+{
+	int ret = live__drain(a->live);
+
+	if (ret < 0)
+		view__say(&a->view, true, "reading the capture failed: %s", strerror(-ret));
+	a->next_drain = now_seconds() + DRAIN_PERIOD;
+}
+
+/* A refresh: the interval closes, the header's rate and lost counts move on. */
+static unsigned int refresh_data(struct app *a)
+{
+	struct capture_stats st;
+	double now = now_seconds();
+
+	drain(a);
+	a->next_refresh = now + a->view.delay;
+	if (a->view.paused) /* the recent window stays as it was paused */
+		return 0;
+	profile__close_interval(a->profs[a->mode]);
+	if (capture__stats(live__capture(a->live), &st) == 0) {
+		uint64_t events = st.slot[STAT_EVENTS];
+
+		if (now > a->last_refresh)
+			a->view.info.rate = (double)(events - a->last_events) / (now - a->last_refresh);
+		a->view.info.lost = st.slot[STAT_LOST_COUNTS_FULL] + st.slot[STAT_LOST_BUSY];
+		a->last_events = events;
+		a->last_refresh = now;
+	}
+	return ACT_REBUILD;
+}
+
+/* Waits for a key, a live event or the next clock tick; returns the keys' flags. */
+static unsigned int wait_for_input(struct app *a)
+{
+	struct pollfd fds[2] = {
+		{ .fd = term__input_fd(), .events = POLLIN },
+		{ .fd = a->live ? live__event_fd(a->live) : -1, .events = POLLIN },
+	};
+	int timeout = -1;
+	unsigned int flags = 0;
+	int key;
+
+	if (a->live) {
+		double next = a->next_drain < a->next_refresh ? a->next_drain : a->next_refresh;
+		double left = next - now_seconds();
+
+		timeout = left > 0 ? (int)ceil(left * 1000) : 0;
+	}
+	if (poll(fds, 2, timeout) > 0 && fds[1].revents)
+		live__handle_events(a->live);
+	while (!(flags & ACT_QUIT) && (key = term__read_key()) != TERM_NO_KEY)
+		flags |= key == TERM_RESIZED ? APP_RESIZE : actions__key(&a->view, key);
+	return flags;
+}
+
+/* Does what the keys asked for beyond the view; returns 0 or -errno (fatal). */
+static int apply(struct app *a, unsigned int flags, char *err, size_t size)
+{
+	if (flags & ACT_QUIT)
+		a->quit = true;
+	if (flags & ACT_SAVE)
+		save(a);
+	if (!a->live)
+		return 0;
+	if (flags & ACT_FILTER)
+		push_filter(a);
+	if (flags & ACT_RESET)
+		profile__reset(a->profs[a->mode]);
+	if (flags & ACT_DELAY)
+		a->next_refresh = now_seconds() + a->view.delay;
+	return flags & ACT_SWAP_MODE ? swap_mode(a, err, size) : 0;
+}
+
+static int resize(struct app *a)
+{
+	int w, h;
+
+	term__size(&w, &h);
+	view__resize(&a->view, w, h);
+	return screen__resize(&a->screen, w, h);
+}
+
+/* Brings the view up to date as @flags say, and draws it when anything changed. */
+static int show(struct app *a, unsigned int flags)
+{
+	int err = 0;
+
+	if (flags & APP_RESIZE)
+		err = resize(a);
+	if (!err && flags & ACT_REBUILD)
+		err = view__rebuild(&a->view, a->shown);
+	else if (!err && flags & (ACT_REDRAW | APP_RESIZE))
+		err = view__refresh(&a->view);
+	if (err)
+		return err;
+	if (flags & (ACT_REBUILD | ACT_REDRAW | APP_RESIZE)) {
+		view__draw(&a->screen, &a->view);
+		term__draw(&a->screen);
+	}
+	return 0;
+}
+
+static int loop(struct app *a, char *err, size_t size)
+{
+	int ret = show(a, APP_RESIZE | ACT_REBUILD);
+
+	while (!ret && !a->quit && !term__stop_requested()) {
+		unsigned int flags = wait_for_input(a);
+
+		ret = apply(a, flags, err, size);
+		if (!ret && a->live && now_seconds() >= a->next_refresh)
+			flags |= refresh_data(a);
+		else if (!ret && a->live && now_seconds() >= a->next_drain)
+			drain(a);
+		if (!ret)
+			ret = show(a, flags);
+		if (ret == -ENOMEM)
+			snprintf(err, size, "out of memory");
+	}
+	return ret;
+}
+
+/* Sets the view's filters and hidden frames as the command line asked. */
+static int start_view(struct app *a, bool live)
+{
+	const struct capture_opts *c = &a->cfg->capture;
+	struct view *v = &a->view;
+
+	if (view__init(v, live, a->cfg->delay))
+		return -ENOMEM;
+	v->hide_kernel = a->cfg->hide_kernel;
+	v->hide_user = a->cfg->hide_user;
+	v->ntgids = c->ntgids < VIEW_MAX_PIDS ? c->ntgids : VIEW_MAX_PIDS;
+	for (size_t i = 0; i < v->ntgids; i++)
+		v->tgids[i] = (int32_t)c->tgids[i];
+	if (c->comm)
+		snprintf(v->comm, sizeof(v->comm), "%s", c->comm);
+	return 0;
+}
+
+static int run_screen(struct app *a, char *err, size_t size)
+{
+	int ret = term__open(a->cfg->color, err, size);
+
+	if (!ret)
+		ret = loop(a, err, size);
+	term__close();
+	return ret;
+}
+
+static void free_app(struct app *a)
+{
+	close_source(a);
+	for (int i = 0; i < CAPTURE_MODE_NR; i++)
+		profile__free(a->profs[i]);
+	symbolizer__free(a->sym);
+	view__free(&a->view);
+	screen__free(&a->screen);
+}
+
+int app__run_live(const struct app_config *c, char *err, size_t err_size)
+{
+	struct app a = { .cfg = c };
+	int ret = start_view(&a, true);
+
+	a.sym = ret ? NULL : symbolizer__new(&c->symbols);
+	for (int i = 0; i < CAPTURE_MODE_NR && a.sym; i++) {
+		a.profs[i] = profile__new();
+		if (!a.profs[i])
+			ret = -ENOMEM;
+	}
+	if (ret || !a.sym) {
+		snprintf(err, err_size, "can't start: %s", strerror(ret ? -ret : ENOMEM));
+		free_app(&a);
+		return ret ? ret : -ENOMEM;
+	}
+	ret = open_source(&a, c->capture.mode, err, err_size);
+	if (!ret) {
+		if (symbolizer__kernel_hidden(a.sym))
+			view__say(&a.view, true,
+				  "kernel addresses are hidden (kptr_restrict): kernel frames show "
+				  "as [unknown]");
+		a.next_drain = now_seconds() + DRAIN_PERIOD;
+		a.next_refresh = now_seconds() + (c->delay < DRAIN_PERIOD ? c->delay : DRAIN_PERIOD);
+		ret = run_screen(&a, err, err_size);
+	}
+	free_app(&a);
+	return ret;
+}
+
+int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
+		  const struct folded_read_stats *st, char *err, size_t err_size)
+{
+	struct app a = { .cfg = c, .shown = p };
+	int ret = start_view(&a, false);
+
+	if (ret) {
+		snprintf(err, err_size, "can't start: %s", strerror(-ret));
+		return ret;
+	}
+	a.view.info = (struct header_info){
+		.file = file,
+		.stacks = st->stacks,
+		.bad = st->bad,
+		.first_bad_line = st->first_bad_line,
+		.first_bad_why = st->first_bad_why,
+		.unit = "samples",
+		.notes = "",
+		.rate = -1,
+	};
+	ret = run_screen(&a, err, err_size);
+	free_app(&a);
+	return ret;
+}

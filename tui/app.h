@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * app: the screen's loop. Waits on the keyboard, the live source's events
+ * and two clocks: every second it drains the capture into the profile, and
+ * every refresh delay it closes an interval and redraws. Keys go through
+ * actions.c; what they ask for (filters pushed into the kernel, a mode
+ * swap, a reset, a save) is done here. The file viewer runs the same loop
+ * over a profile read from a folded file, without the clocks.
+ */
+#ifndef FLAMETOP_APP_H
+#define FLAMETOP_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bpf/capture.h"
+#include "live.h"
+#include "profile/folded.h"
+#include "profile/profile.h"
+#include "symbols/symbolizer.h"
+
+struct app_config {
+	struct capture_opts capture;   /* the mode to start in, its rate, filters, sizes */
+	enum live_weight weight;       /* read mode's weight */
+	struct symbolizer_opts symbols;
+	double delay;                  /* seconds between refreshes */
+	bool color;
+	bool hide_kernel, hide_user;   /* start with these frames hidden */
+};
+
+/*
+ * app__run_live() captures as @c says and runs the live screen until the
+ * user quits or a stop signal arrives. Returns 0, or -errno with one line
+ * in @err (the terminal is restored by then).
+ */
+int app__run_live(const struct app_config *c, char *err, size_t err_size);
+
+/*
+ * app__run_file() runs the viewer over @p, read from @file as @st says.
+ * Only @c's delay-free parts are used: colours, filters, hidden frames.
+ * Returns 0, or -errno with one line in @err.
+ */
+int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
+		  const struct folded_read_stats *st, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/path_set.h"
+
+uint64_t path_key(uint64_t parent_key, uint32_t frame)
+{
+	uint32_t w[3] = { (uint32_t)parent_key, (uint32_t)(parent_key >> 32), frame };
+
+	return hash_words(w, 3, 0x51ed270b);
+}
+
+int path_set__init(struct path_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	return hash_index__init(&s->index, 256);
+}
+
+struct key_probe {
+	const struct path_set *s;
+	uint64_t key;
+};
+
+static bool same_key(const void *ctx, uint32_t i)
+{
+	const struct key_probe *k = ctx;
+
+	return k->s->entries[i].key == k->key;
+}
+
+static uint64_t rehash_key(const void *ctx, uint32_t i)
+{
+	const struct path_set *s = ctx;
+
+	return s->entries[i].key;
+}
+
+enum path_state path_set__get(const struct path_set *s, uint64_t key)
+{
+	struct key_probe probe = { s, key };
+	struct hash_slot *slot = hash_index__find(&s->index, key, same_key, &probe);
+
+	return slot->entry1 ? s->entries[slot->entry1 - 1].state : PATH_UNSET;
+}
+
+int path_set__set(struct path_set *s, uint64_t key, enum path_state state)
+{
+	struct key_probe probe = { s, key };
+	struct hash_slot *slot = hash_index__find(&s->index, key, same_key, &probe);
+
+	if (slot->entry1) {
+		s->entries[slot->entry1 - 1].state = state;
+		return 0;
+	}
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 64;
+		struct path_entry *e = realloc(s->entries, cap * sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		s->entries = e;
+		s->cap = cap;
+	}
+	if (hash_index__insert(&s->index, key, s->n, rehash_key, s))
+		return -ENOMEM;
+	s->entries[s->n++] = (struct path_entry){ key, state };
+	return 0;
+}
+
+void path_set__clear(struct path_set *s)
+{
+	s->n = 0;
+	hash_index__clear(&s->index);
+}
+
+void path_set__free(struct path_set *s)
+{
+	free(s->entries);
+	hash_index__free(&s->index);
+	memset(s, 0, sizeof(*s));
+}

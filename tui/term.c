@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#define NCURSES_WIDECHAR 1
+#include <ncurses.h>
+
+#include "tui/actions.h"
+#include "tui/term.h"
+
+#define ESC_DELAY_MS 25
+#define MAX_PAIRS 64
+
+static struct {
+	SCREEN *scr;
+	FILE *in;          /* keys: stdin, or /dev/tty */
+	bool own_in;       /* @in was opened here */
+	bool color;
+	bool utf8;         /* the locale can print any character */
+	int ncolors;       /* 256 or 8 */
+	short pair_fg[MAX_PAIRS], pair_bg[MAX_PAIRS];
+	int npairs;
+} term;
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+bool term__stop_requested(void)
+{
+	return stop_requested;
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop }; /* no SA_RESTART: poll() wakes up */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void term__close(void)
+{
+	if (!term.scr)
+		return;
+	endwin();
+	delscreen(term.scr);
+	term.scr = NULL;
+	if (term.own_in)
+		fclose(term.in);
+	term.in = NULL;
+}
+
+int term__open(bool color, char *err, size_t err_size)
+{
+	const char *name = getenv("TERM");
+
+	term.in = stdin;
+	term.own_in = !isatty(STDIN_FILENO);
+	if (term.own_in) {
+		term.in = fopen("/dev/tty", "re");
+		if (!term.in) {
+			snprintf(err, err_size, "no terminal to read keys from: /dev/tty: %s",
+				 strerror(errno));
+			return -ENOTTY;
+		}
+	}
+	setlocale(LC_CTYPE, "");
+	term.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	term.scr = newterm(NULL, stdout, term.in);
+	if (!term.scr) {
+		snprintf(err, err_size, "can't drive this terminal (TERM=%s)", name ? name : "");
+		if (term.own_in)
+			fclose(term.in);
+		return -ENOTTY;
+	}
+	atexit(term__close);
+	catch_signals();
+	set_escdelay(ESC_DELAY_MS);
+	cbreak();
+	noecho();
+	nonl();
+	curs_set(0);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	scrollok(stdscr, FALSE);
+	term.color = color && has_colors() && start_color() == OK;
+	if (term.color) {
+		use_default_colors();
+		term.ncolors = COLORS >= 256 ? 256 : 8;
+	}
+	return 0;
+}
+
+int term__input_fd(void)
+{
+	return term.in ? fileno(term.in) : -1;
+}
+
+void term__size(int *width, int *height)
+{
+	getmaxyx(stdscr, *height, *width);
+}
+
+int term__read_key(void)
+{
+	for (;;) {
+		int c = getch();
+
+		switch (c) {
+		case ERR:
+			return TERM_NO_KEY;
+		case KEY_RESIZE:
+			return TERM_RESIZED;
+		case KEY_UP:
+			return TK_UP;
+		case KEY_DOWN:
+			return TK_DOWN;
+		case KEY_LEFT:
+			return TK_LEFT;
+		case KEY_RIGHT:
+			return TK_RIGHT;
+		case KEY_PPAGE:
+			return TK_PGUP;
+		case KEY_NPAGE:
+			return TK_PGDN;
+		case KEY_HOME:
+			return TK_HOME;
+		case KEY_END:
+			return TK_END;
+		case KEY_BTAB:
+			return TK_BACKTAB;
+		case KEY_BACKSPACE:
+		case 127:
+		case 8:
+			return TK_BACKSPACE;
+		case KEY_ENTER:
+		case '\r':
+		case '\n':
+			return TK_ENTER;
+		case KEY_F(1):
+			return TK_F1;
+		case KEY_F(10):
+			return TK_F10;
+		default:
+			if (c >= 0 && c < 0x80)
+				return c;
+			/* Another function key, or a byte of a non-ASCII character: unbound. */
+		}
+	}
+}
+
+/* Colours as (foreground, background); -1 is the terminal's default. */
+struct colors {
+	short fg, bg;
+	attr_t attr;
+};
+
+/* Heat gradients: cool to hot. */
+static const short heat_256[HEAT_LEVELS] = { 34, 142, 178, 208, 196 };
+static const short heat_8[HEAT_LEVELS] = { COLOR_GREEN, COLOR_GREEN, COLOR_YELLOW, COLOR_YELLOW,
+					   COLOR_RED };
+/* Icicle boxes: user frames warm (flame graph), kernel frames blue, others grey. */
+static const short user_box_256[HEAT_LEVELS] = { 229, 222, 215, 209, 203 };
+static const short kernel_box_256[HEAT_LEVELS] = { 153, 117, 111, 75, 69 };
+static const short other_box_256[HEAT_LEVELS] = { 252, 250, 248, 246, 244 };
+
+static struct colors box_colors(const struct cell_style *st)
+{
+	bool hot = st->heat >= HEAT_LEVELS - 2;
+
+	if (term.ncolors == 256) {
+		const short *bg = st->role == ROLE_USER	    ? user_box_256
+				  : st->role == ROLE_KERNEL ? kernel_box_256
+							    : other_box_256;
+
+		return (struct colors){ COLOR_BLACK, bg[st->heat], 0 };
+	}
+	switch (st->role) {
+	case ROLE_USER:
+		return (struct colors){ COLOR_BLACK, hot ? COLOR_RED : COLOR_YELLOW, 0 };
+	case ROLE_KERNEL:
+		return (struct colors){ hot ? COLOR_WHITE : COLOR_BLACK, hot ? COLOR_BLUE : COLOR_CYAN,
+					0 };
+	default:
+		return (struct colors){ COLOR_BLACK, COLOR_WHITE, 0 };
+	}
+}
+
+static struct colors role_colors(const struct cell_style *st)
+{
+	bool c256 = term.ncolors == 256;
+
+	if (st->attr & ATTR_BLOCK)
+		return box_colors(st);
+	switch (st->role) {
+	case ROLE_HEADER:
+		return (struct colors){ COLOR_WHITE, COLOR_BLUE, A_BOLD };
+	case ROLE_TITLE:
+		return (struct colors){ COLOR_BLACK, COLOR_GREEN, 0 };
+	case ROLE_KEY:
+		return (struct colors){ COLOR_BLACK, COLOR_CYAN, 0 };
+	case ROLE_ERROR:
+		return (struct colors){ COLOR_RED, -1, A_BOLD };
+	case ROLE_GUIDE:
+		return (struct colors){ c256 ? 244 : -1, -1, 0 };
+	case ROLE_PERCENT:
+		return (struct colors){ c256 ? heat_256[st->heat] : heat_8[st->heat], -1,
+					st->heat >= HEAT_LEVELS - 2 ? A_BOLD : 0 };
+	case ROLE_KERNEL:
+		return (struct colors){ c256 ? 81 : COLOR_CYAN, -1, 0 };
+	case ROLE_UNKNOWN:
+		return (struct colors){ c256 ? 245 : COLOR_WHITE, -1, c256 ? 0 : A_DIM };
+	default:
+		return (struct colors){ -1, -1, 0 };
+	}
+}
+
+/* The colour pair for @c, allocated on first use; 0 (the default) when out of pairs. */
+static short pair_of(const struct colors *c)
+{
+	if (c->fg == -1 && c->bg == -1)
+		return 0;
+	for (int i = 0; i < term.npairs; i++) {
+		if (term.pair_fg[i] == c->fg && term.pair_bg[i] == c->bg)
+			return (short)(i + 1);
+	}
+	if (term.npairs == MAX_PAIRS || term.npairs + 1 >= COLOR_PAIRS ||
+	    init_pair((short)(term.npairs + 1), c->fg, c->bg) != OK)
+		return 0;
+	term.pair_fg[term.npairs] = c->fg;
+	term.pair_bg[term.npairs] = c->bg;
+	return (short)++term.npairs;
+}
+
+/* Attributes without colour: enough to tell the parts apart on any terminal. */
+static attr_t plain_attr(const struct cell_style *st)
+{
+	switch (st->role) {
+	case ROLE_HEADER:
+	case ROLE_KEY:
+		return A_REVERSE;
+	case ROLE_TITLE:
+		return A_BOLD | A_UNDERLINE;
+	case ROLE_ERROR:
+		return A_BOLD;
+	case ROLE_PERCENT:
+		return st->heat >= HEAT_LEVELS - 2 ? A_BOLD : 0;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The selection: one bar across the row, whatever the colours under it
+ * (black on cyan; an icicle box white on magenta; black on white where the
+ * pane has no focus).
+ */
+static struct colors selection_colors(const struct cell_style *st)
+{
+	if (st->attr & ATTR_DIM)
+		return (struct colors){ COLOR_BLACK, COLOR_WHITE, 0 };
+	if (st->attr & ATTR_BLOCK)
+		return (struct colors){ COLOR_WHITE, COLOR_MAGENTA, A_BOLD };
+	return (struct colors){ COLOR_BLACK, COLOR_CYAN, 0 };
+}
+
+static attr_t attr_of(const struct cell_style *st, short *pair)
+{
+	bool selected = st->attr & ATTR_SELECTED;
+	attr_t a;
+
+	*pair = 0;
+	if (term.color) {
+		struct colors c = selected ? selection_colors(st) : role_colors(st);
+
+		*pair = pair_of(&c);
+		a = c.attr;
+	} else {
+		a = plain_attr(st) | (selected ? A_REVERSE : 0);
+	}
+	if (st->attr & ATTR_BOLD)
+		a |= A_BOLD;
+	if (st->attr & ATTR_DIM && !selected)
+		a |= A_DIM;
+	if (st->attr & ATTR_UNDERLINE)
+		a |= A_UNDERLINE;
+	return a;
+}
+
+static void put_cell(int row, int col, const struct screen_cell *c)
+{
+	wchar_t wc[2] = { (wchar_t)c->ch, L'\0' };
+	cchar_t cc;
+	short pair;
+	attr_t a = attr_of(&c->style, &pair);
+
+	if (c->ch >= 0x80 && !term.utf8)
+		wc[0] = L'?';
+	setcchar(&cc, wc, a, pair, NULL);
+	mvadd_wch(row, col, &cc);
+}
+
+void term__draw(const struct screen *s)
+{
+	for (int row = 0; row < s->h; row++) {
+		for (int col = 0; col < s->w; col++) {
+			const struct screen_cell *c = screen__cell(s, row, col);
+
+			if (c->ch != SCREEN_WIDE_TAIL)
+				put_cell(row, col, c);
+			else if (!term.utf8) /* its head was printed as one '?' */
+				put_cell(row, col, &(struct screen_cell){ ' ', c->style });
+		}
+	}
+	refresh();
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * term: the terminal, through ncurses; the only file that includes it.
+ * Copies a screen (tui/screen.h) to the terminal in colour (256 or 8
+ * colours) or in plain attributes, reads keys as TK_* codes, and restores
+ * the terminal however flametop ends: term__close(), exit() (an atexit
+ * handler), or SIGINT, SIGTERM and SIGHUP, which only raise a flag that the
+ * caller's loop checks (term__stop_requested()) so that it ends cleanly.
+ */
+#ifndef FLAMETOP_TERM_H
+#define FLAMETOP_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tui/screen.h"
+
+#define TERM_NO_KEY (-1) /* nothing to read now */
+#define TERM_RESIZED (-2) /* the terminal changed size */
+
+/*
+ * term__open() takes over the terminal: stdout for output, stdin for keys
+ * (or /dev/tty when stdin is not a terminal, as with "-i -"). @color false
+ * draws with attributes only. Returns 0, or -errno with one line in @err.
+ */
+int term__open(bool color, char *err, size_t err_size);
+
+/* The descriptor keys arrive on, to poll. */
+int term__input_fd(void);
+
+/* term__read_key() returns a key (TK_* or ASCII), TERM_RESIZED or TERM_NO_KEY; never blocks. */
+int term__read_key(void);
+
+/* The terminal's size now. */
+void term__size(int *width, int *height);
+
+/* term__draw() shows @s, sending only what changed since the last draw. */
+void term__draw(const struct screen *s);
+
+/* True once SIGINT, SIGTERM or SIGHUP arrived. */
+bool term__stop_requested(void);
+
+/* term__close() gives the terminal back as it was; a no-op when not open. */
+void term__close(void);
+
+#endif

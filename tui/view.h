@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * view: everything the screen shows, as state (what the user chose: layout,
+ * focus, filters, toggles, window, zoom, selection, expanded rows, prompt)
+ * and as data derived from a profile (the view trie, the tree's rows, the
+ * flat list). Key actions (actions.h) change the state; view__rebuild()
+ * and view__refresh() derive the data; view__draw() is a pure function of
+ * both and the screen's size. Nothing here touches the terminal.
+ */
+#ifndef FLAMETOP_VIEW_H
+#define FLAMETOP_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile/profile.h"
+#include "profile/stack_trie.h"
+#include "tui/flat_view.h"
+#include "tui/frame_path.h"
+#include "tui/header.h"
+#include "tui/screen.h"
+#include "tui/tree_view.h"
+
+#define VIEW_MAX_PIDS 64 /* as many as the kernel filter takes */
+#define VIEW_COMM_MAX 16 /* a comm and its NUL */
+#define VIEW_TEXT_MAX 128
+#define VIEW_INPUT_MAX 256
+#define VIEW_MESSAGE_MAX 512
+#define VIEW_MIN_WIDTH 40
+#define VIEW_MIN_HEIGHT 10
+#define VIEW_ZOOM_BACK 64
+
+enum view_layout {
+	LAYOUT_SPLIT,  /* the tree above the icicle */
+	LAYOUT_TREE,
+	LAYOUT_ICICLE,
+	LAYOUT_FLAT,
+};
+
+enum view_focus {
+	FOCUS_TREE,
+	FOCUS_ICICLE,
+	FOCUS_FLAT,
+};
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_PID,
+	PROMPT_COMM,
+	PROMPT_SEARCH,
+	PROMPT_DELAY,
+};
+
+struct view {
+	/* State: what the user chose. */
+	enum view_layout layout;
+	enum view_focus focus;
+	bool help;
+	bool live;                     /* false in the file viewer */
+	bool paused;                   /* the display is frozen; capture goes on */
+	enum profile_window window;
+	bool hide_kernel, hide_user;
+	int32_t tgids[VIEW_MAX_PIDS];  /* pid filter, when ntgids > 0 */
+	size_t ntgids;
+	char comm[VIEW_COMM_MAX];      /* comm filter, when not empty */
+	char text[VIEW_TEXT_MAX];      /* frame-text filter and search, when not empty */
+	bool search_pending;           /* select the first match after the next rebuild */
+	double delay;                  /* seconds between refreshes */
+	struct frame_path zoom;        /* the icicle's top frame */
+	uint32_t zoom_back[VIEW_ZOOM_BACK]; /* earlier zooms: depths along @zoom, for Esc */
+	size_t nzoom_back;
+	enum prompt_kind prompt;       /* the status line is asking for ... */
+	char input[VIEW_INPUT_MAX];    /* ... this, typed so far */
+	size_t input_len;
+	char message[VIEW_MESSAGE_MAX]; /* the status line's message, when not empty */
+	bool message_is_error;
+	int width, height;             /* the screen's size */
+	struct header_info info;       /* where the data come from, for the header */
+
+	/* Derived from the profile by view__rebuild() and view__refresh(). */
+	const struct profile *prof;
+	struct stack_trie trie;
+	struct tree_pane tree;         /* the call tree; its selection is the icicle's too */
+	struct flat_pane flat;
+	uint32_t zoom_node;            /* @zoom resolved: its deepest node present */
+};
+
+/* The parts of the screen, from view__geometry(). A pane of height 0 is not shown. */
+struct view_geometry {
+	bool too_small;
+	int header_rows;
+	struct screen_rect tree, icicle, flat;
+	int status_row;
+};
+
+/*
+ * view__init() sets the defaults for the live screen (@live) or the file
+ * viewer: tree above icicle, recent window when live, cumulative otherwise,
+ * @delay seconds between refreshes. Returns 0 or -ENOMEM.
+ */
+int view__init(struct view *v, bool live, double delay);
+
+/* Frees what the view holds (not the profile). */
+void view__free(struct view *v);
+
+/*
+ * view__forget() drops what names frames of the current profile (the
+ * selection, expanded rows, zoom, selected function): for a swap to a
+ * profile whose frames are numbered differently.
+ */
+void view__forget(struct view *v);
+
+/* view__filter() fills @f with the view's window, toggles and filters. */
+void view__filter(const struct view *v, struct view_filter *f);
+
+/* True when a pid, comm or text filter is set. */
+bool view__filtered(const struct view *v);
+
+/*
+ * view__rebuild() builds the view trie from @p (borrowed until the next
+ * rebuild) through the view's filters, finds the selection, the zoom and the
+ * selected function again, then refreshes. Returns 0 or -ENOMEM.
+ */
+int view__rebuild(struct view *v, const struct profile *p);
+
+/*
+ * view__refresh() brings the rows up to date after an action changed the
+ * state without a rebuild (expanded rows, selection, size). Returns 0 or
+ * -ENOMEM.
+ */
+int view__refresh(struct view *v);
+
+/* view__resize() records the screen's new size (then refresh). */
+void view__resize(struct view *v, int width, int height);
+
+/* view__geometry() splits the screen of @v's size between the header, panes and status line. */
+void view__geometry(const struct view *v, struct view_geometry *g);
+
+/*
+ * view__find() selects the next (@dir > 0) or previous frame whose name
+ * contains the search text, in depth-first order from the selection, in the
+ * focused pane; its ancestors are expanded. Returns true when one was found.
+ */
+bool view__find(struct view *v, int dir);
+
+/*
+ * view__zoom() makes @node the icicle's top frame. Zooming into a frame
+ * below the current top remembers the current one for view__unzoom().
+ */
+void view__zoom(struct view *v, uint32_t node);
+
+/*
+ * view__unzoom() goes back to the zoom before the last view__zoom(), or,
+ * with @one_level, to the top frame's parent. Returns false when the chart
+ * was not zoomed.
+ */
+bool view__unzoom(struct view *v, bool one_level);
+
+/* view__say() sets the status line's message (printf-style). */
+void view__say(struct view *v, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * view__draw() draws the whole screen for @v into @s, whose size must be
+ * @v's: header, panes by layout, status line; or the help; or, below
+ * VIEW_MIN_WIDTH x VIEW_MIN_HEIGHT, one line saying the terminal is too small.
+ */
+void view__draw(struct screen *s, const struct view *v);
+
+#endif

@@ -8,61 +8,89 @@
 
 #include "profile/folded.h"
 #include "symbols/sanitize.h"
+#include "profile/strtab.h"
 #include "symbols/text_line.h"
 
-static void write_frame(FILE *out, const struct profile *p, uint32_t frame)
-{
-	const char *name = profile__frame_name(p, frame);
+/* The text of the current path, frame by frame, as folded__write() walks the trie. */
+struct path_text {
+	char *buf;
+	size_t len, cap;
+	size_t *ends; /* ends[d]: length of the text down to depth d */
+};
 
-	for (const char *s = name; *s; s++)
-		putc(*s == ';' ? ':' : *s, out);
-	if (profile__frame_info(p, frame)->kind == FRAME_KERNEL)
-		fputs("_[k]", out);
+static int path_text__append(struct path_text *pt, const char *s, size_t n)
+{
+	if (pt->len + n + 1 > pt->cap) {
+		size_t cap = pt->cap ? pt->cap : 4096;
+		char *b;
+
+		while (cap < pt->len + n + 1)
+			cap *= 2;
+		b = realloc(pt->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		pt->buf = b;
+		pt->cap = cap;
+	}
+	memcpy(pt->buf + pt->len, s, n);
+	pt->len += n;
+	return 0;
 }
 
-/* Writes the path from the root's child down to @node; @path holds max_depth. */
-static void write_path(FILE *out, const struct stack_trie *t, const struct profile *p,
-		       uint32_t node, uint32_t *path)
+/* Sets the text to the path down to @node: its parent's text, ';', its frame. */
+static int path_text__enter(struct path_text *pt, const struct stack_trie *t,
+			    const struct profile *p, uint32_t node)
 {
-	size_t n = 0;
+	const struct trie_node *n = &t->nodes[node];
+	const char *name = profile__frame_name(p, n->frame);
+	size_t start = n->depth > 1 ? pt->ends[n->depth - 1] : 0;
+	char *semi;
+	int err;
 
-	for (; node != TRIE_ROOT; node = t->nodes[node].parent)
-		path[n++] = node;
-	while (n--) {
-		write_frame(out, p, t->nodes[path[n]].frame);
-		if (n)
-			putc(';', out);
-	}
+	pt->len = start;
+	err = (n->depth > 1 ? path_text__append(pt, ";", 1) : 0) ?:
+	      path_text__append(pt, name, strlen(name)) ?:
+	      (profile__frame_info(p, n->frame)->kind == FRAME_KERNEL ? path_text__append(pt, "_[k]", 4)
+								      : 0);
+	if (err)
+		return err;
+	/* A ';' inside a name would split the frame in two. */
+	while ((semi = memchr(pt->buf + start + 1, ';', pt->len - start - 1)))
+		*semi = ':';
+	pt->ends[n->depth] = pt->len;
+	return 0;
+}
+
+/* The next node of a pre-order walk after @node, or TRIE_NONE at the end. */
+static uint32_t preorder_next(const struct stack_trie *t, uint32_t node)
+{
+	if (t->nodes[node].first_child != TRIE_NONE)
+		return t->nodes[node].first_child;
+	while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE)
+		node = t->nodes[node].parent == TRIE_ROOT ? TRIE_NONE : t->nodes[node].parent;
+	return node == TRIE_NONE ? TRIE_NONE : t->nodes[node].next_sibling;
 }
 
 long folded__write(FILE *out, const struct stack_trie *t, const struct profile *p)
 {
-	uint32_t *path = malloc((t->max_depth + 1) * sizeof(*path));
+	struct path_text pt = { .ends = calloc(t->max_depth + 1, sizeof(size_t)) };
 	long lines = 0;
+	int err = pt.ends ? 0 : -ENOMEM;
 
-	if (!path)
-		return -ENOMEM;
-	/* Pre-order: a node's lines before its children's, siblings in order. */
+	/* Pre-order: a node's line before its children's, siblings in order. */
 	for (uint32_t node = t->n ? t->nodes[TRIE_ROOT].first_child : TRIE_NONE;
-	     node != TRIE_NONE;) {
-		const struct trie_node *n = &t->nodes[node];
-
-		if (n->self) {
-			write_path(out, t, p, node, path);
-			fprintf(out, " %" PRIu64 "\n", n->self);
-			lines++;
-		}
-		if (n->first_child != TRIE_NONE) {
-			node = n->first_child;
+	     node != TRIE_NONE && !err; node = preorder_next(t, node)) {
+		err = path_text__enter(&pt, t, p, node);
+		if (err || !t->nodes[node].self)
 			continue;
-		}
-		while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE)
-			node = t->nodes[node].parent == TRIE_ROOT ? TRIE_NONE
-								  : t->nodes[node].parent;
-		if (node != TRIE_NONE)
-			node = t->nodes[node].next_sibling;
+		fwrite(pt.buf, 1, pt.len, out);
+		fprintf(out, " %" PRIu64 "\n", t->nodes[node].self);
+		lines++;
 	}
-	free(path);
+	free(pt.buf);
+	free(pt.ends);
+	if (err)
+		return err;
 	if (fflush(out) || ferror(out))
 		return -(errno ? errno : EIO);
 	return lines;
@@ -174,98 +202,277 @@ static uint32_t read_frame(struct profile *p, const char *s, size_t len, bool pr
 	return profile__frame(p, clean, n, kind, process || !looks_unnamed(clean, n));
 }
 
-struct frame_buf {
-	uint32_t *ids;
-	size_t cap;
+/*
+ * The frames already read, by their raw text: a file repeats the same few
+ * thousand frames millions of times, so each distinct text is sanitized and
+ * interned once. Process frames and the others are kept apart.
+ */
+struct raw_frames {
+	struct strtab *text[2]; /* [process?] raw text -> raw id */
+	uint32_t *frame[2];     /* raw id -> frame id */
+	size_t cap[2];
 };
+
+static uint32_t raw_frames__get(struct raw_frames *rf, struct profile *p, const char *s,
+				size_t len, bool process)
+{
+	uint32_t raw = strtab__intern(rf->text[process], s, len);
+
+	if (raw == STRTAB_NONE)
+		return PROFILE_NONE;
+	if (raw >= rf->cap[process]) {
+		size_t cap = rf->cap[process] ? rf->cap[process] * 2 : 4096;
+		uint32_t *f = realloc(rf->frame[process], cap * sizeof(*f));
+
+		if (!f)
+			return PROFILE_NONE;
+		memset(f + rf->cap[process], 0xff, (cap - rf->cap[process]) * sizeof(*f));
+		rf->frame[process] = f;
+		rf->cap[process] = cap;
+	}
+	if (rf->frame[process][raw] == PROFILE_NONE)
+		rf->frame[process][raw] = read_frame(p, s, len, process);
+	return rf->frame[process][raw];
+}
+
+static void raw_frames__free(struct raw_frames *rf)
+{
+	for (int i = 0; i < 2; i++) {
+		strtab__free(rf->text[i]);
+		free(rf->frame[i]);
+	}
+}
+
+/*
+ * The previous stack of the file, kept so that the frames a line shares
+ * with the line before (a sorted file shares most) are not looked up again.
+ */
+struct prev_stack {
+	char *text;
+	size_t len, cap;
+	uint32_t *ids;  /* its frames */
+	size_t *ends;   /* ends[j]: where frame j ends in text (a ';' or the end) */
+	size_t n, ids_cap;
+	int32_t tgid;
+};
+
+static int prev_stack__reserve(struct prev_stack *ps, size_t text_len, size_t frames)
+{
+	if (text_len > ps->cap) {
+		char *t = realloc(ps->text, text_len);
+
+		if (!t)
+			return -ENOMEM;
+		ps->text = t;
+		ps->cap = text_len;
+	}
+	if (frames > ps->ids_cap) {
+		size_t cap = ps->ids_cap ? ps->ids_cap * 2 : 256;
+		uint32_t *ids;
+		size_t *ends;
+
+		while (cap < frames)
+			cap *= 2;
+		ids = realloc(ps->ids, cap * sizeof(*ids));
+		if (ids)
+			ps->ids = ids;
+		ends = realloc(ps->ends, cap * sizeof(*ends));
+		if (ends)
+			ps->ends = ends;
+		if (!ids || !ends)
+			return -ENOMEM;
+		ps->ids_cap = cap;
+	}
+	return 0;
+}
+
+/* How many leading frames of @stack are those of the previous stack. */
+static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack, size_t len)
+{
+	size_t common = 0, k = 0, limit = len < ps->len ? len : ps->len;
+
+	while (common < limit && stack[common] == ps->text[common])
+		common++;
+	while (k < ps->n && ps->ends[k] <= common) {
+		size_t e = ps->ends[k];
+
+		/* The frame ends at the same place in both: a ';' or the end of each. */
+		if (e == common && !((e == len || stack[e] == ';') && (e == ps->len || ps->text[e] == ';')))
+			break;
+		k++;
+	}
+	return k;
+}
+
+static void prev_stack__free(struct prev_stack *ps)
+{
+	free(ps->text);
+	free(ps->ids);
+	free(ps->ends);
+}
 
 /*
  * Adds one line's stack to @p. Returns 0; 1 for a malformed stack, with
  * *@why saying why; or -ENOMEM.
  */
-static int read_stack(struct profile *p, char *stack, size_t len, uint64_t count,
-		      struct frame_buf *fb, const char **why)
+static int read_stack(struct profile *p, struct raw_frames *rf, struct prev_stack *ps,
+		      const char *stack, size_t len, uint64_t count, const char **why)
 {
-	struct sample s = { .tgid = TGID_UNKNOWN, .count = count };
-	size_t start = 0;
+	size_t n = prev_stack__shared(ps, stack, len);
+	const char *at = stack + (n ? ps->ends[n - 1] + 1 : 0), *end = stack + len;
+	struct sample s = { .tgid = n ? ps->tgid : TGID_UNKNOWN, .count = count };
 
-	for (size_t i = 0; i <= len; i++) {
+	if (prev_stack__reserve(ps, len, n + 1))
+		return -ENOMEM;
+	while (at <= end) {
+		const char *semi = memchr(at, ';', (size_t)(end - at));
+		size_t flen = (size_t)((semi ? semi : end) - at);
 		uint32_t id;
 
-		if (i < len && stack[i] != ';')
-			continue;
-		if (i == start) {
+		if (!flen) {
 			*why = "an empty frame";
+			ps->n = 0; /* the text kept no longer matches */
 			return 1;
 		}
-		if (s.n == fb->cap) {
-			size_t cap = fb->cap ? fb->cap * 2 : 256;
-			uint32_t *ids = realloc(fb->ids, cap * sizeof(*ids));
-
-			if (!ids)
-				return -ENOMEM;
-			fb->ids = ids;
-			fb->cap = cap;
-		}
-		id = read_frame(p, stack + start, i - start, s.n == 0);
+		if (prev_stack__reserve(ps, len, n + 1))
+			return -ENOMEM;
+		id = raw_frames__get(rf, p, at, flen, n == 0);
 		if (id == PROFILE_NONE)
 			return -ENOMEM;
-		if (s.n == 0)
-			s.tgid = pid_suffix(stack + start, i - start);
-		fb->ids[s.n++] = id;
-		start = i + 1;
+		if (n == 0)
+			s.tgid = pid_suffix(at, flen);
+		ps->ids[n] = id;
+		ps->ends[n++] = (size_t)(at - stack) + flen;
+		at += flen + 1;
 	}
-	s.frames = fb->ids;
+	memcpy(ps->text, stack, len);
+	ps->len = len;
+	ps->n = n;
+	ps->tgid = s.tgid;
+	s.frames = ps->ids;
+	s.n = (uint32_t)n;
 	return count ? profile__add(p, &s) : 0;
+}
+
+/*
+ * Lines of a stream, read in large blocks. A line is handed out in place,
+ * NUL-terminated instead of its newline; one longer than LINE_MAX_BYTES is
+ * skipped whole.
+ */
+struct line_reader {
+	FILE *in;
+	char *buf;
+	size_t start, end; /* the unread bytes are buf[start, end) */
+	bool eof;
+};
+
+#define READ_BLOCK (256u << 10)
+#define READER_BYTES (LINE_MAX_BYTES + READ_BLOCK + 1)
+
+/* Reads more input after moving what is left to the front; -EIO on error. */
+static int line_reader__fill(struct line_reader *r)
+{
+	size_t got;
+
+	memmove(r->buf, r->buf + r->start, r->end - r->start);
+	r->end -= r->start;
+	r->start = 0;
+	got = fread(r->buf + r->end, 1, READER_BYTES - 1 - r->end, r->in);
+	r->end += got;
+	if (got == 0) {
+		if (ferror(r->in))
+			return -EIO;
+		r->eof = true;
+	}
+	return 0;
+}
+
+/*
+ * The next line: returns 1 with *@line and *@len set, 0 at the end, -ENOBUFS
+ * for a line over LINE_MAX_BYTES (skipped), or -EIO.
+ */
+static int line_reader__next(struct line_reader *r, char **line, size_t *len)
+{
+	bool too_long = false;
+
+	for (;;) {
+		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
+		size_t have = (nl ? (size_t)(nl - r->buf) : r->end) - r->start;
+
+		if (nl || (r->eof && have)) {
+			*line = r->buf + r->start;
+			*len = have;
+			(*line)[have] = '\0';
+			r->start += have + (nl != NULL);
+			if (!too_long && have <= LINE_MAX_BYTES)
+				return 1;
+			return -ENOBUFS;
+		}
+		if (r->eof)
+			return too_long ? -ENOBUFS : 0;
+		if (have > LINE_MAX_BYTES) { /* keep only the line's tail: it is skipped anyway */
+			too_long = true;
+			r->start = r->end;
+		}
+		if (line_reader__fill(r))
+			return -EIO;
+	}
+}
+
+/* One line: blank, a stack, or malformed. Returns 0 or -ENOMEM. */
+static int read_line(struct profile *p, struct raw_frames *rf, struct prev_stack *ps, char *line,
+		     size_t len, struct folded_read_stats *st)
+{
+	const char *why = NULL;
+	uint64_t count;
+	long stack_len;
+	int r;
+
+	if (len && line[len - 1] == '\r')
+		line[--len] = '\0';
+	if (has_control_bytes(line, len)) {
+		bad_line(st, "control or NUL bytes");
+		return 0;
+	}
+	if (strspn(line, " \t") == len)
+		return 0;
+	stack_len = split_count(line, len, &count);
+	if (stack_len <= 0) {
+		bad_line(st, stack_len ? "no count, or a count that is not a whole number"
+				       : "no stack before the count");
+		return 0;
+	}
+	r = read_stack(p, rf, ps, line, (size_t)stack_len, count, &why);
+	if (r > 0)
+		bad_line(st, why);
+	else if (r == 0)
+		st->stacks++;
+	return r < 0 ? r : 0;
 }
 
 int folded__read(FILE *in, struct profile *p, struct folded_read_stats *st)
 {
-	char *line = malloc(LINE_MAX_BYTES + 1);
-	struct frame_buf fb = { NULL, 0 };
-	int err = 0, r;
+	struct line_reader r = { .in = in, .buf = malloc(READER_BYTES) };
+	struct raw_frames rf = { .text = { strtab__new(), strtab__new() } };
+	struct prev_stack ps = { .n = 0 };
+	int err = 0, got;
 	size_t len;
+	char *line;
 
 	memset(st, 0, sizeof(*st));
-	if (!line)
-		return -ENOMEM;
-	while (!err && (r = text_line__read(in, line, LINE_MAX_BYTES + 1, &len)) != 0) {
-		const char *why = NULL;
-		uint64_t count;
-		long stack_len;
-
+	if (!r.buf || !rf.text[0] || !rf.text[1])
+		err = -ENOMEM;
+	while (!err && (got = line_reader__next(&r, &line, &len)) != 0) {
 		st->lines++;
-		if (r == -EIO) {
+		if (got == -EIO)
 			err = -EIO;
-			break;
-		}
-		if (r == -ENOBUFS) {
+		else if (got == -ENOBUFS)
 			bad_line(st, "a line over 1 MiB");
-			continue;
-		}
-		if (len && line[len - 1] == '\r')
-			line[--len] = '\0';
-		if (r == -EINVAL || has_control_bytes(line, len)) {
-			bad_line(st, "control or NUL bytes");
-			continue;
-		}
-		if (strspn(line, " \t") == len)
-			continue;
-		stack_len = split_count(line, len, &count);
-		if (stack_len <= 0) {
-			bad_line(st, stack_len ? "no count, or a count that is not a whole number"
-					       : "no stack before the count");
-			continue;
-		}
-		r = read_stack(p, line, (size_t)stack_len, count, &fb, &why);
-		if (r < 0)
-			err = r;
-		else if (r > 0)
-			bad_line(st, why);
 		else
-			st->stacks++;
+			err = read_line(p, &rf, &ps, line, len, st);
 	}
-	free(fb.ids);
-	free(line);
+	raw_frames__free(&rf);
+	prev_stack__free(&ps);
+	free(r.buf);
 	return err;
 }

@@ -15,6 +15,7 @@ int stack_trie__init(struct stack_trie *t)
 void stack_trie__free(struct stack_trie *t)
 {
 	free(t->nodes);
+	free(t->last_path);
 	hash_index__free(&t->children);
 	memset(t, 0, sizeof(*t));
 }
@@ -140,20 +141,55 @@ static bool frame_hidden(const struct view_filter *f, const struct frame *fr)
 	       (f->hide_user && fr->kind == FRAME_USER);
 }
 
+static int grow_last_path(struct stack_trie *t, size_t need)
+{
+	size_t cap = t->last_cap ? t->last_cap : 256;
+	uint32_t *path;
+
+	if (need <= t->last_cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	path = realloc(t->last_path, cap * sizeof(*path));
+	if (!path)
+		return -ENOMEM;
+	t->last_path = path;
+	t->last_cap = cap;
+	return 0;
+}
+
+/*
+ * Adds one stack. Stacks often share a prefix with the one before (a folded
+ * file is sorted), so the nodes of that prefix are taken from the previous
+ * path instead of being looked up again.
+ */
 static int add_stack(struct stack_trie *t, const struct profile *p, const struct view_filter *f,
 		     const struct profile_stack *s, uint64_t count)
 {
 	uint32_t node = TRIE_ROOT;
+	size_t depth = 0;
+	bool same = true;
 
+	if (grow_last_path(t, s->n))
+		return -ENOMEM;
 	t->nodes[TRIE_ROOT].total += count;
 	for (uint32_t i = 0; i < s->n; i++) {
-		if (frame_hidden(f, profile__frame_info(p, s->frames[i])))
+		uint32_t frame = s->frames[i];
+
+		if (frame_hidden(f, profile__frame_info(p, frame)))
 			continue;
-		node = child_or_new(t, node, s->frames[i]);
-		if (node == TRIE_NONE)
-			return -ENOMEM;
+		if (same && depth < t->last_len && t->nodes[t->last_path[depth]].frame == frame) {
+			node = t->last_path[depth];
+		} else {
+			same = false;
+			node = child_or_new(t, node, frame);
+			if (node == TRIE_NONE)
+				return -ENOMEM;
+		}
+		t->last_path[depth++] = node;
 		t->nodes[node].total += count;
 	}
+	t->last_len = depth;
 	t->nodes[node].self += count;
 	return 0;
 }
@@ -203,6 +239,7 @@ static int sort_siblings(struct stack_trie *t, const struct profile *p)
 static void clear(struct stack_trie *t)
 {
 	t->n = 0;
+	t->last_len = 0;
 	t->max_depth = 0;
 	hash_index__clear(&t->children);
 	add_node(t, TRIE_NONE, PROFILE_NONE); /* the root needs no index entry */

@@ -48,6 +48,8 @@ struct stack_trie {
 	size_t n, cap;
 	uint32_t max_depth;
 	struct hash_index children; /* (parent, frame) -> node */
+	uint32_t *last_path;        /* while building: the nodes of the previous stack */
+	size_t last_len, last_cap;
 };
 
 /* stack_trie__init() makes an empty trie; returns 0 or -ENOMEM. */

@@ -257,6 +257,44 @@ static void test_names_sanitized_and_kinds(void **state)
 	profile__free(l.p);
 }
 
+/* Lines that share a prefix with the line before, but not always whole frames. */
+static void test_shared_prefixes(void **state)
+{
+	struct loaded l = load_str("a;b;c 1\n"
+				   "a;b;cd 2\n"
+				   "a;b;c;d 4\n"
+				   "a;bb;c 8\n"
+				   "a;b 16\n"
+				   "ab;b 32\n"
+				   "a-7;b;c 64\n"
+				   "a-7;b;c_[k] 128\n"
+				   "a;b;c 256\n");
+	struct profile_stack s;
+
+	(void)state;
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(profile__nstacks(l.p), 8);
+	assert_non_null(find_stack(l.p, "a;b;c", &s));
+	assert_int_equal(s.total, 1 + 256);
+	assert_non_null(find_stack(l.p, "a;b;cd", &s));
+	assert_int_equal(s.total, 2);
+	assert_non_null(find_stack(l.p, "a;b;c;d", &s));
+	assert_int_equal(s.total, 4);
+	assert_non_null(find_stack(l.p, "a;bb;c", &s));
+	assert_int_equal(s.total, 8);
+	assert_non_null(find_stack(l.p, "a;b", &s));
+	assert_int_equal(s.total, 16);
+	assert_non_null(find_stack(l.p, "ab;b", &s));
+	assert_int_equal(s.total, 32);
+	assert_non_null(find_stack(l.p, "a-7;b;c", &s));
+	assert_int_equal(s.total, 64);
+	assert_int_equal(s.tgid, 7);
+	assert_non_null(find_stack(l.p, "a-7;b;c[k]", &s));
+	assert_int_equal(s.total, 128);
+	assert_int_equal(s.tgid, 7); /* the shared process frame keeps its pid */
+	profile__free(l.p);
+}
+
 static void test_binary_garbage(void **state)
 {
 	unsigned char junk[4096];
@@ -284,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_line_over_a_mebibyte),
 		cmocka_unit_test(test_blank_crlf_zero_and_tabs),
 		cmocka_unit_test(test_names_sanitized_and_kinds),
+		cmocka_unit_test(test_shared_prefixes),
 		cmocka_unit_test(test_binary_garbage),
 	};
 

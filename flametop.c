@@ -136,14 +136,17 @@ static void catch_stop_signals(void)
  */
 static void wait_until(struct live *live, double deadline)
 {
-	struct pollfd pfd = { .fd = live__event_fd(live), .events = POLLIN };
-
 	while (!stop_signal) {
 		double left = deadline - now_seconds();
+		int timeout = (int)(left * 1000) + 1, events;
+		struct pollfd pfd;
 
 		if (left <= 0)
 			return;
-		if (poll(&pfd, pfd.fd >= 0, (int)(left * 1000) + 1) > 0)
+		events = live__poll_events(live, &pfd);
+		if (events >= 0 && events < timeout)
+			timeout = events;
+		if (poll(&pfd, 1, timeout) > 0 && pfd.revents)
 			live__handle_events(live);
 	}
 }

@@ -14,6 +14,7 @@
 #define KERNEL_TGID UINT32_MAX
 #define MAX_FRAMES (1 + 2 * (MAX_STACK_DEPTH + 1))
 #define MAX_NAMES (1u << 20) /* the name cache starts over beyond this */
+#define EVENTS_QUIET 0.025   /* seconds between two wakeups for process notes */
 
 /*
  * A named address: (process or kernel, address, return address?) -> frame
@@ -60,6 +61,7 @@ struct live {
 	enum live_weight weight;
 	uint32_t drain;
 	struct idle_account idle;
+	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 
 	struct name_entry *names;
 	size_t nnames, names_cap;
@@ -420,21 +422,31 @@ int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const
 	return err;
 }
 
-int live__event_fd(const struct live *l)
+int live__poll_events(const struct live *l, struct pollfd *pfd)
 {
-	return capture__event_fd(l->cap);
+	double quiet = l->events_quiet_until - monotonic_seconds();
+
+	pfd->events = POLLIN;
+	pfd->revents = 0;
+	if (quiet > 0) {
+		pfd->fd = -1;
+		return (int)(quiet * 1000) + 1;
+	}
+	pfd->fd = capture__event_fd(l->cap);
+	return -1;
 }
 
-static void on_proc_note(void *ctx, uint32_t tgid, bool starting)
+static void on_proc_note(void *ctx, uint32_t tgid, bool starting, uint64_t start_boottime)
 {
 	struct live *l = ctx;
 
-	symbolizer__note_process(l->sym, tgid, starting);
+	symbolizer__note_process(l->sym, tgid, starting, start_boottime);
 }
 
 void live__handle_events(struct live *l)
 {
-	capture__consume_events(l->cap, on_proc_note, l);
+	if (capture__consume_events(l->cap, on_proc_note, l) > 0)
+		l->events_quiet_until = monotonic_seconds() + EVENTS_QUIET;
 }
 
 void live__stop(struct live *l)

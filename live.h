@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <poll.h>
 #include <stdint.h>
 
 #include "bpf/capture.h"
@@ -50,12 +51,15 @@ uint64_t live__idle_credited(const struct live *l);
 int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const char *comm);
 
 /*
- * live__event_fd() returns a descriptor that becomes readable when events
- * wait to be handled between drains (such as new processes to snapshot
- * before they exit), or -1 when there is none. The caller's loop polls it
- * and then calls live__handle_events(), which never blocks.
+ * Events wait between drains: new processes to snapshot before they exit.
+ * live__poll_events() sets @pfd to the descriptor to poll for them, or to
+ * -1 during a short quiet time after some were handled (so that a burst of
+ * new processes costs a few wakeups, not one each), and returns how many
+ * milliseconds the caller may sleep before asking again (-1: no limit).
+ * When @pfd polls readable, the caller calls live__handle_events(), which
+ * never blocks.
  */
-int live__event_fd(const struct live *l);
+int live__poll_events(const struct live *l, struct pollfd *pfd);
 void live__handle_events(struct live *l);
 
 /*

@@ -5,15 +5,16 @@
  * map set, count the stack. The loader picks one program per run (see
  * capture.c's mode table) and turns the others' autoload off.
  *
- * Process notes (see stack_key.h): a new address space, a young process,
- * and every exec push the tgid into the proc_notes ring buffer, so that the
- * loader snapshots the process while it still runs. on_exec is an extra
- * attached in every mode, not a hook.
+ * Process notes (see stack_key.h): a new address space and a young process
+ * push the tgid into the proc_notes ring buffer, so that the loader
+ * snapshots the process while it still runs.
  *
  * Double buffering: events go to map set `active_set` (0 or 1). Before each
  * drain the loader flips active_set, then waits until no event is still
  * recording into the old set (the per-CPU `inflight` counters), so it reads a
- * set nothing writes to, and clears it before it becomes active again.
+ * set nothing writes to. It empties the set's counts before the set becomes
+ * active again, and its stack maps when they fill: until then a stack id
+ * keeps its meaning, and each stack is read once.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -63,8 +64,8 @@ COUNTS_MAP(counts1);
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, __u64);
-	__uint(max_entries, STAT_NR);
+	__type(value, struct stat_counters);
+	__uint(max_entries, 1);
 } stats SEC(".maps");
 
 struct {
@@ -102,10 +103,11 @@ struct {
 
 static __always_inline void stat_add(__u32 slot, __u64 n)
 {
-	__u64 *v = bpf_map_lookup_elem(&stats, &slot);
+	__u32 zero = 0;
+	struct stat_counters *c = bpf_map_lookup_elem(&stats, &zero);
 
-	if (v)
-		__sync_fetch_and_add(v, n);
+	if (c && slot < STAT_NR)
+		__sync_fetch_and_add(&c->slot[slot], n);
 }
 
 static __always_inline void inflight_add(__u32 set, __s64 n)
@@ -210,9 +212,10 @@ static __always_inline bool comm_wanted(const struct stack_key *key)
 	return c[0] == filter_comm[0] && c[1] == filter_comm[1];
 }
 
-static __always_inline void proc_note_push(__u32 tgid, __u32 kind)
+static __always_inline void proc_note_push(struct task_struct *task, __u32 tgid, __u32 kind)
 {
-	struct proc_note e = { .tgid = tgid, .kind = kind };
+	struct proc_note e = { .tgid = tgid, .kind = kind,
+			       .start_boottime = BPF_CORE_READ(task, group_leader, start_boottime) };
 
 	bpf_ringbuf_output(&proc_notes, &e, sizeof(e), 0);
 }
@@ -233,7 +236,7 @@ static __always_inline void proc_seen_note(__u32 tgid)
 	seen->tgid = tgid;
 	seen->mm = mm;
 	seen->ns = now;
-	proc_note_push(tgid, young ? PROC_NOTE_YOUNG : PROC_NOTE_SAMPLE);
+	proc_note_push(task, tgid, young ? PROC_NOTE_YOUNG : PROC_NOTE_SAMPLE);
 }
 
 /* Fills the identity of the current task into @key; false when the filters reject it. */
@@ -368,15 +371,4 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 	default:
 		return 0;
 	}
-}
-
-/* Every mode: a process that exec'd is reported for an early snapshot. */
-SEC("tp_btf/sched_process_exec")
-int BPF_PROG(on_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
-{
-	struct stack_key key = {};
-
-	if (walk_user && event_wanted(&key))
-		proc_note_push(key.tgid, PROC_NOTE_EXEC);
-	return 0;
 }

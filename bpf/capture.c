@@ -30,12 +30,30 @@
 #define READ_MODE_COUNT_ENTRIES 16384
 #define MAX_CPUS 4096
 
-/* One fetched stack of the set being drained. */
+/* One stack read from a set's stack maps. */
 struct fetched_stack {
 	int32_t id;
 	uint32_t nr;
-	size_t off; /* into capture.arena */
+	size_t off; /* into stack_store.arena */
 };
+
+/*
+ * The stacks of one map set that user space has read. A set's stack maps
+ * keep their stacks from drain to drain (a stack id keeps its meaning until
+ * it is deleted), so each stack is read once, not at every drain; the maps
+ * are emptied, and this forgotten, when they fill past 1/STORE_FILL of their
+ * entries, at the end of a drain, while the set is quiescent.
+ */
+struct stack_store {
+	int32_t *slot_of[2]; /* [primary, spill]: stack index -> fetched index + 1 */
+	struct fetched_stack *fetched;
+	size_t nfetched, fetched_cap;
+	size_t nspill; /* of them, in the spill map */
+	uint64_t *arena;
+	size_t arena_len, arena_cap;
+};
+
+#define STORE_FILL 8
 
 struct capture {
 	struct capture_bpf *skel;
@@ -61,12 +79,9 @@ struct capture {
 	/* Drain scratch, sized at open. */
 	struct stack_key *keys;
 	struct stack_value *vals;
-	int32_t *slot_of[2]; /* [primary, spill]: stack index -> fetched index + 1 */
-	struct fetched_stack *fetched;
-	size_t nfetched, fetched_cap;
-	uint64_t *arena;
-	size_t arena_len, arena_cap;
+	struct stack_store store[2]; /* per map set */
 	uint64_t *percpu; /* npossible values */
+	struct stat_counters *counters; /* npossible values of the stats map */
 };
 
 /* libbpf's last complaint, kept for the error line instead of printed. */
@@ -429,11 +444,11 @@ static int size_maps(struct capture *cap)
 }
 
 /*
- * Opens a fresh skeleton with only @h's program, and the exec program when
- * @with_exec, loads it and sets the filters. Returns 0 or -errno (the
- * skeleton stays, for detach() to destroy).
+ * Opens a fresh skeleton with only @h's program, loads it and sets the
+ * filters. Returns 0 or -errno (the skeleton stays, for detach() to
+ * destroy).
  */
-static int load_skeleton(struct capture *cap, const struct hook *h, bool with_exec)
+static int load_skeleton(struct capture *cap, const struct hook *h)
 {
 	struct bpf_program *prog;
 
@@ -442,8 +457,7 @@ static int load_skeleton(struct capture *cap, const struct hook *h, bool with_ex
 	if (!cap->skel)
 		return -errno;
 	bpf_object__for_each_program(prog, cap->skel->obj)
-		bpf_program__set_autoload(prog, prog == h->prog(cap->skel) ||
-							(with_exec && prog == cap->skel->progs.on_exec));
+		bpf_program__set_autoload(prog, prog == h->prog(cap->skel));
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
 	/* The filters go in before the hook is attached: no event escapes them. */
@@ -457,37 +471,18 @@ static int on_proc_note(void *ctx, void *data, size_t size)
 	const struct proc_note *e = data;
 
 	if (size >= sizeof(*e) && cap->proc_fn)
-		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind != PROC_NOTE_SAMPLE);
+		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind == PROC_NOTE_YOUNG, e->start_boottime);
 	return 0;
 }
 
-/*
- * Starts the process notes, an extra of every mode: without them (a
- * kernel that refuses the exec program) capture works, with no early
- * snapshots of exec'd processes.
- */
-static void start_proc_notes(struct capture *cap, bool with_exec)
-{
-	if (with_exec)
-		cap->skel->links.on_exec = bpf_program__attach(cap->skel->progs.on_exec);
-	cap->proc_notes =
-		ring_buffer__new(bpf_map__fd(cap->skel->maps.proc_notes), on_proc_note, cap, NULL);
-}
-
-/* Loads a skeleton for hook @h (with the exec program if it loads) and attaches it. */
+/* Loads a skeleton for hook @h, attaches it and starts reading process notes. */
 static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
 {
 	const struct hook *h = step->arg;
 	struct capture *cap = ctx;
-	bool with_exec = true;
 	int err;
 
-	err = load_skeleton(cap, h, with_exec);
-	if (err) {
-		detach(cap);
-		with_exec = false;
-		err = load_skeleton(cap, h, with_exec);
-	}
+	err = load_skeleton(cap, h);
 	if (!err) {
 		cap->hook = h->name;
 		err = h->attach(cap, why, size);
@@ -498,7 +493,9 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 		detach(cap);
 		return err;
 	}
-	start_proc_notes(cap, with_exec);
+	/* Without notes (no ring buffer), capture still works, naming fewer short processes. */
+	cap->proc_notes =
+		ring_buffer__new(bpf_map__fd(cap->skel->maps.proc_notes), on_proc_note, cap, NULL);
 	return 0;
 }
 
@@ -519,10 +516,15 @@ static int alloc_scratch(struct capture *cap)
 {
 	cap->keys = calloc(cap->count_entries, sizeof(*cap->keys));
 	cap->vals = calloc(cap->count_entries, sizeof(*cap->vals));
-	cap->slot_of[0] = calloc(cap->stack_entries, sizeof(int32_t));
-	cap->slot_of[1] = calloc(cap->spill_entries, sizeof(int32_t));
+	for (int set = 0; set < 2; set++) {
+		cap->store[set].slot_of[0] = calloc(cap->stack_entries, sizeof(int32_t));
+		cap->store[set].slot_of[1] = calloc(cap->spill_entries, sizeof(int32_t));
+		if (!cap->store[set].slot_of[0] || !cap->store[set].slot_of[1])
+			return -ENOMEM;
+	}
 	cap->percpu = calloc(cap->npossible, sizeof(uint64_t));
-	if (!cap->keys || !cap->vals || !cap->slot_of[0] || !cap->slot_of[1] || !cap->percpu)
+	cap->counters = calloc(cap->npossible, sizeof(*cap->counters));
+	if (!cap->keys || !cap->vals || !cap->percpu || !cap->counters)
 		return -ENOMEM;
 	return 0;
 }
@@ -686,12 +688,14 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 }
 
 /*
- * Fetches stack @id of @set once per drain; sets *@index to its fetched
- * entry. Returns 0, or -errno when the id is out of range or unreadable.
+ * Fetches stack @id of @set, unless it was read already; sets *@index to its
+ * entry in the set's store. Returns 0, or -errno when the id is out of
+ * range or unreadable.
  */
 static int fetch_stack(struct capture *cap, int set, int32_t id, size_t *index)
 {
 	struct capture_bpf *s = cap->skel;
+	struct stack_store *st = &cap->store[set];
 	bool spill = id & STACK_SPILL;
 	uint32_t idx = id & ~STACK_SPILL;
 	uint32_t limit = spill ? cap->spill_entries : cap->stack_entries;
@@ -703,25 +707,25 @@ static int fetch_stack(struct capture *cap, int set, int32_t id, size_t *index)
 
 	if (idx >= limit)
 		return -ERANGE;
-	slot = &cap->slot_of[spill][idx];
+	slot = &st->slot_of[spill][idx];
 	if (*slot) {
 		*index = *slot - 1;
 		return 0;
 	}
-	if (grow((void **)&cap->arena, &cap->arena_cap, cap->arena_len + cap->depth,
+	if (grow((void **)&st->arena, &st->arena_cap, st->arena_len + cap->depth,
 		 sizeof(uint64_t)) ||
-	    grow((void **)&cap->fetched, &cap->fetched_cap, cap->nfetched + 1,
-		 sizeof(*cap->fetched)))
+	    grow((void **)&st->fetched, &st->fetched_cap, st->nfetched + 1, sizeof(*st->fetched)))
 		return -ENOMEM;
-	ips = cap->arena + cap->arena_len;
+	ips = st->arena + st->arena_len;
 	if (bpf_map_lookup_elem(bpf_map__fd(map), &idx, ips))
 		return -errno;
 	while (nr < cap->depth && ips[nr])
 		nr++;
-	cap->fetched[cap->nfetched] = (struct fetched_stack){ .id = id, .nr = nr,
-							      .off = cap->arena_len };
-	cap->arena_len += nr;
-	*index = cap->nfetched++;
+	st->fetched[st->nfetched] = (struct fetched_stack){ .id = id, .nr = nr,
+							    .off = st->arena_len };
+	st->arena_len += nr;
+	st->nspill += spill;
+	*index = st->nfetched++;
 	*slot = (int32_t)*index + 1;
 	return 0;
 }
@@ -739,6 +743,7 @@ static void emit_stack(struct capture *cap, int set, const struct stack_key *k,
 {
 	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
 				    .bytes = v->bytes };
+	const struct stack_store *store = &cap->store[set];
 	size_t ki, ui;
 
 	memcpy(st.comm, k->comm, COMM_LEN);
@@ -747,12 +752,12 @@ static void emit_stack(struct capture *cap, int set, const struct stack_key *k,
 	resolve_side(cap, set, k->ustack, &ui, &st.uerr);
 	/* The arena may have moved while fetching: take pointers only now. */
 	if (ki != SIZE_MAX) {
-		st.kips = cap->arena + cap->fetched[ki].off;
-		st.nk = cap->fetched[ki].nr;
+		st.kips = store->arena + store->fetched[ki].off;
+		st.nk = store->fetched[ki].nr;
 	}
 	if (ui != SIZE_MAX) {
-		st.uips = cap->arena + cap->fetched[ui].off;
-		st.nu = cap->fetched[ui].nr;
+		st.uips = store->arena + store->fetched[ui].off;
+		st.nu = store->fetched[ui].nr;
 	}
 	fn(ctx, &st);
 }
@@ -761,21 +766,40 @@ static void emit_stack(struct capture *cap, int set, const struct stack_key *k,
 static void clear_stacks(struct capture *cap, int set)
 {
 	struct capture_bpf *s = cap->skel;
+	struct stack_store *st = &cap->store[set];
 	int fds[2] = { bpf_map__fd(set ? s->maps.stacks1 : s->maps.stacks0),
 		       bpf_map__fd(set ? s->maps.spill1 : s->maps.spill0) };
 
-	for (size_t i = 0; i < cap->nfetched; i++) {
-		int32_t id = cap->fetched[i].id;
+	for (size_t i = 0; i < st->nfetched; i++) {
+		int32_t id = st->fetched[i].id;
 		bool spill = id & STACK_SPILL;
 		uint32_t idx = id & ~STACK_SPILL;
 
 		bpf_map_delete_elem(fds[spill], &idx);
-		cap->slot_of[spill][idx] = 0;
+		st->slot_of[spill][idx] = 0;
 	}
-	cap->nfetched = 0;
-	cap->arena_len = 0;
+	st->nfetched = 0;
+	st->nspill = 0;
+	st->arena_len = 0;
 	clear_map(fds[0], sizeof(uint32_t));
 	clear_map(fds[1], sizeof(uint32_t));
+}
+
+/* Have @set's stack maps filled enough that collisions would become likely? */
+static bool store_full(const struct capture *cap, int set)
+{
+	const struct stack_store *st = &cap->store[set];
+
+	return (st->nfetched - st->nspill) * STORE_FILL > cap->stack_entries ||
+	       st->nspill * STORE_FILL > cap->spill_entries;
+}
+
+static void free_store(struct stack_store *st)
+{
+	free(st->slot_of[0]);
+	free(st->slot_of[1]);
+	free(st->fetched);
+	free(st->arena);
 }
 
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
@@ -802,19 +826,30 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 		total += count;
 		in = &batch;
 	} while (!err);
-	clear_stacks(cap, set);
+	if (store_full(cap, set))
+		clear_stacks(cap, set);
 	return err == -ENOENT ? total : err;
+}
+
+/* Reads every CPU's counters at once into cap->counters. */
+static int read_counters(const struct capture *cap)
+{
+	uint32_t zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(cap->skel->maps.stats), &zero, cap->counters) ? -errno
+											      : 0;
 }
 
 int capture__cpu_events(const struct capture *cap, uint64_t *events, int n)
 {
-	uint32_t slot = STAT_EVENTS;
+	int err = read_counters(cap);
 
-	if (bpf_map_lookup_elem(bpf_map__fd(cap->skel->maps.stats), &slot, cap->percpu))
-		return -errno;
+	if (err)
+		return err;
 	if (n > cap->npossible)
 		n = cap->npossible;
-	memcpy(events, cap->percpu, n * sizeof(uint64_t));
+	for (int cpu = 0; cpu < n; cpu++)
+		events[cpu] = cap->counters[cpu].slot[STAT_EVENTS];
 	return n;
 }
 
@@ -849,14 +884,14 @@ void capture__stop(struct capture *cap)
 
 int capture__stats(const struct capture *cap, struct capture_stats *stats)
 {
-	int fd = bpf_map__fd(cap->skel->maps.stats);
+	int err = read_counters(cap);
 
-	for (uint32_t slot = 0; slot < STAT_NR; slot++) {
-		int64_t v = percpu_sum(cap, fd, slot);
-
-		if (v < 0)
-			return -errno;
-		stats->slot[slot] = (uint64_t)v;
+	if (err)
+		return err;
+	memset(stats, 0, sizeof(*stats));
+	for (int cpu = 0; cpu < cap->npossible; cpu++) {
+		for (int slot = 0; slot < STAT_NR; slot++)
+			stats->slot[slot] += cap->counters[cpu].slot[slot];
 	}
 	return 0;
 }
@@ -868,10 +903,9 @@ void capture__close(struct capture *cap)
 	detach(cap);
 	free(cap->keys);
 	free(cap->vals);
-	free(cap->slot_of[0]);
-	free(cap->slot_of[1]);
-	free(cap->fetched);
-	free(cap->arena);
+	free_store(&cap->store[0]);
+	free_store(&cap->store[1]);
 	free(cap->percpu);
+	free(cap->counters);
 	free(cap);
 }

@@ -89,23 +89,24 @@ void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
 /*
  * capture__drain() switches events to the other map set, waits until none
  * is still recording into the old one, calls @fn for each counted stack of
- * the old set, and clears it. Returns the number of stacks passed to @fn, or
+ * the old set, and empties its counts (its stacks stay, read once, until
+ * its stack maps fill). Returns the number of stacks passed to @fn, or
  * -errno. Stack pointers passed to @fn are valid only during the call.
  */
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx);
 
 /*
  * Called for each process note during capture__consume_events(). @starting
- * is true when the process has just exec'd or is still young: its maps may
- * still change.
+ * is true when the process is still young: its maps may still change.
+ * @start_boottime is when it started, in ns since boot.
  */
-typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting);
+typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting, uint64_t start_boottime);
 
 /*
  * capture__event_fd() returns a descriptor that polls readable when
- * process notes wait: a process (address space) seen for the first time,
- * a young process seen again, or one that has just exec'd (in every mode,
- * within the filters). Returns -1 when this kernel gives no process notes.
+ * process notes wait: a process (address space) sampled for the first
+ * time, or a young one sampled again (in every mode, within the filters),
+ * to be snapshotted while it runs. Returns -1 when there are no notes.
  */
 int capture__event_fd(const struct capture *cap);
 

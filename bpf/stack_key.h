@@ -49,12 +49,12 @@ struct stack_value {
 enum proc_note_kind {
 	PROC_NOTE_SAMPLE, /* a new address space was seen */
 	PROC_NOTE_YOUNG,  /* a young process was seen: its maps may still change */
-	PROC_NOTE_EXEC,   /* the process has just exec'd */
 };
 
 struct proc_note {
 	__u32 tgid;
-	__u32 kind; /* enum proc_note_kind */
+	__u32 kind;           /* enum proc_note_kind */
+	__u64 start_boottime; /* when the process started, ns since boot: tells pids apart */
 };
 
 /* Per-CPU counters in the stats map. Every event either lands in a counts
@@ -71,6 +71,11 @@ enum stat_slot {
 	STAT_USTACK_NOMEM,
 	STAT_USTACK_FAULT,
 	STAT_NR,
+};
+
+/* The value of the per-CPU stats map's one entry: every slot, read at once. */
+struct stat_counters {
+	__u64 slot[STAT_NR];
 };
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "symbols/demangle.h"
 #include "symbols/elf_cache.h"
@@ -76,6 +77,7 @@ struct symbolizer {
 	struct lru proc_lru;
 	struct elf_cache *elfs;
 	uint64_t maps_reads;
+	long user_hz; /* the clock ticks of /proc/PID/stat's start time */
 };
 
 static struct proc_entry *proc_entry__of(struct lru_node *node)
@@ -170,6 +172,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		err = errno;
 		goto fail;
 	}
+	s->user_hz = sysconf(_SC_CLK_TCK);
+	if (s->user_hz <= 0)
+		s->user_hz = 100;
 	s->kernel_loads = 1;
 	s->kernel_read_pass = s->pass;
 	s->kernel_gen = ++s->gens;
@@ -371,13 +376,19 @@ static void symbolizer__restart(struct symbolizer *s, struct proc_entry *p, uint
 	symbolizer__read_maps(s, p);
 }
 
-/* Checks that @p is still the process it was. Returns true when the pid was reused. */
-static bool symbolizer__check_start(struct symbolizer *s, struct proc_entry *p)
+/*
+ * Checks that @p is still the process it was, started at @start (clock
+ * ticks since boot, as /proc/PID/stat says), or when @start is 0 at what
+ * /proc says now. Returns true when the pid was reused.
+ */
+static bool symbolizer__check_start(struct symbolizer *s, struct proc_entry *p, uint64_t start)
 {
-	uint64_t start;
-
 	p->checked_pass = s->pass;
-	if (proc_info__start_time(s->proc_root, proc_entry__tgid(p), &start) ||
+	/* Without maps (the process had gone) there is nothing a new process could
+	 * be mistaken for; a miss reads the maps again anyway. */
+	if (!p->maps.n && !start)
+		return false;
+	if ((!start && proc_info__start_time(s->proc_root, proc_entry__tgid(p), &start)) ||
 	    start == p->start_time)
 		return false;
 	symbolizer__restart(s, p, start);
@@ -390,8 +401,11 @@ static void symbolizer__touch(struct symbolizer *s, struct proc_entry *p)
 	lru__touch(&s->proc_lru, &p->lru);
 }
 
-/* A new entry for @tgid, its maps read; NULL when out of memory. */
-static struct proc_entry *symbolizer__new_proc(struct symbolizer *s, uint32_t tgid)
+/*
+ * A new entry for @tgid, started at @start (clock ticks since boot; 0 when
+ * unknown), its maps read; NULL when out of memory.
+ */
+static struct proc_entry *symbolizer__new_proc(struct symbolizer *s, uint32_t tgid, uint64_t start)
 {
 	struct lru_node *old;
 	struct proc_entry *p;
@@ -407,12 +421,14 @@ static struct proc_entry *symbolizer__new_proc(struct symbolizer *s, uint32_t tg
 		return NULL;
 	}
 	lru__add(&s->proc_lru, &p->lru, 0);
-	if (proc_info__start_time(s->proc_root, tgid, &p->start_time))
-		p->start_time = 0;
 	p->checked_pass = s->pass;
 	p->used_pass = s->pass;
 	symbolizer__changed(s, p);
-	symbolizer__read_maps(s, p);
+	p->start_time = start;
+	/* The maps first: when the process is gone, its start time is not asked for. */
+	if (symbolizer__read_maps(s, p) == 0 && !start &&
+	    proc_info__start_time(s->proc_root, tgid, &p->start_time))
+		p->start_time = 0;
 	return p;
 }
 
@@ -422,9 +438,9 @@ static struct proc_entry *symbolizer__proc(struct symbolizer *s, uint32_t tgid)
 	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
 
 	if (!p)
-		return symbolizer__new_proc(s, tgid);
+		return symbolizer__new_proc(s, tgid, 0);
 	if (p->checked_pass != s->pass)
-		symbolizer__check_start(s, p);
+		symbolizer__check_start(s, p, 0);
 	symbolizer__touch(s, p);
 	return p;
 }
@@ -442,13 +458,15 @@ static void symbolizer__hold_files(struct symbolizer *s, const struct proc_entry
 	}
 }
 
-int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting)
+int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
+			     uint64_t start_boottime)
 {
 	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+	uint64_t start = start_boottime / (1000000000ull / s->user_hz); /* as /proc/PID/stat */
 
 	if (!p)
-		p = symbolizer__new_proc(s, tgid);
-	else if (!symbolizer__check_start(s, p) && starting)
+		p = symbolizer__new_proc(s, tgid, start);
+	else if (!symbolizer__check_start(s, p, start) && starting)
 		symbolizer__read_maps(s, p);
 	if (!p)
 		return -ENOMEM;

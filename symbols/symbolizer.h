@@ -95,15 +95,17 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 		     size_t size);
 
 /*
- * symbolizer__note_process() says that process @tgid is running now. Its
- * maps are read at once when it is new to @s, or was replaced (its pid
- * reused), or @starting says that its maps may have changed since (it
- * has just exec'd, or is still young and mapping its libraries); the files
- * it maps executable are opened and held, so that its frames can still be
- * named after it exits. Returns 0, -ENOENT when the process is already gone
- * (unread), or -ENOMEM.
+ * symbolizer__note_process() says that process @tgid, started at
+ * @start_boottime (ns since boot, as the kernel's task start_boottime; 0 when
+ * unknown: /proc is asked), is running now. Its maps are read at once when
+ * it is new to @s, or was replaced (its pid reused), or @starting says that
+ * its maps may have changed since (it is still young and mapping its
+ * libraries); the files it maps executable are opened and held, so that its
+ * frames can still be named after it exits. Returns 0, -ENOENT when the
+ * process is already gone (unread), or -ENOMEM.
  */
-int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting);
+int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
+			     uint64_t start_boottime);
 
 /*
  * symbolizer__user_gen() returns a number that changes whenever names

@@ -180,7 +180,7 @@ static unsigned int wait_for_input(struct app *a)
 {
 	struct pollfd fds[2] = {
 		{ .fd = term__input_fd(), .events = POLLIN },
-		{ .fd = a->live ? live__event_fd(a->live) : -1, .events = POLLIN },
+		{ .fd = -1, .events = POLLIN },
 	};
 	int timeout = -1;
 	unsigned int flags = 0;
@@ -189,8 +189,11 @@ static unsigned int wait_for_input(struct app *a)
 	if (a->live) {
 		double next = a->next_drain < a->next_refresh ? a->next_drain : a->next_refresh;
 		double left = next - now_seconds();
+		int events = live__poll_events(a->live, &fds[1]);
 
 		timeout = left > 0 ? (int)ceil(left * 1000) : 0;
+		if (events >= 0 && events < timeout)
+			timeout = events;
 	}
 	if (poll(fds, 2, timeout) > 0 && fds[1].revents)
 		live__handle_events(a->live);

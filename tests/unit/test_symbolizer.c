@@ -18,6 +18,7 @@
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 
+#include "symbols/procinfo.h"
 #include "symbols/symbolizer.h"
 
 #define KALLSYMS FIXTURES "/kallsyms.txt"
@@ -847,7 +848,7 @@ static void test_noted_process_named_after_exit(void **state)
 
 	(void)state;
 	addr = start_copy(&c, "workload-noted", copy, sizeof(copy));
-	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, true), 0);
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, true, 0), 0);
 	symbolizer__stats(s, &st);
 	assert_true(st.held_files >= 2); /* the workload, libc, ld.so */
 	assert_int_equal(st.elf_tables, 0);
@@ -872,7 +873,7 @@ static void test_unnoted_process_unnamed_after_exit(void **state)
 	addr = start_copy(&c, "workload-unnoted", copy, sizeof(copy));
 	child_stop(&c);
 	expect_user(s, (uint32_t)c.pid, addr, false, SYM_UNKNOWN, "[unknown]");
-	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false), -ENOENT);
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false, 0), -ENOENT);
 	symbolizer__free(s);
 }
 
@@ -886,7 +887,7 @@ static void test_exited_processes_released_after_grace(void **state)
 
 	(void)state;
 	start_copy(&c, "workload-grace", copy, sizeof(copy));
-	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false), 0);
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false, 0), 0);
 	child_stop(&c);
 	for (int i = 0; i < PROC_GRACE_PASSES; i++) {
 		symbolizer__begin_pass(s);
@@ -903,6 +904,28 @@ static void test_exited_processes_released_after_grace(void **state)
 	symbolizer__free(s);
 }
 
+/*
+ * A note carries the process's start time: the one /proc gives keeps the
+ * entry; another one means the pid was reused, and what was known of it is
+ * dropped (its names' generation changes).
+ */
+static void test_note_start_time_tells_pids_apart(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint32_t self = (uint32_t)getpid();
+	uint64_t ticks, ns_per_tick = 1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK), gen;
+
+	(void)state;
+	assert_int_equal(proc_info__start_time("/proc", self, &ticks), 0);
+	assert_int_equal(symbolizer__note_process(s, self, false, ticks * ns_per_tick), 0);
+	gen = symbolizer__user_gen(s, self);
+	assert_int_equal(symbolizer__note_process(s, self, false, ticks * ns_per_tick + 1), 0);
+	assert_int_equal(symbolizer__user_gen(s, self), gen);
+	assert_int_equal(symbolizer__note_process(s, self, false, (ticks + 500) * ns_per_tick), 0);
+	assert_int_not_equal(symbolizer__user_gen(s, self), gen);
+	symbolizer__free(s);
+}
+
 static void test_open_files_capped(void **state)
 {
 	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .max_open_files = 2};
@@ -912,7 +935,7 @@ static void test_open_files_capped(void **state)
 	(void)state;
 	assert_non_null(s);
 	/* This test maps far more than two executable files. */
-	assert_int_equal(symbolizer__note_process(s, (uint32_t)getpid(), false), 0);
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)getpid(), false, 0), 0);
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.held_files, 2);
 	expect_user(s, (uint32_t)getpid(), (uint64_t)(uintptr_t)&symbolizer_test_target, false,
@@ -1034,6 +1057,7 @@ int main(void)
 	    cmocka_unit_test(test_noted_process_named_after_exit),
 	    cmocka_unit_test(test_unnoted_process_unnamed_after_exit),
 	    cmocka_unit_test(test_exited_processes_released_after_grace),
+	    cmocka_unit_test(test_note_start_time_tells_pids_apart),
 	    cmocka_unit_test(test_open_files_capped),
 	    cmocka_unit_test(test_tables_bounded_by_bytes),
 	    cmocka_unit_test(test_kernel_names_through_facade),

@@ -278,7 +278,8 @@ static long write_folded(FILE *out, const struct profile *prof, const struct opt
 /* Samples (or traces) until --duration or a signal, then prints folded stacks. */
 static int run_folded_live(const struct options *o)
 {
-	struct symbolizer_opts sopts = { .raw_names = o->no_demangle };
+	/* The kernel table is read once sampling runs: the two overlap. */
+	struct symbolizer_opts sopts = { .raw_names = o->no_demangle, .defer_kernel = true };
 	struct capture_opts copts;
 	struct capture_stats stats = { { 0 } };
 	struct symbolizer *sym = NULL;
@@ -305,6 +306,12 @@ static int run_folded_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
+	ret = symbolizer__load_kernel(sym);
+	if (ret) {
+		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));
+		goto cleanup;
+	}
+	ret = EXIT_USAGE;
 	if (capture__hook_notes(live__capture(live))[0])
 		fprintf(stderr, "flametop: hook: %s (%s)\n", capture__hook(live__capture(live)),
 			capture__hook_notes(live__capture(live)));
@@ -367,7 +374,7 @@ static void app_config_from(const struct options *o, struct app_config *c)
 {
 	*c = (struct app_config){
 		.weight = o->weight,
-		.symbols = { .raw_names = o->no_demangle },
+		.symbols = { .raw_names = o->no_demangle, .defer_kernel = true },
 		.delay = o->delay,
 		.color = !o->no_color,
 		.hide_kernel = o->user_only,

@@ -37,6 +37,7 @@ __u32 active_set;
 __u32 filter_tgids_on;
 __u32 filter_comm_on;
 __u64 filter_comm[COMM_LEN / 8];
+__u64 stack_gen[2]; /* bumped by the loader each time it empties a set's stack maps */
 
 #define STACK_MAP(name)                                                                            \
 	struct {                                                                                   \
@@ -252,11 +253,52 @@ static __always_inline bool event_wanted(struct stack_key *key)
 	return !filter_comm_on || comm_wanted(key);
 }
 
+/* Where an event happened, when a sample says so. */
+struct where {
+	bool in_kernel; /* false for a sample in user mode: no kernel stack to walk */
+	__u64 ip, sp;   /* the interrupted instruction and stack pointer; 0 when unknown */
+};
+
 /*
- * Records one event. @in_kernel is false for a sample taken in user mode,
- * which has no kernel stack to walk.
+ * The idle task's kernel stack, remembered per CPU. An idle CPU is sampled
+ * over and over at the same place (the halt of the idle loop: the same
+ * instruction, the same stack pointer), and walking that stack with cold
+ * caches is the dearest thing a sample does. A sample of the idle task at
+ * the same (ip, sp) as the last walk, in the same map set, since that set's
+ * stacks were last emptied, reuses the walk's stack id.
  */
-static __always_inline int record_event(void *ctx, __u64 bytes, bool in_kernel)
+struct idle_memo {
+	__u64 ip, sp, gen;
+	__s32 kstack;
+	__u32 set;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct idle_memo);
+	__uint(max_entries, 1);
+} idle_memo SEC(".maps");
+
+static __always_inline __s32 idle_kernel_stack(void *ctx, int set, const struct where *at)
+{
+	__u32 zero = 0;
+	struct idle_memo *m = bpf_map_lookup_elem(&idle_memo, &zero);
+	__u64 gen = stack_gen[set & 1];
+	__s32 id;
+
+	if (m && m->kstack >= 0 && m->ip == at->ip && m->sp == at->sp && m->set == set &&
+	    m->gen == gen)
+		return m->kstack;
+	id = walk_stack(ctx, set, false);
+	if (m && id >= 0)
+		*m = (struct idle_memo){ .ip = at->ip, .sp = at->sp, .gen = gen, .kstack = id,
+					 .set = set };
+	return id;
+}
+
+/* Records one event that happened @at. */
+static __always_inline int record_event(void *ctx, __u64 bytes, const struct where *at)
 {
 	struct stack_key key = {};
 	int set;
@@ -272,8 +314,10 @@ static __always_inline int record_event(void *ctx, __u64 bytes, bool in_kernel)
 	}
 	if (!walk_kernel)
 		key.kstack = STACK_NOT_WALKED;
-	else if (!in_kernel)
+	else if (!at->in_kernel)
 		key.kstack = STACK_NO_KERNEL;
+	else if (key.pid == 0 && at->ip)
+		key.kstack = idle_kernel_stack(ctx, set, at);
 	else
 		key.kstack = walk_stack(ctx, set, false);
 	if (!walk_user)
@@ -290,34 +334,35 @@ static __always_inline int record_event(void *ctx, __u64 bytes, bool in_kernel)
 	return 0;
 }
 
-/*
- * Was the CPU in kernel mode when this perf event fired? On x86-64 and arm64
- * the kernel lives in the upper half of the address space.
- */
-static __always_inline bool sampled_in_kernel(struct bpf_perf_event_data *ctx)
-{
-	return (long)PT_REGS_IP(&ctx->regs) < 0;
-}
+/* An event inside the kernel, met by a tracing hook. */
+static const struct where in_kernel = { .in_kernel = true };
 
 /* sample mode: a timer (or cycles) perf event on every CPU. */
 SEC("perf_event")
 int on_sample(struct bpf_perf_event_data *ctx)
 {
-	return record_event(ctx, 0, sampled_in_kernel(ctx));
+	struct where at = {
+		.ip = PT_REGS_IP(&ctx->regs),
+		.sp = PT_REGS_SP(&ctx->regs),
+	};
+
+	/* On x86-64 and arm64 the kernel lives in the upper half of the address space. */
+	at.in_kernel = (long)at.ip < 0;
+	return record_event(ctx, 0, &at);
 }
 
 /* read mode, first choice: fentry on vfs_read(file, buf, count, pos). */
 SEC("fentry/vfs_read")
 int BPF_PROG(on_vfs_read_fentry, struct file *file, char *buf, size_t count)
 {
-	return record_event(ctx, count, true);
+	return record_event(ctx, count, &in_kernel);
 }
 
 /* read mode, second choice: a kprobe on vfs_read. */
 SEC("kprobe/vfs_read")
 int BPF_KPROBE(on_vfs_read_kprobe, struct file *file, char *buf, size_t count)
 {
-	return record_event(ctx, count, true);
+	return record_event(ctx, count, &in_kernel);
 }
 
 #if defined(__TARGET_ARCH_x86)
@@ -363,11 +408,11 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 	switch (nr) {
 	case NR_read:
 	case NR_pread64:
-		return record_event(ctx, arg3, true);
+		return record_event(ctx, arg3, &in_kernel);
 	case NR_readv:
 	case NR_preadv:
 	case NR_preadv2:
-		return record_event(ctx, iov_bytes((const struct iovec *)arg2, arg3), true);
+		return record_event(ctx, iov_bytes((const struct iovec *)arg2, arg3), &in_kernel);
 	default:
 		return 0;
 	}

@@ -783,6 +783,8 @@ static void clear_stacks(struct capture *cap, int set)
 	st->arena_len = 0;
 	clear_map(fds[0], sizeof(uint32_t));
 	clear_map(fds[1], sizeof(uint32_t));
+	/* Stack ids the BPF side remembers for this set are void now. */
+	__atomic_fetch_add(&s->bss->stack_gen[set], 1, __ATOMIC_SEQ_CST);
 }
 
 /* Have @set's stack maps filled enough that collisions would become likely? */

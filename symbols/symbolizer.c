@@ -157,6 +157,19 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	return s->proc_root && s->kallsyms_path && s->modules_path && s->elfs ? 0 : -ENOMEM;
 }
 
+int symbolizer__load_kernel(struct symbolizer *s)
+{
+	if (s->ksyms)
+		return 0;
+	s->ksyms = ksyms__load(s->kallsyms_path, s->modules_path);
+	if (!s->ksyms)
+		return -errno;
+	s->kernel_loads = 1;
+	s->kernel_read_pass = s->pass;
+	s->kernel_gen = ++s->gens;
+	return 0;
+}
+
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
 	const struct symbolizer_opts none = {0};
@@ -167,17 +180,11 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 		return NULL;
 	if (symbolizer__init(s, opts ? opts : &none))
 		goto fail;
-	s->ksyms = ksyms__load(s->kallsyms_path, s->modules_path);
-	if (!s->ksyms) {
-		err = errno;
-		goto fail;
-	}
 	s->user_hz = sysconf(_SC_CLK_TCK);
 	if (s->user_hz <= 0)
 		s->user_hz = 100;
-	s->kernel_loads = 1;
-	s->kernel_read_pass = s->pass;
-	s->kernel_gen = ++s->gens;
+	if ((!opts || !opts->defer_kernel) && (err = -symbolizer__load_kernel(s)))
+		goto fail;
 	/* What the kernel announces is about /proc/kallsyms, not another file. */
 	if (!opts || !opts->kallsyms_path)
 		s->kwatch = ksym_watch__open();
@@ -248,7 +255,8 @@ static bool symbolizer__reload_kernel(struct symbolizer *s, struct reload_limit 
 	struct ksyms *fresh;
 	bool same;
 
-	if (ksyms__hidden(s->ksyms) || s->pass < r->next_pass || s->kernel_read_pass == s->pass)
+	if (!s->ksyms || ksyms__hidden(s->ksyms) || s->pass < r->next_pass ||
+	    s->kernel_read_pass == s->pass)
 		return false;
 	fresh = ksyms__load(s->kallsyms_path, s->modules_path);
 	s->kernel_loads++;
@@ -327,6 +335,8 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 		return -EINVAL;
 	symbolizer__check_kernel(s);
 	ret = symbolizer__kernel_watched(s, addr, buf, size);
+	if (ret == -ENOENT && symbolizer__load_kernel(s))
+		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	if (ret != -ENOENT)
 		return ret;
 	sym = ksyms__map_addr(s->ksyms, addr);
@@ -623,7 +633,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 
 bool symbolizer__kernel_hidden(const struct symbolizer *s)
 {
-	return ksyms__hidden(s->ksyms);
+	return s->ksyms && ksyms__hidden(s->ksyms);
 }
 
 void symbolizer__begin_pass(struct symbolizer *s)

@@ -30,6 +30,7 @@ struct symbolizer_opts {
 	const char *proc_root;	   /* NULL: /proc */
 	const char *debug_root;	   /* NULL: /usr/lib/debug (looked up in each process's root too) */
 	bool raw_names;		   /* keep C++ and Rust names mangled (--no-demangle) */
+	bool defer_kernel;	   /* read the kernel table later (symbolizer__load_kernel()) */
 	size_t elf_cache_bytes;	   /* symbol tables kept; 0: 512 MiB */
 	size_t max_open_files; /* files held open; 0: a quarter of RLIMIT_NOFILE, at most 4096 */
 };
@@ -44,9 +45,10 @@ enum sym_status {
 struct symbolizer;
 
 /*
- * symbolizer__new() loads the kernel symbol table; @opts may be NULL for all
- * defaults. Returns NULL with errno set on failure (an unreadable kallsyms
- * file, or one without a single text symbol).
+ * symbolizer__new() loads the kernel symbol table (unless @opts says to
+ * defer it); @opts may be NULL for all defaults. Returns NULL with errno set
+ * on failure (an unreadable kallsyms file, or one without a single text
+ * symbol).
  */
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
 
@@ -121,6 +123,14 @@ uint64_t symbolizer__user_gen(struct symbolizer *s, uint32_t tgid);
  * each reload, and when the kernel announced BPF programs loaded or gone.
  */
 uint64_t symbolizer__kernel_gen(struct symbolizer *s);
+
+/*
+ * symbolizer__load_kernel() reads the kernel table now, unless it was read
+ * already; with symbolizer_opts.defer_kernel it is otherwise read at the
+ * first kernel lookup (which names nothing when reading fails). Returns 0
+ * or -errno.
+ */
+int symbolizer__load_kernel(struct symbolizer *s);
 
 /* True when kernel addresses are hidden from this reader (kptr_restrict). */
 bool symbolizer__kernel_hidden(const struct symbolizer *s);

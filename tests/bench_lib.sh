@@ -8,7 +8,18 @@ FLAMETOP=${FLAMETOP:-./flametop}
 WORKLOADS=build/workloads
 BENCH_RUNS=${BENCH_RUNS:-3}
 BENCH_TMP=$(mktemp -d /tmp/flametop-bench.XXXXXX)
-trap 'rm -rf "$BENCH_TMP"' EXIT
+
+# on_exit COMMAND: runs COMMAND (one shell line) when the section ends, however
+# it ends (an interrupt too), before BENCH_TMP is removed; in the order added.
+BENCH_ON_EXIT=()
+on_exit() { BENCH_ON_EXIT+=("$1"); }
+bench_exit() {
+	local c
+	for c in "${BENCH_ON_EXIT[@]}"; do eval "$c"; done
+	rm -rf "$BENCH_TMP"
+}
+trap bench_exit EXIT
+trap 'exit 130' INT TERM HUP
 
 # median_minmax V...: "median (min-max)" of numbers.
 median_minmax() {
@@ -61,4 +72,71 @@ with_tracefs() {
 undo_tracefs() {
 	[ -n "$TRACEFS_MOUNTED" ] && umount /sys/kernel/tracing
 	TRACEFS_MOUNTED=
+}
+
+# A private tmux server for the sections that need a terminal, never another
+# one's: bench_tmux runs a tmux command on it. A section that uses it calls
+# `on_exit bench_tmux_stop` first.
+BENCH_TMUX_SOCKET=flametop-bench-$$
+bench_tmux() { tmux -L "$BENCH_TMUX_SOCKET" -f /dev/null "$@"; }
+
+# bench_tmux_start NAME W H COMMAND: runs COMMAND (one shell line, run from
+# this directory; start it with exec so that the pane's process is the
+# command itself) in a new W x H terminal named NAME; prints the pane's pid.
+# The terminal stays when COMMAND ends, with its last screen.
+bench_tmux_start() {
+	bench_tmux start-server \; set-option -g remain-on-exit on \; \
+		new-session -d -s "$1" -x "$2" -y "$3" -c "$PWD" "$4" &&
+		bench_tmux display-message -p -t "$1" '#{pane_pid}'
+}
+
+# bench_tmux_death NAME: how the command in terminal NAME ended ("exit
+# status N", "signal N"), waiting 2 s at most for tmux to notice; or
+# nothing while it runs.
+bench_tmux_death() {
+	local d
+	for _ in $(seq 20); do
+		d=$(bench_tmux display-message -p -t "$1" \
+			'#{?pane_dead,#{?pane_dead_signal,signal #{pane_dead_signal},exit status #{pane_dead_status}},}' 2>/dev/null)
+		[[ $d =~ [0-9]$ ]] && break
+		sleep 0.1
+	done
+	echo "$d"
+}
+
+# bench_tmux_end NAME PID: closes terminal NAME and waits (5 s at most, then
+# SIGKILL) until PID, the program that ran in it, is gone.
+bench_tmux_end() {
+	bench_tmux kill-session -t "$1" 2>/dev/null
+	stop_pid "$2"
+}
+
+# bench_tmux_stop: ends the private server and removes its socket.
+bench_tmux_stop() {
+	bench_tmux kill-server 2>/dev/null
+	rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$BENCH_TMUX_SOCKET"
+}
+
+# alive PID: true while PID runs (a zombie waiting to be reaped does not).
+# Starts no process, so that polling loops can call it often.
+alive() {
+	local stat
+	read -r stat 2>/dev/null <"/proc/$1/stat" || return 1
+	stat=${stat##*) }
+	[[ ${stat:0:1} != [ZX] ]]
+}
+
+# stop_pid PID [SIGNAL]: sends SIGNAL (TERM) to PID, waits 5 s at most for it
+# to go, then SIGKILL; reaps it when it is this shell's child.
+stop_pid() {
+	local pid=$1
+	[ -n "$pid" ] || return 0
+	kill -"${2:-TERM}" "$pid" 2>/dev/null || return 0
+	for _ in $(seq 50); do
+		alive "$pid" || break
+		sleep 0.1
+	done
+	alive "$pid" && kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
 }

@@ -13,6 +13,7 @@
 #include "tui/view.h"
 
 #define DRAIN_PERIOD 1.0 /* seconds between drains of the capture */
+#define FIRST_REFRESH 0.1 /* seconds from start to the first screen with data */
 #define APP_RESIZE (1u << 16) /* beside the ACT_* flags: the terminal changed size */
 
 struct app {
@@ -324,13 +325,18 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 		return ret ? ret : -ENOMEM;
 	}
 	ret = open_source(&a, c->capture.mode, err, err_size);
+	/* The kernel table is read once sampling runs: the two overlap. */
+	if (!ret && (ret = symbolizer__load_kernel(a.sym)))
+		snprintf(err, err_size, "can't read /proc/kallsyms: %s", strerror(-ret));
 	if (!ret) {
 		if (symbolizer__kernel_hidden(a.sym))
 			view__say(&a.view, true,
 				  "kernel addresses are hidden (kptr_restrict): kernel frames show "
 				  "as [unknown]");
-		a.next_drain = now_seconds() + DRAIN_PERIOD;
-		a.next_refresh = now_seconds() + (c->delay < DRAIN_PERIOD ? c->delay : DRAIN_PERIOD);
+		/* The first screen comes from the first tenth of a second of sampling:
+		 * a tree at once, not an empty screen for a whole refresh delay. */
+		a.next_drain = a.last_refresh + FIRST_REFRESH;
+		a.next_refresh = a.next_drain;
 		ret = run_screen(&a, err, err_size);
 	}
 	free_app(&a);

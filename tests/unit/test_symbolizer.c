@@ -1001,6 +1001,35 @@ static void test_kernel_hidden(void **state)
 	symbolizer__free(s);
 }
 
+/* With defer_kernel, the table is read by symbolizer__load_kernel() or at the first lookup. */
+static void test_kernel_table_deferred(void **state)
+{
+	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .defer_kernel = true};
+	struct symbolizer_opts missing = {.kallsyms_path = FIXTURES "/no-such-kallsyms",
+					  .defer_kernel = true};
+	struct symbolizer *s = symbolizer__new(&opts), *m = symbolizer__new(&missing);
+
+	(void)state;
+	assert_non_null(s);
+	expect_kernel(s, 0xffffffff81001010, false, SYM_NAMED, "do_one");
+	assert_int_equal(symbolizer__load_kernel(s), 0);
+	symbolizer__free(s);
+
+	s = symbolizer__new(&opts);
+	assert_int_equal(symbolizer__load_kernel(s), 0);
+	expect_kernel(s, 0xffffffff81001010, false, SYM_NAMED, "do_one");
+	symbolizer__free(s);
+
+	assert_non_null(m); /* not read yet, so not failed yet */
+	assert_int_equal(symbolizer__load_kernel(m), -ENOENT);
+	assert_false(symbolizer__kernel_hidden(m));
+	expect_kernel(m, 0xffffffff81001010, false, SYM_UNKNOWN, "[unknown]");
+	symbolizer__free(m);
+	missing.defer_kernel = false;
+	assert_null(symbolizer__new(&missing));
+	assert_int_equal(errno, ENOENT);
+}
+
 static void test_buffer_sizes(void **state)
 {
 	struct symbolizer *s = new_symbolizer(NULL);
@@ -1062,6 +1091,7 @@ int main(void)
 	    cmocka_unit_test(test_tables_bounded_by_bytes),
 	    cmocka_unit_test(test_kernel_names_through_facade),
 	    cmocka_unit_test(test_kernel_hidden),
+	    cmocka_unit_test(test_kernel_table_deferred),
 	    cmocka_unit_test(test_buffer_sizes),
 	    cmocka_unit_test(test_new_fails_without_kallsyms),
 	};

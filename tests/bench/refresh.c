@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * refresh N: what one refresh of the live screen costs when N distinct
+ * stacks arrived in the last interval, through the same code as live:
+ * drain the BPF maps and name every frame (live__drain), rebuild the view
+ * (profile__close_interval, view__rebuild) and draw a 200x50 screen
+ * (view__draw). The stacks are real: build/workloads/stack_tree makes N
+ * distinct read() call paths, captured in read mode. Run as root.
+ *
+ * Prints one line: "N drain_ms rebuild_ms draw_ms total_ms again_ms rss_kib",
+ * where again_ms is a second refresh of the same N stacks (names known) and
+ * rss_kib the resident memory after both.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "live.h"
+#include "profile/profile.h"
+#include "symbols/symbolizer.h"
+#include "tui/screen.h"
+#include "tui/view.h"
+
+#define WIDTH 200
+#define HEIGHT 50
+
+static double now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static long rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	long kib = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* Starts one round of the workload's N reads and waits until it has made them. */
+static int run_round(pid_t child)
+{
+	int status;
+
+	if (kill(child, SIGUSR1) || kill(child, SIGCONT))
+		return -1;
+	return waitpid(child, &status, WUNTRACED) == child && WIFSTOPPED(status) ? 0 : -1;
+}
+
+struct refresh {
+	double drain, rebuild, draw;
+};
+
+static int refresh(struct live *live, struct profile *p, struct view *v, struct screen *s,
+		   struct refresh *r)
+{
+	double t0 = now_ms(), t1, t2;
+
+	if (live__drain(live) < 0)
+		return -1;
+	t1 = now_ms();
+	profile__close_interval(p);
+	if (view__rebuild(v, p))
+		return -1;
+	t2 = now_ms();
+	view__draw(s, v);
+	*r = (struct refresh){ t1 - t0, t2 - t1, now_ms() - t2 };
+	return 0;
+}
+
+static uint32_t pow2_at_least(uint32_t n)
+{
+	uint32_t p = 1;
+
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/* Read mode on @tgid alone, with maps that hold @n stacks in one drain. */
+static void capture_opts_for(struct capture_opts *o, unsigned int n, const uint32_t *tgid)
+{
+	*o = (struct capture_opts){
+		.mode = CAPTURE_READ,
+		.drain_period = 1.0,
+		.kernel_stacks = true,
+		.user_stacks = true,
+		.tgids = tgid,
+		.ntgids = 1,
+		.stack_entries = pow2_at_least(n + n / 4 + 64),
+		.count_entries = n + n / 4 + 1024,
+	};
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000;
+	char arg[32], err[512];
+	struct capture_opts copts;
+	struct refresh first, again;
+	struct symbolizer *sym;
+	struct profile *p;
+	struct live *live;
+	struct screen s = { 0 };
+	struct view v;
+	uint32_t tgid;
+	pid_t child;
+
+	snprintf(arg, sizeof(arg), "%u", n);
+	child = fork();
+	if (child == 0) {
+		execl("build/workloads/stack_tree", "stack_tree", arg, (char *)NULL);
+		_exit(127);
+	}
+	tgid = (uint32_t)child;
+	capture_opts_for(&copts, n, &tgid);
+	sym = symbolizer__new(NULL);
+	p = profile__new();
+	if (child < 0 || !sym || !p || view__init(&v, true, 1.0) ||
+	    screen__resize(&s, WIDTH, HEIGHT)) {
+		fprintf(stderr, "refresh: can't start\n");
+		return 1;
+	}
+	view__resize(&v, WIDTH, HEIGHT);
+	if (live__open(&copts, WEIGHT_EVENTS, sym, p, &live, err, sizeof(err))) {
+		fprintf(stderr, "refresh: %s\n", err);
+		kill(child, SIGKILL);
+		return 1;
+	}
+	if (run_round(child) || refresh(live, p, &v, &s, &first) || run_round(child) ||
+	    refresh(live, p, &v, &s, &again)) {
+		fprintf(stderr, "refresh: a round failed\n");
+		kill(child, SIGKILL);
+		return 1;
+	}
+	printf("%u %.2f %.2f %.2f %.2f %.2f %ld\n", n, first.drain, first.rebuild, first.draw,
+	       first.drain + first.rebuild + first.draw, again.drain + again.rebuild + again.draw,
+	       rss_kib());
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	live__close(live);
+	view__free(&v);
+	screen__free(&s);
+	profile__free(p);
+	symbolizer__free(sym);
+	return 0;
+}

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# Self cost of live sampling (figure a) and its peak memory (figure f, part 1).
+#
+# Three live profilers, each sampling every CPU at 99 Hz and each drawing into
+# a 200x50 terminal of a private tmux server: flametop's screen at -d 1,
+# `perf top -F 99 -g`, and bpftrace's profile:hz:99 one-liner printing its map
+# every second. They run one after the other, alternating within each run,
+# each with the workloads started afresh: cpu_split (CPU-bound) and a shell
+# loop running /bin/true back to back (process churn); then, as an extra row,
+# with no workload at all. The figure is the CPU time of the profiler's own
+# process (utime + stime from /proc/PID/stat, all its threads, in clock ticks
+# / CLK_TCK) per wall second, over a window that starts WARMUP seconds after
+# exec: the steady state. The CPU used before the window (startup) is
+# reported apart. Peak RSS is VmHWM at the end of the window. A profiler that
+# ends before the window does leaves that run out, and says why. Measured,
+# never asserted.
+. "$(dirname "$0")/../bench_lib.sh"
+
+WARMUP=4
+TICK=$(getconf CLK_TCK)
+
+# The cases, in the order they run and print, and their windows (s).
+CASES=(load idle)
+declare -A CASE_LABEL=([load]="cpu_split + /bin/true loop" [idle]="idle machine")
+declare -A WINDOW=([load]=15 [idle]=8)
+TOOLS=(flametop perf bpftrace)
+
+# Each profiler: its command line, a regex its screen matches once it works.
+declare -A CMD MARK LABEL
+CMD[flametop]="$FLAMETOP -F 99 -d 1"
+MARK[flametop]='^Total%'
+LABEL[flametop]="flametop \`-d 1\`"
+CMD[perf]="perf top -F 99 -g"
+MARK[perf]='^Samples: '
+LABEL[perf]="\`perf top -F 99 -g\`"
+CMD[bpftrace]="bpftrace $BENCH_TMP/profile.bt"
+MARK[bpftrace]='^@\['
+LABEL[bpftrace]="bpftrace \`profile:hz:99\`, printed every second"
+cat >"$BENCH_TMP/profile.bt" <<'EOF'
+profile:hz:99 { @[kstack, ustack, comm] = count(); }
+interval:s:1 { print(@); clear(@); }
+EOF
+
+# cpu_ticks PID: utime + stime of PID's threads, in clock ticks.
+cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk 'NF { print $12 + $13 }'; }
+# vm_hwm PID: peak resident set, KiB.
+vm_hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+# forks: processes created on this machine since boot.
+forks() { awk '$1 == "processes" { print $2 }' /proc/stat; }
+# since T: seconds since EPOCHREALTIME T.
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+
+# lives PID SECS: waits SECS; false as soon as PID has ended.
+lives() {
+	local end
+	end=$(awk -v t="$EPOCHREALTIME" -v s="$2" 'BEGIN { printf "%.3f", t + s }')
+	while alive "$1"; do
+		awk -v t="$EPOCHREALTIME" -v e="$end" 'BEGIN { exit !(t >= e) }' && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# Workloads run from this shell, so that however it ends they are stopped.
+WL_PIDS=()
+workloads_start() { # CASE
+	[ "$1" = idle ] && return
+	"$WORKLOADS/cpu_split" $((WARMUP + WINDOW[$1] + 30)) >/dev/null &
+	WL_PIDS+=($!)
+	/bin/bash -c 'while :; do /bin/true; done' &
+	WL_PIDS+=($!)
+}
+workloads_stop() {
+	local p
+	for p in "${WL_PIDS[@]}"; do stop_pid "$p"; done
+	WL_PIDS=()
+}
+on_exit workloads_stop
+on_exit bench_tmux_stop
+
+# measure TOOL SECS: runs TOOL in a terminal and measures it over SECS after
+# the warm-up. Sets R_CPU (% of one CPU), R_START (CPU ms before the window),
+# R_HWM (KiB), R_FORKS (processes created per second, machine-wide); or
+# R_FAIL (why not).
+measure() {
+	local tool=$1 secs=$2 pid c0 c1 f0 f1 t0 t1 texec screen0 screen1 screen err
+	R_CPU='' R_START='' R_HWM='' R_FORKS='' R_FAIL=''
+	texec=$EPOCHREALTIME
+	pid=$(bench_tmux_start "$tool" 200 50 "exec ${CMD[$tool]} 2>$BENCH_TMP/$tool.err")
+	if lives "$pid" "$WARMUP"; then
+		t0=$EPOCHREALTIME c0=$(cpu_ticks "$pid") f0=$(forks)
+		screen0=$(bench_tmux capture-pane -p -t "$tool")
+		if lives "$pid" "$secs"; then
+			t1=$EPOCHREALTIME c1=$(cpu_ticks "$pid") f1=$(forks)
+			R_HWM=$(vm_hwm "$pid")
+			screen1=$(bench_tmux capture-pane -p -t "$tool")
+		fi
+	fi
+	alive "$pid" || R_FAIL="ended ($(bench_tmux_death "$tool")) $(since "$texec") s after exec"
+	screen=$(bench_tmux capture-pane -p -S -200 -t "$tool" 2>/dev/null)
+	bench_tmux_end "$tool" "$pid"
+	if [ -n "$R_FAIL" ]; then
+		err=$(grep -v RLIMIT_MEMLOCK "$BENCH_TMP/$tool.err" | grep . | tail -n 1)
+		R_FAIL+="${err:+, last words: \`$(cut -c1-80 <<<"$err" | tr -d '`|')\`}"
+		return 1
+	fi
+	if ! grep -qE -e "${MARK[$tool]}" <<<"$screen"; then
+		R_FAIL="no screen: \`$(grep -m1 . <<<"$screen" | cut -c1-80 | tr -d '`|')\`"
+		return 1
+	fi
+	if [ "$screen0" = "$screen1" ]; then
+		R_FAIL="stalled: its screen did not change over the window"
+		return 1
+	fi
+	read -r R_CPU R_START R_FORKS < <(awk -v c0="$c0" -v c1="$c1" -v f0="$f0" -v f1="$f1" \
+		-v t0="$t0" -v t1="$t1" -v hz="$TICK" 'BEGIN {
+		w = t1 - t0
+		printf "%.3f %.0f %.0f\n", (c1 - c0) / hz / w * 100, c0 / hz * 1000, (f1 - f0) / w }')
+}
+
+ensure_package perf linux-perf || CMD[perf]=
+ensure_package bpftrace bpftrace || CMD[bpftrace]=
+declare -A cpu start hwm forks fail nfail
+for _ in $(seq "$BENCH_RUNS"); do
+	for c in "${CASES[@]}"; do
+		for t in "${TOOLS[@]}"; do
+			[ -n "${CMD[$t]}" ] || continue
+			workloads_start "$c"
+			if measure "$t" "${WINDOW[$c]}"; then
+				cpu[$c|$t]+="$R_CPU "
+				start[$c|$t]+="$R_START "
+				hwm[$c|$t]+="$(awk -v k="$R_HWM" 'BEGIN { printf "%.1f", k / 1024 }') "
+				forks[$c|$t]+="$R_FORKS "
+			else
+				fail[$c|$t]=$R_FAIL
+				nfail[$c|$t]=$((${nfail[$c|$t]:-0} + 1))
+			fi
+			workloads_stop
+		done
+	done
+done
+
+# fig CASE TOOL ARRAY: "median (min-max)" of ARRAY[CASE|TOOL].
+fig() {
+	local -n a=$3
+	# shellcheck disable=SC2086
+	median_minmax ${a[$1|$2]:-}
+}
+# med CASE TOOL ARRAY [FORMAT]: the median alone (3 significant digits).
+med() {
+	local -n a=$3
+	# shellcheck disable=SC2086
+	median ${a[$1|$2]:-} | awk -v f="${4:-%.3g}" '{ printf f "\n", $1 }'
+}
+# vs CASE TOOL ARRAY: flametop's median over TOOL's, or n/a.
+vs() {
+	local -n a=$3
+	if [ -z "${a[$1|flametop]:-}" ] || [ -z "${a[$1|$2]:-}" ]; then
+		echo n/a
+		return
+	fi
+	ratio "$(med "$1" flametop "$3" %.6g)" "$(med "$1" "$2" "$3" %.6g)"
+}
+# tick_pct SECS: one clock tick over SECS, in % of one CPU.
+tick_pct() { awk -v t="$TICK" -v w="$1" 'BEGIN { printf "%.2f", 100 / t / w }'; }
+
+echo "## Self cost of live sampling"
+echo
+echo "CPU time of the profiler's own process (utime + stime in /proc/PID/stat, all"
+echo "threads) per wall second, in % of one CPU, every CPU sampled at 99 Hz, the"
+echo "screen in a 200x50 tmux terminal. The window starts $WARMUP s after exec and lasts"
+echo "${WINDOW[load]} s under load (one clock tick, 1/$TICK s, is $(tick_pct "${WINDOW[load]}")% of a CPU over it), ${WINDOW[idle]} s"
+echo "otherwise ($(tick_pct "${WINDOW[idle]}")% per tick); the CPU used before it (startup and warm-up)"
+echo "is reported apart. The profilers alternate within each run, each with the"
+echo "workloads started afresh: cpu_split (CPU-bound, one CPU) and \`while :; do"
+echo "/bin/true; done\` in bash (process churn); processes/s counts every process"
+echo "created on the machine during the window (the churn, or whatever else ran)."
+echo "Median of $BENCH_RUNS runs (min-max). Peak RSS is VmHWM at the window's end (kernel"
+echo "memory for maps and buffers is not in it)."
+echo
+echo "| workload | profiler | CPU, % of one CPU | CPU before the window (ms) | peak RSS (MiB) | processes/s |"
+echo "|---|---|---:|---:|---:|---:|"
+for c in "${CASES[@]}"; do
+	for t in "${TOOLS[@]}"; do
+		row="| ${CASE_LABEL[$c]} | ${LABEL[$t]} |"
+		if [ -z "${CMD[$t]}" ]; then
+			echo "$row not run: $t could not be installed | | | |"
+		elif [ -z "${cpu[$c|$t]:-}" ]; then
+			echo "$row not run: in $BENCH_RUNS of $BENCH_RUNS runs ${fail[$c|$t]} | | | |"
+		else
+			echo "$row $(fig "$c" "$t" cpu) | $(fig "$c" "$t" start) | $(fig "$c" "$t" hwm) | $(med "$c" "$t" forks %.0f) |"
+		fi
+	done
+done
+echo
+for c in "${CASES[@]}"; do
+	for t in "${TOOLS[@]}"; do
+		[ -n "${cpu[$c|$t]:-}" ] && [ -n "${fail[$c|$t]:-}" ] &&
+			echo "- ${LABEL[$t]}, ${CASE_LABEL[$c]}: ${nfail[$c|$t]} of $BENCH_RUNS runs left out, ${fail[$c|$t]}."
+	done
+	[ -n "${cpu[$c|flametop]:-}" ] || continue
+	line="- ${CASE_LABEL[$c]}: flametop $(med "$c" flametop cpu)% of one CPU (target <= 0.3%)"
+	for t in perf bpftrace; do
+		line+=", flametop / ${t/perf/perf top} $(vs "$c" "$t" cpu)"
+		[ "$t" = perf ] && line+=" (target <= 0.25)"
+	done
+	echo "$line."
+done
+if [ -n "${hwm[load|flametop]:-}" ]; then
+	echo "- Peak RSS under load: flametop $(med load flametop hwm) MiB (target <= 30 MB, 28.6 MiB),"
+	echo "  flametop / perf top $(vs load perf hwm), flametop / bpftrace $(vs load bpftrace hwm)."
+fi
+bt_fail="${fail[load|bpftrace]:-} ${fail[idle|bpftrace]:-}"
+if [[ $bt_fail == *"exit status 0"* || $bt_fail == *stalled* ]]; then
+	echo "- bpftrace 0.17 stops by itself when processes come and go: it exits (status 0), or"
+	echo "  lives on without sampling or printing. strace on this machine shows it closing file"
+	echo "  descriptors that are no longer its own (its epoll and perf event ones among them)"
+	echo "  while it names the user stacks of processes that have exited. Its \"failed to look"
+	echo "  up stack id -17\" messages are another matter: stacks lost to hash collisions in"
+	echo "  its stack map (-EEXIST)."
+fi

@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * stack_tree N: on each SIGUSR1, reads one byte of /dev/zero from each of N
+ * distinct call paths, then stops itself (SIGSTOP) until the next round;
+ * SIGTERM ends it. Path i walks down a binary tree of LEVELS levels, going
+ * through left() or right() as the bits of i say, so N rounds of reads make
+ * exactly N distinct user stacks: the benchmark of a refresh feeds them
+ * through read mode's real capture, drain and naming.
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define LEVELS 17 /* 2^17 > 100,000 paths */
+
+static int zero_fd;
+
+static inline __attribute__((always_inline)) void raw_read(void)
+{
+	char c;
+#if defined(__x86_64__)
+	long ret;
+
+	asm volatile("syscall"
+		     : "=a"(ret)
+		     : "a"(SYS_read), "D"(zero_fd), "S"(&c), "d"(1)
+		     : "rcx", "r11", "memory");
+	(void)ret;
+#else
+	if (syscall(SYS_read, zero_fd, &c, 1) != 1)
+		exit(1);
+#endif
+}
+
+void step(unsigned int bits, int level);
+
+void left(unsigned int bits, int level)
+{
+	step(bits, level);
+}
+
+void right(unsigned int bits, int level)
+{
+	step(bits, level);
+}
+
+void step(unsigned int bits, int level)
+{
+	if (level == LEVELS)
+		raw_read();
+	else if (bits & 1)
+		left(bits >> 1, level + 1);
+	else
+		right(bits >> 1, level + 1);
+}
+
+static volatile sig_atomic_t go;
+
+static void on_go(int sig)
+{
+	(void)sig;
+	go = 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000;
+	sigset_t mask, old;
+
+	zero_fd = open("/dev/zero", O_RDONLY);
+	if (zero_fd < 0)
+		return 1;
+	signal(SIGUSR1, on_go);
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	for (;;) {
+		while (!go)
+			sigsuspend(&old);
+		go = 0;
+		for (unsigned int i = 0; i < n; i++)
+			step(i, 0);
+		raise(SIGSTOP);
+	}
+}

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # In-kernel cost per event: run_time_ns / run_cnt of flametop's BPF programs
 # with kernel.bpf_stats_enabled=1, in sample mode (a CPU-bound workload, a
-# syscall-heavy one, and the idle machine) and in read mode.
+# syscall-heavy one, and the idle machine) and in read mode; beside it, the
+# same figure for bpftrace's program doing the same work (stack ids of both
+# sides and a count), under the same workload, for scale.
 . "$(dirname "$0")/../bench_lib.sh"
 
 SECS=4
@@ -26,9 +28,31 @@ measure() {
 	[ -n "$wl" ] && { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
 }
 
+# measure_bpftrace PROBE WORKLOAD: ns per event of bpftrace's program on PROBE.
+measure_bpftrace() {
+	local probe=$1 workload=$2 wl= bt id
+	[ -n "$workload" ] && { "$WORKLOADS/$workload" $((SECS + 3)) >/dev/null & wl=$!; }
+	[ "$workload" = reader_ab ] && { sleep 0.2; kill -USR1 "$wl"; }
+	id=$(newest_program_id)
+	bpftrace -e "$probe { @[kstack, ustack, comm] = count(); }" >/dev/null 2>&1 &
+	bt=$!
+	sleep "$SECS"
+	bpftool prog show 2>/dev/null | awk -v after="$id" -F: '$1 > after' |
+		sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
+		awk '$2 > 0 { printf "%.0f\n", $1 / $2 }' | tail -n 1
+	kill -INT "$bt"
+	wait "$bt" 2>/dev/null
+	[ -n "$wl" ] && { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
+}
+
+have_bpftrace=
+ensure_package bpftrace bpftrace && have_bpftrace=1
 old=$(sysctl -n kernel.bpf_stats_enabled)
 sysctl -qw kernel.bpf_stats_enabled=1
-declare -A ns runs
+declare -A ns runs bt_ns
+READ_PROBE='tracepoint:raw_syscalls:sys_enter /args->id == 0/'
+declare -A probe=([sample]='profile:hz:99' [read]="$READ_PROBE")
+[ -n "$have_bpftrace" ] && with_tracefs
 cases=("sample|cpu_split|on_sample|" "sample|syscall_loop|on_sample|" "sample||on_sample|"
 	"read|reader_ab|on_sys_enter_read|--mode read")
 for _ in $(seq "$BENCH_RUNS"); do
@@ -37,8 +61,10 @@ for _ in $(seq "$BENCH_RUNS"); do
 		read -r n r <<<"$(measure "$prog" "$wl" $flags)"
 		ns[$c]+="${n:-0} "
 		runs[$c]=${r:-0}
+		[ -n "$have_bpftrace" ] && bt_ns[$c]+="$(measure_bpftrace "${probe[$mode]}" "$wl") "
 	done
 done
+undo_tracefs
 sysctl -qw kernel.bpf_stats_enabled="$old"
 
 echo "## In-kernel cost per event"
@@ -46,10 +72,20 @@ echo
 echo "run_time_ns / run_cnt of flametop's program (kernel.bpf_stats_enabled=1), $SECS s per run,"
 echo "median of $BENCH_RUNS runs (min-max), kernel and user stacks walked. Target: <= 1500 ns per sample."
 echo
-echo "| mode | workload | ns per event | events in the last run |"
-echo "|---|---|---|---|"
+echo "bpftrace: \`profile:hz:99\` (sample) or \`$READ_PROBE\` (read) with"
+echo "\`@[kstack, ustack, comm] = count()\`, under the same workload."
+echo
+echo "| mode | workload | flametop ns per event | events in the last run | bpftrace ns per event |"
+echo "|---|---|---|---|---|"
 for c in "${cases[@]}"; do
 	IFS='|' read -r mode wl prog flags <<<"$c"
 	# shellcheck disable=SC2086
-	echo "| $mode | ${wl:-idle machine} | $(median_minmax ${ns[$c]}) | ${runs[$c]} |"
+	echo "| $mode | ${wl:-idle machine} | $(median_minmax ${ns[$c]}) | ${runs[$c]} | $([ -n "$have_bpftrace" ] && median_minmax ${bt_ns[$c]} || echo "not run: no bpftrace") |"
 done
+echo
+echo "Where the time goes: at 99 Hz every sample starts with cold caches, and the"
+echo "kernel's own stack walks dominate (the ORC unwinder for kernel stacks,"
+echo "copy_from_user_nmi() along the frame pointers of user stacks); bpftrace's program,"
+echo "doing the same work, costs as much or more. An idle CPU's stack is walked once"
+echo "per (ip, sp) and its id reused, which is why the idle machine costs no more than"
+echo "a busy one. Read mode's events come back to back with warm caches."

@@ -219,3 +219,8 @@ if [[ $bt_fail == *"exit status 0"* || $bt_fail == *stalled* ]]; then
 	echo "  up stack id -17\" messages are another matter: stacks lost to hash collisions in"
 	echo "  its stack map (-EEXIST)."
 fi
+echo "- Where flametop's time goes under churn: each newly sampled process gets its maps"
+echo "  read at once (/proc/PID/maps), so that it can still be named after it exits; most"
+echo "  /bin/true processes have exited by then, and their stacks still have to be drained"
+echo "  and named. Process notes wake the loop at most every 25 ms. With a steady workload"
+echo "  a drain is a handful of bpf() calls, and the screen is redrawn only when it changed."

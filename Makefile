@@ -35,11 +35,12 @@ LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c profile/*.c tui
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_HDRS := $(wildcard tests/unit/*.h)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h profile/*.h tui/*.h) live.h options.h
+HEADERS   := $(wildcard bpf/*.h symbols/*.h profile/*.h tui/*.h) live.h options.h array.h
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps run test static bench screenshots clean build-all build-tests
@@ -105,18 +106,18 @@ $(BUILD)/static/flametop: $(BUILD)/obj/flametop.o $(LIB_OBJS)
 
 # Unit tests: cmocka, linked against the same objects as flametop, and again
 # under AddressSanitizer and UndefinedBehaviorSanitizer.
-$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) tests/unit/unit.h
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJS) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS) -lcmocka
 
-$(BUILD)/tests/asan/%: tests/unit/%.c $(ASAN_OBJS) tests/unit/unit.h
+$(BUILD)/tests/asan/%: tests/unit/%.c $(ASAN_OBJS) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
 # Test workloads keep a frame pointer in every function, leaves included: gcc
 # 12 drops it from leaf functions at -O1 and above even with
 # -mno-omit-leaf-frame-pointer, so they are built at -O0.
-$(BUILD)/workloads/%: tests/workloads/%.c
+$(BUILD)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O0 -g -fno-omit-frame-pointer -o $@ $< -ldl
 

@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "live.h"
 #include "profile/hash_index.h"
 #include "symbols/sanitize.h"
@@ -267,16 +268,10 @@ static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t ip, bool is_ret
 			name_entry__resolve(l, e);
 		return e->frame;
 	}
-	if (l->nnames == l->names_cap) {
-		size_t cap = l->names_cap ? l->names_cap * 2 : 4096;
-		struct name_entry *n = realloc(l->names, cap * sizeof(*n));
-
-		if (!n) {
-			name_entry__resolve(l, &once);
-			return once.frame;
-		}
-		l->names = n;
-		l->names_cap = cap;
+	if (array__grow((void **)&l->names, &l->names_cap, l->nnames + 1, sizeof(*l->names),
+			4096)) {
+		name_entry__resolve(l, &once); /* named, but not cached */
+		return once.frame;
 	}
 	e = &l->names[l->nnames];
 	*e = once;

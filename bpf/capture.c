@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "array.h"
 #include "bpf/capture.h"
 #include "bpf/hook_chain.h"
 #include "capture.skel.h"
@@ -670,23 +671,6 @@ static void wait_quiescent(struct capture *cap, int set)
 	}
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 /*
  * Fetches stack @id of @set, unless it was read already; sets *@index to its
  * entry in the set's store. Returns 0, or -errno when the id is out of
@@ -712,9 +696,10 @@ static int fetch_stack(struct capture *cap, int set, int32_t id, size_t *index)
 		*index = *slot - 1;
 		return 0;
 	}
-	if (grow((void **)&st->arena, &st->arena_cap, st->arena_len + cap->depth,
-		 sizeof(uint64_t)) ||
-	    grow((void **)&st->fetched, &st->fetched_cap, st->nfetched + 1, sizeof(*st->fetched)))
+	if (array__grow((void **)&st->arena, &st->arena_cap, st->arena_len + cap->depth,
+			sizeof(uint64_t), 64) ||
+	    array__grow((void **)&st->fetched, &st->fetched_cap, st->nfetched + 1,
+			sizeof(*st->fetched), 64))
 		return -ENOMEM;
 	ips = st->arena + st->arena_len;
 	if (bpf_map_lookup_elem(bpf_map__fd(map), &idx, ips))

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "profile/folded.h"
 #include "symbols/sanitize.h"
 #include "profile/strtab.h"
@@ -20,18 +21,8 @@ struct path_text {
 
 static int path_text__append(struct path_text *pt, const char *s, size_t n)
 {
-	if (pt->len + n + 1 > pt->cap) {
-		size_t cap = pt->cap ? pt->cap : 4096;
-		char *b;
-
-		while (cap < pt->len + n + 1)
-			cap *= 2;
-		b = realloc(pt->buf, cap);
-		if (!b)
-			return -ENOMEM;
-		pt->buf = b;
-		pt->cap = cap;
-	}
+	if (array__grow((void **)&pt->buf, &pt->cap, pt->len + n + 1, 1, 4096))
+		return -ENOMEM;
 	memcpy(pt->buf + pt->len, s, n);
 	pt->len += n;
 	return 0;
@@ -221,14 +212,13 @@ static uint32_t raw_frames__get(struct raw_frames *rf, struct profile *p, const 
 	if (raw == STRTAB_NONE)
 		return PROFILE_NONE;
 	if (raw >= rf->cap[process]) {
-		size_t cap = rf->cap[process] ? rf->cap[process] * 2 : 4096;
-		uint32_t *f = realloc(rf->frame[process], cap * sizeof(*f));
+		size_t old_cap = rf->cap[process];
+		uint32_t **f = &rf->frame[process];
 
-		if (!f)
+		if (array__grow((void **)f, &rf->cap[process], (size_t)raw + 1, sizeof(**f), 4096))
 			return PROFILE_NONE;
-		memset(f + rf->cap[process], 0xff, (cap - rf->cap[process]) * sizeof(*f));
-		rf->frame[process] = f;
-		rf->cap[process] = cap;
+		/* PROFILE_NONE: not looked up yet. */
+		memset(*f + old_cap, 0xff, (rf->cap[process] - old_cap) * sizeof(**f));
 	}
 	if (rf->frame[process][raw] == PROFILE_NONE)
 		rf->frame[process][raw] = read_frame(p, s, len, process);
@@ -252,7 +242,7 @@ struct prev_stack {
 	size_t len, cap;
 	uint32_t *ids;  /* its frames */
 	size_t *ends;   /* ends[j]: where frame j ends in text (a ';' or the end) */
-	size_t n, ids_cap;
+	size_t n, ids_cap, ends_cap;
 	int32_t tgid;
 };
 
@@ -266,23 +256,9 @@ static int prev_stack__reserve(struct prev_stack *ps, size_t text_len, size_t fr
 		ps->text = t;
 		ps->cap = text_len;
 	}
-	if (frames > ps->ids_cap) {
-		size_t cap = ps->ids_cap ? ps->ids_cap * 2 : 256;
-		uint32_t *ids;
-		size_t *ends;
-
-		while (cap < frames)
-			cap *= 2;
-		ids = realloc(ps->ids, cap * sizeof(*ids));
-		if (ids)
-			ps->ids = ids;
-		ends = realloc(ps->ends, cap * sizeof(*ends));
-		if (ends)
-			ps->ends = ends;
-		if (!ids || !ends)
-			return -ENOMEM;
-		ps->ids_cap = cap;
-	}
+	if (array__grow((void **)&ps->ids, &ps->ids_cap, frames, sizeof(*ps->ids), 256) ||
+	    array__grow((void **)&ps->ends, &ps->ends_cap, frames, sizeof(*ps->ends), 256))
+		return -ENOMEM;
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "profile/hash_index.h"
 #include "profile/profile.h"
 #include "profile/strtab.h"
@@ -30,23 +31,6 @@ struct profile {
 
 	uint64_t total, open, recent;
 };
-
-static int grow_array(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 256;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 struct profile *profile__new(void)
 {
@@ -104,7 +88,8 @@ uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum fr
 	slot = hash_index__find(&p->frame_index, hash, same_frame, &probe);
 	if (slot->entry1)
 		return slot->entry1 - 1;
-	if (grow_array((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames)))
+	if (array__grow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames),
+			256))
 		return PROFILE_NONE;
 	p->frames[p->nframes] = (struct frame){ .name = probe.name, .kind = kind, .named = named };
 	if (hash_index__insert(&p->frame_index, hash, p->nframes, rehash_frame, p))
@@ -152,8 +137,10 @@ static int store_stack(struct profile *p, const struct sample *s, uint64_t hash)
 {
 	struct stack_entry *e;
 
-	if (grow_array((void **)&p->arena, &p->arena_cap, p->arena_len + s->n, sizeof(uint32_t)) ||
-	    grow_array((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks)))
+	if (array__grow((void **)&p->arena, &p->arena_cap, p->arena_len + s->n, sizeof(uint32_t),
+			256) ||
+	    array__grow((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks),
+			256))
 		return -ENOMEM;
 	e = &p->stacks[p->nstacks];
 	*e = (struct stack_entry){ .hash = hash, .frames = p->arena_len, .n = s->n,

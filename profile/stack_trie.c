@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "profile/stack_trie.h"
 
 int stack_trie__init(struct stack_trie *t)
@@ -59,15 +60,8 @@ static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
 {
 	struct trie_node *n;
 
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 4096;
-		struct trie_node *nodes = realloc(t->nodes, cap * sizeof(*nodes));
-
-		if (!nodes)
-			return TRIE_NONE;
-		t->nodes = nodes;
-		t->cap = cap;
-	}
+	if (array__grow((void **)&t->nodes, &t->cap, t->n + 1, sizeof(*t->nodes), 4096))
+		return TRIE_NONE;
 	n = &t->nodes[t->n];
 	*n = (struct trie_node){ .frame = frame, .parent = parent, .first_child = TRIE_NONE,
 				 .next_sibling = TRIE_NONE };
@@ -141,23 +135,6 @@ static bool frame_hidden(const struct view_filter *f, const struct frame *fr)
 	       (f->hide_user && fr->kind == FRAME_USER);
 }
 
-static int grow_last_path(struct stack_trie *t, size_t need)
-{
-	size_t cap = t->last_cap ? t->last_cap : 256;
-	uint32_t *path;
-
-	if (need <= t->last_cap)
-		return 0;
-	while (cap < need)
-		cap *= 2;
-	path = realloc(t->last_path, cap * sizeof(*path));
-	if (!path)
-		return -ENOMEM;
-	t->last_path = path;
-	t->last_cap = cap;
-	return 0;
-}
-
 /*
  * Adds one stack. Stacks often share a prefix with the one before (a folded
  * file is sorted), so the nodes of that prefix are taken from the previous
@@ -170,7 +147,7 @@ static int add_stack(struct stack_trie *t, const struct profile *p, const struct
 	size_t depth = 0;
 	bool same = true;
 
-	if (grow_last_path(t, s->n))
+	if (array__grow((void **)&t->last_path, &t->last_cap, s->n, sizeof(*t->last_path), 256))
 		return -ENOMEM;
 	t->nodes[TRIE_ROOT].total += count;
 	for (uint32_t i = 0; i < s->n; i++) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "profile/hash_index.h"
 #include "profile/strtab.h"
 
@@ -96,14 +97,11 @@ uint32_t strtab__intern(struct strtab *t, const char *s, size_t len)
 	if (slot->entry1)
 		return slot->entry1 - 1;
 	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 1024;
-		struct str_entry *e = realloc(t->entries, cap * sizeof(*e));
+		size_t old_cap = t->cap;
 
-		if (!e)
+		if (array__grow((void **)&t->entries, &t->cap, t->n + 1, sizeof(*t->entries), 1024))
 			return STRTAB_NONE;
-		t->entries = e;
-		t->bytes += (cap - t->cap) * sizeof(*e);
-		t->cap = cap;
+		t->bytes += (t->cap - old_cap) * sizeof(*t->entries);
 	}
 	copy = store(t, s, probe.len);
 	if (!copy)

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "symbols/addr_search.h"
 #include "symbols/elffile.h"
 
 struct elf_segment {
@@ -53,15 +55,8 @@ struct elf_cands {
 
 static int elf_cands__push(struct elf_cands *c, const struct elf_cand *x)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 256;
-		struct elf_cand *p = realloc(c->v, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		c->v = p;
-		c->cap = cap;
-	}
+	if (array__grow((void **)&c->v, &c->cap, c->n + 1, sizeof(*c->v), 256))
+		return -ENOMEM;
 	c->v[c->n++] = *x;
 	return 0;
 }
@@ -357,17 +352,10 @@ int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t
 
 const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off)
 {
-	size_t lo = 0, hi = t->n_funcs;
+	size_t lo = addr_search__count(t->funcs, t->n_funcs, sizeof(*t->funcs),
+				       offsetof(struct elf_func, addr), vaddr);
 	const struct elf_func *f;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->funcs[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	f = &t->funcs[lo - 1];

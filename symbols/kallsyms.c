@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "symbols/addr_search.h"
 #include "symbols/sanitize.h"
 #include "symbols/text_line.h"
 
@@ -146,18 +148,10 @@ static int ksym_loader__add_string(struct ksym_loader *ld, const char *s, size_t
 	char clean[NAME_MAX_BYTES + 1];
 	size_t n = sanitize_name(clean, sizeof(clean), s, len);
 
-	if (ld->arena_len + n + 1 > ld->arena_cap) {
-		size_t cap = ld->arena_cap ? ld->arena_cap * 2 : 1 << 16;
-		char *p;
-
-		if (cap > UINT32_MAX)
-			return -ENOMEM;
-		p = realloc(ld->arena, cap);
-		if (!p)
-			return -ENOMEM;
-		ld->arena = p;
-		ld->arena_cap = cap;
-	}
+	/* Offsets into the arena are uint32_t. */
+	if (array__grow_max((void **)&ld->arena, &ld->arena_cap, ld->arena_len + n + 1, 1, 1 << 16,
+			    UINT32_MAX))
+		return -ENOMEM;
 	memcpy(ld->arena + ld->arena_len, clean, n + 1);
 	*off = (uint32_t)ld->arena_len;
 	ld->arena_len += n + 1;
@@ -182,15 +176,9 @@ static int ksym_loader__module(struct ksym_loader *ld, const char *name, size_t 
 			return 0;
 		}
 	}
-	if (ld->n_modules == ld->modules_cap) {
-		size_t cap = ld->modules_cap ? ld->modules_cap * 2 : 64;
-
-		m = realloc(ld->modules, cap * sizeof(*m));
-		if (!m)
-			return -ENOMEM;
-		ld->modules = m;
-		ld->modules_cap = cap;
-	}
+	if (array__grow((void **)&ld->modules, &ld->modules_cap, ld->n_modules + 1,
+			sizeof(*ld->modules), 64))
+		return -ENOMEM;
 	m = &ld->modules[ld->n_modules];
 	memset(m, 0, sizeof(*m));
 	if (ksym_loader__add_string(ld, clean, strlen(clean), &m->name))
@@ -203,15 +191,8 @@ static int ksym_loader__module(struct ksym_loader *ld, const char *name, size_t 
 
 static int ksym_loader__push(struct ksym_loader *ld, const struct ksym_entry *e)
 {
-	if (ld->n == ld->cap) {
-		size_t cap = ld->cap ? ld->cap * 2 : 4096;
-		struct ksym_entry *p = realloc(ld->entries, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		ld->entries = p;
-		ld->cap = cap;
-	}
+	if (array__grow((void **)&ld->entries, &ld->cap, ld->n + 1, sizeof(*ld->entries), 4096))
+		return -ENOMEM;
 	ld->entries[ld->n++] = *e;
 	return 0;
 }
@@ -475,17 +456,7 @@ cleanup:
 /* The number of entries of sorted @v[0, @n) at or below @addr. */
 static size_t count_at_or_below(const uint64_t *v, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return addr_search__count(v, n, sizeof(*v), 0, addr);
 }
 
 const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)

@@ -16,6 +16,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "array.h"
+#include "symbols/addr_search.h"
 #include "symbols/sanitize.h"
 
 #define WATCH_DATA_PAGES 4    /* a power of two */
@@ -120,17 +122,8 @@ static void ksym_ring__read(const struct ksym_ring *r, uint64_t off, void *dst, 
 /* The index of the first symbol ending after @addr. */
 static size_t ksym_watch__first_after(const struct ksym_watch *w, uint64_t addr)
 {
-	size_t lo = 0, hi = w->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (w->syms[mid].end <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return addr_search__count(w->syms, w->n, sizeof(*w->syms),
+				  offsetof(struct watched_sym, end), addr);
 }
 
 /* Removes symbols [@i, @j). */
@@ -163,22 +156,15 @@ static size_t ksym_watch__drop_holes(struct ksym_watch *w, uint64_t addr)
 static int ksym_watch__insert(struct ksym_watch *w, struct watched_sym *s)
 {
 	size_t i = ksym_watch__first_after(w, s->start), j = i;
-	struct watched_sym *p;
 
 	while (j < w->n && w->syms[j].start < s->end)
 		j++;
 	ksym_watch__remove(w, i, j);
 	if (w->n == WATCH_SYMS_MAX)
 		i = ksym_watch__drop_holes(w, s->start);
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-
-		p = cap <= WATCH_SYMS_MAX ? realloc(w->syms, cap * sizeof(*p)) : NULL;
-		if (!p)
-			return -ENOMEM;
-		w->syms = p;
-		w->cap = cap;
-	}
+	if (array__grow_max((void **)&w->syms, &w->cap, w->n + 1, sizeof(*w->syms), 64,
+			    WATCH_SYMS_MAX))
+		return -ENOMEM;
 	memmove(&w->syms[i + 1], &w->syms[i], (w->n - i) * sizeof(*w->syms));
 	w->syms[i] = *s;
 	w->n++;

@@ -14,6 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
+#include "symbols/addr_search.h"
 #include "symbols/procinfo.h"
 #include "symbols/rootfs.h"
 #include "symbols/sanitize.h"
@@ -47,20 +49,10 @@ static int perf_map__add_name(struct perf_map *pm, const char *name, size_t len,
 	char clean[NAME_MAX_BYTES + 1];
 	size_t n = sanitize_name(clean, sizeof(clean), name, len);
 
-	if (pm->arena_len + n + 1 > pm->arena_cap) {
-		size_t cap = pm->arena_cap ? pm->arena_cap * 2 : 4096;
-		char *p;
-
-		while (cap < pm->arena_len + n + 1)
-			cap *= 2;
-		if (cap > UINT32_MAX)
-			return -ENOMEM;
-		p = realloc(pm->arena, cap);
-		if (!p)
-			return -ENOMEM;
-		pm->arena = p;
-		pm->arena_cap = cap;
-	}
+	/* Offsets into the arena are uint32_t. */
+	if (array__grow_max((void **)&pm->arena, &pm->arena_cap, pm->arena_len + n + 1, 1, 4096,
+			    UINT32_MAX))
+		return -ENOMEM;
 	memcpy(pm->arena + pm->arena_len, clean, n + 1);
 	*off = (uint32_t)pm->arena_len;
 	pm->arena_len += n + 1;
@@ -69,15 +61,8 @@ static int perf_map__add_name(struct perf_map *pm, const char *name, size_t len,
 
 static int perf_map__push(struct perf_map *pm, const struct perf_map_entry *e)
 {
-	if (pm->n == pm->cap) {
-		size_t cap = pm->cap ? pm->cap * 2 : 256;
-		struct perf_map_entry *p = realloc(pm->v, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		pm->v = p;
-		pm->cap = cap;
-	}
+	if (array__grow((void **)&pm->v, &pm->cap, pm->n + 1, sizeof(*pm->v), 256))
+		return -ENOMEM;
 	pm->v[pm->n++] = *e;
 	return 0;
 }
@@ -264,17 +249,8 @@ int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out)
 /* Index of the last entry starting at or below @addr, plus one; 0 when none. */
 static size_t perf_map__upper(const struct perf_map *pm, uint64_t addr)
 {
-	size_t lo = 0, hi = pm->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->v[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return addr_search__count(pm->v, pm->n, sizeof(*pm->v),
+				  offsetof(struct perf_map_entry, start), addr);
 }
 
 const char *perf_map__lookup(const struct perf_map *pm, uint64_t addr)

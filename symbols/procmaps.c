@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
+#include "symbols/addr_search.h"
 #include "symbols/sanitize.h"
 #include "symbols/text_line.h"
 
@@ -130,15 +132,8 @@ static int proc_map__parse(const char *s, struct proc_map *m)
 
 static int proc_maps__push(struct proc_maps *pm, size_t *cap, const struct proc_map *m)
 {
-	if (pm->n == *cap) {
-		size_t n = *cap ? *cap * 2 : 64;
-		struct proc_map *p = realloc(pm->maps, n * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		pm->maps = p;
-		*cap = n;
-	}
+	if (array__grow((void **)&pm->maps, cap, pm->n + 1, sizeof(*pm->maps), 64))
+		return -ENOMEM;
 	pm->maps[pm->n++] = *m;
 	return 0;
 }
@@ -206,16 +201,9 @@ int proc_maps__read(const char *proc_root, int pid, struct proc_maps *out)
 
 const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr)
 {
-	size_t lo = 0, hi = pm->n;
+	size_t lo = addr_search__count(pm->maps, pm->n, sizeof(*pm->maps),
+				       offsetof(struct proc_map, start), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr >= pm->maps[lo - 1].end)
 		return NULL;
 	return &pm->maps[lo - 1];

@@ -4,6 +4,7 @@
 
 #include "tui/flat_view.h"
 #include "tui/frame_label.h"
+#include "tui/scroll.h"
 
 int flat_pane__init(struct flat_pane *fp)
 {
@@ -28,19 +29,7 @@ void flat_pane__free(struct flat_pane *fp)
 /* Scrolls as little as needed to show the selection, keeping it where it was on screen. */
 static void scroll(struct flat_pane *fp, long offset)
 {
-	long h = fp->height > 0 ? fp->height : 1, sel = (long)fp->sel;
-	long top = offset >= 0 && offset < h ? sel - offset : (long)fp->top;
-	long max_top = (long)fp->list.n > h ? (long)fp->list.n - h : 0;
-
-	if (top > max_top)
-		top = max_top;
-	if (top < 0)
-		top = 0;
-	if (sel < top)
-		top = sel;
-	if (sel >= top + h)
-		top = sel - h + 1;
-	fp->top = (size_t)top;
+	fp->top = scroll_top(fp->sel, fp->top, fp->list.n, fp->height, offset);
 }
 
 void flat_pane__scroll(struct flat_pane *fp)

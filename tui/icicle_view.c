@@ -3,20 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "tui/frame_label.h"
 #include "tui/icicle_view.h"
 
 static int push_box(struct icicle_layout *l, uint32_t node, int x, int w)
 {
-	if (l->nboxes == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct icicle_box *b = realloc(l->boxes, cap * sizeof(*b));
-
-		if (!b)
-			return -ENOMEM;
-		l->boxes = b;
-		l->cap = cap;
-	}
+	if (array__grow((void **)&l->boxes, &l->cap, l->nboxes + 1, sizeof(*l->boxes), 256))
+		return -ENOMEM;
 	l->boxes[l->nboxes++] = (struct icicle_box){ node, x, w };
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "tui/path_set.h"
 
 uint64_t path_key(uint64_t parent_key, uint32_t frame)
@@ -54,15 +55,8 @@ int path_set__set(struct path_set *s, uint64_t key, enum path_state state)
 		s->entries[slot->entry1 - 1].state = state;
 		return 0;
 	}
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct path_entry *e = realloc(s->entries, cap * sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		s->entries = e;
-		s->cap = cap;
-	}
+	if (array__grow((void **)&s->entries, &s->cap, s->n + 1, sizeof(*s->entries), 64))
+		return -ENOMEM;
 	if (hash_index__insert(&s->index, key, s->n, rehash_key, s))
 		return -ENOMEM;
 	s->entries[s->n++] = (struct path_entry){ key, state };

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "tui/frame_label.h"
+#include "tui/scroll.h"
 #include "tui/tree_view.h"
 
 #define COL_TREE NUMBERS_COLUMNS
@@ -166,15 +168,8 @@ static int add_row(struct tree_pane *tp, uint32_t node)
 	const struct trie_node *n = &tp->trie->nodes[node];
 	uint8_t flags = 0;
 
-	if (tp->nrows == tp->rows_cap) {
-		size_t cap = tp->rows_cap ? tp->rows_cap * 2 : 256;
-		struct tree_row *rows = realloc(tp->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return -ENOMEM;
-		tp->rows = rows;
-		tp->rows_cap = cap;
-	}
+	if (array__grow((void **)&tp->rows, &tp->rows_cap, tp->nrows + 1, sizeof(*tp->rows), 256))
+		return -ENOMEM;
 	if (n->next_sibling == TRIE_NONE)
 		flags |= ROW_LAST;
 	if (n->first_child != TRIE_NONE)
@@ -237,22 +232,9 @@ static void show_subtree(struct tree_pane *tp, long h)
  */
 static void scroll(struct tree_pane *tp, long offset)
 {
-	long h = tp->height > 0 ? tp->height : 1;
-	long sel = (long)tp->sel_row;
-	long top = offset >= 0 && offset < h ? sel - offset : (long)tp->top;
-	long max_top = (long)tp->nrows > h ? (long)tp->nrows - h : 0;
-
-	if (top > max_top)
-		top = max_top;
-	if (top < 0)
-		top = 0;
-	if (sel < top)
-		top = sel;
-	if (sel >= top + h)
-		top = sel - h + 1;
-	tp->top = (size_t)top;
+	tp->top = scroll_top(tp->sel_row, tp->top, tp->nrows, tp->height, offset);
 	if (tp->show_subtree)
-		show_subtree(tp, h);
+		show_subtree(tp, tp->height > 0 ? tp->height : 1);
 }
 
 int tree_pane__refresh(struct tree_pane *tp)

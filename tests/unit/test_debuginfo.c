@@ -5,7 +5,7 @@
  * objcopy, strip and xz. Expected build-ids and CRCs come from readelf and
  * objcopy, never from the code under test.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/fixtures.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,72 +20,25 @@ static const char prog_c[] =
     "__attribute__((noinline)) int hidden_work(int x) { return x * 7; }\n"
     "int main(int argc, char **argv) { (void)argv; return hidden_work(argc); }\n";
 
-static char dir[512], full[600], stripped[600], debug[600], linked[600], nobid_full[600], mini[600];
+static char dir[512], full[600], stripped[600], debug[600], linked[600], linked_full[600];
+static char mini[600];
 
-static void write_file(const char *path, const char *text, size_t len)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_int_equal(fwrite(text, 1, len, f), len);
-	assert_int_equal(fclose(f), 0);
-}
-
-/*
- * Builds: "full" (with symbols and a build-id), "stripped" and "debug" (its
- * --only-keep-debug), "linked" (stripped, without build-id, with a
- * debuglink to "linked.debug" written from "nobid_full"), and "mini" (a
- * stripped copy carrying MiniDebugInfo).
- */
+/* In "<tmp>/bin": the variants of prog.c that build_debug_variants() makes. */
 static void build_fixtures(void)
 {
 	static int built;
-	char src[700];
 
 	if (built)
 		return;
 	snprintf(dir, sizeof(dir), "%s/bin", unit_tmpdir());
-	unit_sh("mkdir -p '%s'", dir);
-	snprintf(src, sizeof(src), "%s/prog.c", dir);
-	write_file(src, prog_c, strlen(prog_c));
 	snprintf(full, sizeof(full), "%s/full", dir);
 	snprintf(stripped, sizeof(stripped), "%s/stripped", dir);
-	snprintf(debug, sizeof(debug), "%s/stripped.debug", dir);
-	snprintf(nobid_full, sizeof(nobid_full), "%s/nobid_full", dir);
+	snprintf(debug, sizeof(debug), "%s/full.debug", dir);
+	snprintf(linked_full, sizeof(linked_full), "%s/linked_full", dir);
 	snprintf(linked, sizeof(linked), "%s/linked", dir);
 	snprintf(mini, sizeof(mini), "%s/mini", dir);
-	unit_sh("gcc -O1 -g -Wl,--build-id=sha1 -o '%s' '%s'", full, src);
-	unit_sh("objcopy --only-keep-debug '%s' '%s' && strip --strip-all -o '%s' '%s'", full,
-		debug, stripped, full);
-	unit_sh("gcc -O1 -g -Wl,--build-id=none -o '%s' '%s'", nobid_full, src);
-	unit_sh("cd '%s' && objcopy --only-keep-debug nobid_full linked.debug && "
-		"strip --strip-all -o linked nobid_full && "
-		"objcopy --add-gnu-debuglink=linked.debug linked",
-		dir);
-	unit_sh("cd '%s' && nm --format=posix --defined-only full | awk '$2 ~ /[Tt]/ { print $1 }' "
-		"| sort > funcs && nm -D --format=posix --defined-only full | awk '{ print $1 }' "
-		"| sort > dynsyms && comm -23 funcs dynsyms > keep && "
-		"objcopy --only-keep-debug full mini.dbg && "
-		"objcopy -S --remove-section .gdb_index --remove-section .comment "
-		"--keep-symbols=keep mini.dbg mini.elf && xz -f mini.elf && "
-		"strip --strip-all -o mini full && objcopy --add-section "
-		".gnu_debugdata=mini.elf.xz mini",
-		dir);
+	build_debug_variants(dir, prog_c);
 	built = 1;
-}
-
-/* The build-id of @bin, from readelf -n, as hex. */
-static void readelf_build_id(const char *bin, char *hex, size_t size)
-{
-	char cmd[800];
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "readelf -n '%s' | sed -n 's/.*Build ID: //p'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_non_null(fgets(hex, (int)size, p));
-	hex[strcspn(hex, "\n")] = '\0';
-	pclose(p);
 }
 
 /* The CRC-32 objcopy wrote into @bin's .gnu_debuglink (its last 4 bytes, little-endian). */
@@ -175,7 +128,7 @@ static void test_crc32(void **state)
 	build_fixtures();
 	/* The CRC-32 check value of "123456789". */
 	snprintf(path, sizeof(path), "%s/check", dir);
-	write_file(path, "123456789", 9);
+	unit_write_file(path, "123456789");
 	fd = open(path, O_RDONLY);
 	assert_int_equal(debuginfo__crc32(fd, &crc), 0);
 	close(fd);
@@ -234,7 +187,7 @@ static void test_unxz(void **state)
 	(void)state;
 	build_fixtures();
 	snprintf(path, sizeof(path), "%s/plain", dir);
-	write_file(path, text, strlen(text));
+	unit_write_file(path, text);
 	snprintf(cmd, sizeof(cmd), "xz -c '%s'", path);
 	f = popen(cmd, "r");
 	assert_non_null(f);
@@ -258,16 +211,10 @@ static void test_unxz(void **state)
 /* The value nm gives hidden_work in @bin (built with symbols). */
 static uint64_t nm_hidden_work(const char *bin)
 {
-	char cmd[800];
-	unsigned long long v = 0;
-	FILE *p;
+	uint64_t value, size;
 
-	snprintf(cmd, sizeof(cmd), "nm '%s' | awk '$3 == \"hidden_work\" { print $1 }'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_int_equal(fscanf(p, "%llx", &v), 1);
-	pclose(p);
-	return v;
+	nm_symbol(bin, "hidden_work", &value, &size);
+	return value;
 }
 
 /* Looks up @bin's debug file with @debug_root; true when it names hidden_work at @addr. */
@@ -320,7 +267,7 @@ static void test_find_by_debuglink(void **state)
 
 	(void)state;
 	build_fixtures();
-	addr = nm_hidden_work(nobid_full);
+	addr = nm_hidden_work(linked_full);
 	assert_true(finds_symbols(linked, "/nonexistent", addr));
 	/* In .debug/ beside the binary. */
 	snprintf(saved, sizeof(saved), "%s/linked.debug", dir);
@@ -333,7 +280,7 @@ static void test_find_by_debuglink(void **state)
 	/* Under the debug root, by the binary's directory. */
 	unit_sh("rm -rf '%s' && mkdir -p '%s/dbg%s' && objcopy --only-keep-debug '%s' "
 		"'%s/dbg%s/linked.debug'",
-		place, unit_tmpdir(), dir, nobid_full, unit_tmpdir(), dir);
+		place, unit_tmpdir(), dir, linked_full, unit_tmpdir(), dir);
 	snprintf(place, sizeof(place), "%s/dbg", unit_tmpdir());
 	assert_true(finds_symbols(linked, place, addr));
 	unit_sh("mv '%s%s/linked.debug' '%s'", place, dir, saved);

@@ -3,7 +3,7 @@
  * elfsyms: binaries built at run time with gcc, checked against what nm and
  * readelf say about them, and copies of them damaged on purpose.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/fixtures.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -68,24 +68,10 @@ struct nm_table {
 	size_t n;
 };
 
-struct load_seg {
-	uint64_t offset, vaddr, filesz, memsz;
-	char flags[8];
-};
-
 static char pie[512], nopie[512], lib[512], choice[512], choice_stripped[512];
 
 /* What nm printed for the binary a test looks at (static: a failing check leaks nothing). */
 static struct nm_table nm_table;
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_int_equal(fputs(text, f) >= 0, 1);
-	assert_int_equal(fclose(f), 0);
-}
 
 /* Builds every binary once, the first time a test needs one. */
 static void build_fixtures(void)
@@ -103,8 +89,8 @@ static void build_fixtures(void)
 	snprintf(lib, sizeof(lib), "%s/libfuncs.so", d);
 	snprintf(choice, sizeof(choice), "%s/libchoice.so", d);
 	snprintf(choice_stripped, sizeof(choice_stripped), "%s/libchoice-stripped.so", d);
-	write_file(src, funcs_c);
-	write_file(asm_src, choice_s);
+	unit_write_file(src, funcs_c);
+	unit_write_file(asm_src, choice_s);
 	unit_sh("gcc -O1 -fPIE -pie -o '%s' '%s'", pie, src);
 	unit_sh("gcc -O1 -fno-pie -no-pie -o '%s' '%s'", nopie, src);
 	unit_sh("gcc -O1 -fPIC -shared -DLIB -o '%s' '%s'", lib, src);
@@ -170,33 +156,6 @@ static uint64_t nm_next_text(const struct nm_table *t, uint64_t value)
 			next = t->v[i].value;
 	}
 	return next;
-}
-
-/* The executable PT_LOAD segment of @bin, per `readelf -lW`. */
-static void readelf_text_segment(const char *bin, struct load_seg *seg)
-{
-	char cmd[1024], line[512], type[32], fl[3][8];
-	unsigned long long off, va, pa, fsz, msz;
-	int found = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "readelf -lW '%s'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		int k = sscanf(line, " %31s %llx %llx %llx %llx %llx %7s %7s %7s", type, &off, &va,
-			       &pa, &fsz, &msz, fl[0], fl[1], fl[2]);
-
-		if (k < 7 || strcmp(type, "LOAD") || !strchr(line, 'E'))
-			continue;
-		seg->offset = off;
-		seg->vaddr = va;
-		seg->filesz = fsz;
-		seg->memsz = msz;
-		found = 1;
-	}
-	assert_int_equal(pclose(p), 0);
-	assert_true(found);
 }
 
 static struct elf_symtab *open_path(const char *path)
@@ -267,7 +226,7 @@ static void check_file_to_vaddr(const char *bin)
 	struct nm_table *nm = &nm_table;
 	const struct nm_sym *a;
 	struct elf_symtab *t;
-	struct load_seg seg;
+	struct text_seg seg;
 	uint64_t vaddr = 0;
 
 	nm_read(bin, 0, nm);
@@ -319,7 +278,7 @@ static void test_pie_file_to_vaddr(void **state)
 
 static void test_no_pie_file_to_vaddr(void **state)
 {
-	struct load_seg seg;
+	struct text_seg seg;
 
 	(void)state;
 	build_fixtures();
@@ -414,12 +373,12 @@ static void test_not_elf_fails(void **state)
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/not-elf", unit_tmpdir());
-	write_file(path, "#!/bin/sh\necho this is not an ELF file\n");
+	unit_write_file(path, "#!/bin/sh\necho this is not an ELF file\n");
 	errno = 0;
 	t = open_path(path);
 	assert_null(t);
 	assert_int_not_equal(errno, 0);
-	write_file(path, "");
+	unit_write_file(path, "");
 	errno = 0;
 	t = open_path(path);
 	assert_null(t);

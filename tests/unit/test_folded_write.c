@@ -3,89 +3,27 @@
  * folded__write(): a stack trie as folded stacks, one line per node with a
  * self count, root to leaf, in the trie's order.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/profile_fixture.h"
 
 #include <errno.h>
 
 #include "profile/folded.h"
-#include "profile/profile.h"
-#include "profile/stack_trie.h"
-
-struct fixture {
-	struct profile *p;
-	struct stack_trie t;
-};
-
-static uint32_t frame(struct profile *p, const char *name, enum frame_kind kind)
-{
-	uint32_t id = profile__frame(p, name, strlen(name), kind, true);
-
-	assert_int_not_equal(id, PROFILE_NONE);
-	return id;
-}
-
-static void add(struct profile *p, const uint32_t *frames, uint32_t n, uint64_t count)
-{
-	struct sample s = {.tgid = 1, .frames = frames, .n = n, .count = count};
-
-	assert_int_equal(profile__add(p, &s), 0);
-}
-
-#define ADD(p, count, ...)                                                                         \
-	do {                                                                                       \
-		const uint32_t add_frames__[] = {__VA_ARGS__};                                     \
-		add(p, add_frames__, sizeof(add_frames__) / sizeof(uint32_t), count);              \
-	} while (0)
 
 /*
  * bash;main;foo 3, bash;main;bar 1, bash;main;foo;sys_read[k] 2, sleep;main 5
  * (the stacks go in out of order: the output follows the trie, not them).
  */
-static void add_small_profile(struct profile *p)
+static void add_small_profile(struct trie_fixture *f)
 {
-	uint32_t bash = frame(p, "bash", FRAME_PROCESS);
-	uint32_t sleep = frame(p, "sleep", FRAME_PROCESS);
-	uint32_t main = frame(p, "main", FRAME_USER);
-	uint32_t foo = frame(p, "foo", FRAME_USER);
-	uint32_t bar = frame(p, "bar", FRAME_USER);
-	uint32_t sys_read = frame(p, "sys_read", FRAME_KERNEL);
-
-	ADD(p, 5, sleep, main);
-	ADD(p, 1, bash, main, bar);
-	ADD(p, 2, bash, main, foo, sys_read);
-	ADD(p, 3, bash, main, foo);
-}
-
-static int setup(void **state)
-{
-	struct fixture *f = calloc(1, sizeof(*f));
-
-	if (!f)
-		return -1;
-	f->p = profile__new();
-	if (!f->p || stack_trie__init(&f->t))
-		return -1;
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	stack_trie__free(&f->t);
-	profile__free(f->p);
-	free(f);
-	return 0;
-}
-
-static void build(struct fixture *f, const struct view_filter *filter)
-{
-	assert_int_equal(stack_trie__build(&f->t, f->p, filter), 0);
+	small_profile_frames(f);
+	ADD(f->p, 1, 5, f->sleep, f->main);
+	ADD(f->p, 1, 1, f->bash, f->main, f->bar);
+	ADD(f->p, 1, 2, f->bash, f->main, f->foo, f->sys_read);
+	ADD(f->p, 1, 3, f->bash, f->main, f->foo);
 }
 
 /* Writes @f's trie to memory and checks the text and the line count. */
-static void check_output(const struct fixture *f, const char *want, long want_lines)
+static void check_output(const struct trie_fixture *f, const char *want, long want_lines)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -103,11 +41,11 @@ static void check_output(const struct fixture *f, const char *want, long want_li
 
 static void test_small_profile(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 
-	add_small_profile(f->p);
-	build(f, &all);
+	add_small_profile(f);
+	trie_build(f, &all);
 	/* bash (6) before sleep (5), foo (5) before bar (1); bash and main have no line. */
 	check_output(f,
 		     "bash;main;foo 3\n"
@@ -119,11 +57,11 @@ static void test_small_profile(void **state)
 
 static void test_hidden_kernel_folds_into_caller(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .hide_kernel = true};
 
-	add_small_profile(f->p);
-	build(f, &flt);
+	add_small_profile(f);
+	trie_build(f, &flt);
 	check_output(f,
 		     "bash;main;foo 5\n"
 		     "bash;main;bar 1\n"
@@ -134,11 +72,11 @@ static void test_hidden_kernel_folds_into_caller(void **state)
 /* A node with a self count and children: its line comes before theirs. */
 static void test_hidden_user_process_lines(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .hide_user = true};
 
-	add_small_profile(f->p);
-	build(f, &flt);
+	add_small_profile(f);
+	trie_build(f, &flt);
 	check_output(f,
 		     "bash 4\n"
 		     "bash;sys_read_[k] 2\n"
@@ -149,29 +87,29 @@ static void test_hidden_user_process_lines(void **state)
 /* ';' in any frame's name becomes ':'; the kernel suffix follows the name. */
 static void test_semicolon_in_name(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	uint32_t proc = frame(f->p, "a;b", FRAME_PROCESS);
 	uint32_t user = frame(f->p, ";x;", FRAME_USER);
 	uint32_t kern = frame(f->p, "k;1", FRAME_KERNEL);
 
-	ADD(f->p, 7, proc, user, kern);
-	build(f, &all);
+	ADD(f->p, 1, 7, proc, user, kern);
+	trie_build(f, &all);
 	check_output(f, "a:b;:x:;k:1_[k] 7\n", 1);
 }
 
 /* Only kernel frames get the suffix: a user frame named like a kernel one does not. */
 static void test_kernel_suffix_by_kind(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	uint32_t proc = frame(f->p, "cat", FRAME_PROCESS);
 	uint32_t user = frame(f->p, "read", FRAME_USER);
 	uint32_t kern = frame(f->p, "read", FRAME_KERNEL);
 
-	ADD(f->p, 2, proc, user, kern);
-	ADD(f->p, 1, proc, kern);
-	build(f, &all);
+	ADD(f->p, 1, 2, proc, user, kern);
+	ADD(f->p, 1, 1, proc, kern);
+	trie_build(f, &all);
 	check_output(f,
 		     "cat;read;read_[k] 2\n"
 		     "cat;read_[k] 1\n",
@@ -180,18 +118,18 @@ static void test_kernel_suffix_by_kind(void **state)
 
 static void test_empty_trie_writes_nothing(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 
 	/* Never built. */
 	check_output(f, "", 0);
 	/* Built from an empty profile. */
-	build(f, &all);
+	trie_build(f, &all);
 	check_output(f, "", 0);
 	/* Built through a filter that keeps nothing. */
-	add_small_profile(f->p);
+	add_small_profile(f);
 	all.comm = "nobody";
-	build(f, &all);
+	trie_build(f, &all);
 	check_output(f, "", 0);
 }
 
@@ -200,7 +138,7 @@ static void test_empty_trie_writes_nothing(void **state)
 /* More output than a stdio buffer holds; counts are written in full. */
 static void test_many_lines(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	uint32_t proc = frame(f->p, "p", FRAME_PROCESS);
 	size_t cap = NLINES * 40;
@@ -211,11 +149,11 @@ static void test_many_lines(void **state)
 	/* Count 10^12 + i: distinct totals, largest first, so the order is known. */
 	for (int i = NLINES - 1; i >= 0; i--) {
 		snprintf(name, sizeof(name), "fn%d", i);
-		ADD(f->p, 1000000000000ull + i, proc, frame(f->p, name, FRAME_USER));
+		ADD(f->p, 1, 1000000000000ull + i, proc, frame(f->p, name, FRAME_USER));
 	}
 	for (int i = NLINES - 1; i >= 0; i--)
 		w += sprintf(w, "p;fn%d %llu\n", i, 1000000000000ull + i);
-	build(f, &all);
+	trie_build(f, &all);
 	check_output(f, want, NLINES);
 	free(want);
 }
@@ -223,15 +161,15 @@ static void test_many_lines(void **state)
 /* A full device: the error comes back as -ENOSPC, short output or long. */
 static void test_write_error(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	FILE *out = fopen("/dev/full", "w");
 	uint32_t proc, fn;
 	char name[32];
 
 	assert_non_null(out);
-	add_small_profile(f->p);
-	build(f, &all);
+	add_small_profile(f);
+	trie_build(f, &all);
 	errno = 0;
 	assert_int_equal(folded__write(out, &f->t, f->p), -ENOSPC);
 	fclose(out);
@@ -240,9 +178,9 @@ static void test_write_error(void **state)
 	for (int i = 0; i < NLINES; i++) {
 		snprintf(name, sizeof(name), "fn%d", i);
 		fn = frame(f->p, name, FRAME_USER);
-		ADD(f->p, 1, proc, fn);
+		ADD(f->p, 1, 1, proc, fn);
 	}
-	build(f, &all);
+	trie_build(f, &all);
 	out = fopen("/dev/full", "w");
 	assert_non_null(out);
 	errno = 0;
@@ -253,14 +191,14 @@ static void test_write_error(void **state)
 /* A stream opened for reading only: writing fails, and the error is reported. */
 static void test_read_only_stream(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	FILE *in = fopen("/dev/null", "r");
 	long ret;
 
 	assert_non_null(in);
-	add_small_profile(f->p);
-	build(f, &all);
+	add_small_profile(f);
+	trie_build(f, &all);
 	errno = 0;
 	ret = folded__write(in, &f->t, f->p);
 	assert_true(ret < 0);
@@ -270,15 +208,18 @@ static void test_read_only_stream(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_small_profile, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_hidden_kernel_folds_into_caller, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_hidden_user_process_lines, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_semicolon_in_name, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_kernel_suffix_by_kind, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_empty_trie_writes_nothing, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_many_lines, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_write_error, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_read_only_stream, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_small_profile, trie_setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_hidden_kernel_folds_into_caller, trie_setup,
+					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_hidden_user_process_lines, trie_setup,
+					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_semicolon_in_name, trie_setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_kernel_suffix_by_kind, trie_setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_empty_trie_writes_nothing, trie_setup,
+					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_many_lines, trie_setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_write_error, trie_setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_read_only_stream, trie_setup, trie_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

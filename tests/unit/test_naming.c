@@ -6,11 +6,9 @@
  * for); JIT code named by a perf map. Binaries are built here; expected
  * addresses come from nm and the processes' maps.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/fixtures.h"
 
-#include <fcntl.h>
 #include <inttypes.h>
-#include <sys/wait.h>
 
 #include "symbols/symbolizer.h"
 
@@ -53,24 +51,10 @@ static const char prog_cc[] =
 
 static char dir[512];
 
-struct child {
-	pid_t pid;
-	int to_child;
-};
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
-}
-
 /*
- * In "<tmp>/bin": full (symbols, build-id) and its stripped copy and
- * debug file; linked (stripped, debuglink to linked.debug, no build-id);
- * mini (stripped, MiniDebugInfo); cxx (C++, with symbols).
+ * In "<tmp>/bin": the variants of prog.c that build_debug_variants() makes
+ * (full, stripped, linked, mini and their debug files), and cxx (C++, with
+ * symbols).
  */
 static void build_fixtures(void)
 {
@@ -80,126 +64,11 @@ static void build_fixtures(void)
 	if (built)
 		return;
 	snprintf(dir, sizeof(dir), "%s/bin", unit_tmpdir());
-	unit_sh("mkdir -p '%s'", dir);
-	snprintf(src, sizeof(src), "%s/prog.c", dir);
-	write_file(src, prog_c);
+	build_debug_variants(dir, prog_c);
 	snprintf(src, sizeof(src), "%s/prog.cc", dir);
-	write_file(src, prog_cc);
-	unit_sh(
-	    "cd '%s' && gcc -O1 -g -Wl,--build-id=sha1 -o full prog.c && "
-	    "objcopy --only-keep-debug full full.debug && strip --strip-all -o stripped full && "
-	    "gcc -O1 -g -Wl,--build-id=none -o linked_full prog.c && "
-	    "objcopy --only-keep-debug linked_full linked.debug && "
-	    "strip --strip-all -o linked linked_full && "
-	    "objcopy --add-gnu-debuglink=linked.debug linked && "
-	    "nm --format=posix --defined-only full | awk '$2 ~ /[Tt]/ { print $1 }' | sort > funcs "
-	    "&& "
-	    "nm -D --format=posix --defined-only full | awk '{ print $1 }' | sort > dynsyms && "
-	    "comm -23 funcs dynsyms > keep && objcopy --only-keep-debug full mini.dbg && "
-	    "objcopy -S --remove-section .gdb_index --remove-section .comment "
-	    "--keep-symbols=keep mini.dbg mini.elf && xz -f mini.elf && "
-	    "strip --strip-all -o mini full && objcopy --add-section .gnu_debugdata=mini.elf.xz "
-	    "mini && "
-	    "g++ -O1 -o cxx prog.cc",
-	    dir);
+	unit_write_file(src, prog_cc);
+	unit_sh("cd '%s' && g++ -O1 -o cxx prog.cc", dir);
 	built = 1;
-}
-
-/* The value nm gives function @name of @bin. */
-static uint64_t nm_value(const char *bin, const char *name)
-{
-	char cmd[1400], line[512], sym[256], type[8];
-	unsigned long long v, found = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm --defined-only '%s'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, "%llx %7s %255s", &v, type, sym) == 3 && !strcmp(sym, name))
-			found = v;
-	}
-	pclose(p);
-	if (!found)
-		fail_msg("nm: no %s in %s", name, bin);
-	return found;
-}
-
-/* The file offset of function @name of @bin (built with symbols), per nm and readelf. */
-static uint64_t function_offset(const char *bin, const char *name)
-{
-	unsigned long long off, va, pa, fsz, msz, v = nm_value(bin, name);
-	char cmd[1400], line[512], type[32];
-	uint64_t result = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "readelf -lW '%s'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, " %31s %llx %llx %llx %llx %llx", type, &off, &va, &pa, &fsz,
-			   &msz) == 6 &&
-		    !strcmp(type, "LOAD") && strchr(line, 'E') && v >= va && v < va + fsz)
-			result = v - va + off;
-	}
-	pclose(p);
-	if (!result)
-		fail_msg("no text segment holds %s in %s", name, bin);
-	return result;
-}
-
-/* Where file offset @off of executable @path runs in process @pid, per its maps. */
-static uint64_t live_address(pid_t pid, const char *path, uint64_t off)
-{
-	char maps[64], line[4600], perms[8], file[4096];
-	unsigned long long start, end, pgoff;
-	uint64_t addr = 0;
-	FILE *f;
-
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	f = fopen(maps, "r");
-	assert_non_null(f);
-	while (!addr && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms,
-			   &pgoff, file) == 5 &&
-		    !strcmp(file, path) && perms[2] == 'x' && off >= pgoff &&
-		    off - pgoff < end - start)
-			addr = start + (off - pgoff);
-	}
-	fclose(f);
-	if (!addr)
-		fail_msg("offset 0x%jx of %s is not mapped in %d", (uintmax_t)off, path, (int)pid);
-	return addr;
-}
-
-static void child_start(struct child *c, const char *path)
-{
-	int in[2], out[2];
-	char ready[6];
-
-	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
-	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (!c->pid) {
-		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
-			_exit(126);
-		execl(path, path, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	c->to_child = in[1];
-	assert_int_equal(read(out[0], ready, sizeof(ready)), sizeof(ready));
-	close(out[0]);
-}
-
-static void child_stop(struct child *c)
-{
-	int status;
-
-	close(c->to_child);
-	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
 }
 
 /*
@@ -213,13 +82,14 @@ static void expect_function(const struct symbolizer_opts *opts, const char *bin,
 {
 	char path[700], other[700], buf[256];
 	struct symbolizer *s = symbolizer__new(opts);
+	uint64_t value, size, off, addr;
 	struct child c;
-	uint64_t off, addr;
 
 	assert_non_null(s);
 	snprintf(path, sizeof(path), "%s/%s", dir, bin);
 	snprintf(other, sizeof(other), "%s/%s", dir, with_symbols);
-	off = function_offset(other, fn);
+	nm_symbol(other, fn, &value, &size);
+	off = file_offset(other, value);
 	child_start(&c, path);
 	addr = live_address(c.pid, path, off);
 	assert_int_equal(symbolizer__user(s, (uint32_t)c.pid, addr + 1, false, buf, sizeof(buf)),
@@ -244,17 +114,12 @@ static void test_stripped_without_debug_file(void **state)
 static void test_build_id_debug_file(void **state)
 {
 	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS};
-	char root[600], hex[256], cmd[800];
-	FILE *p;
+	char root[600], hex[256], full[600];
 
 	(void)state;
 	build_fixtures();
-	snprintf(cmd, sizeof(cmd), "readelf -n '%s/full' | sed -n 's/.*Build ID: //p'", dir);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	assert_non_null(fgets(hex, sizeof(hex), p));
-	pclose(p);
-	hex[strcspn(hex, "\n")] = '\0';
+	snprintf(full, sizeof(full), "%s/full", dir);
+	readelf_build_id(full, hex, sizeof(hex));
 	snprintf(root, sizeof(root), "%s/debug", unit_tmpdir());
 	unit_sh("mkdir -p '%s/.build-id/%.2s' && cp '%s/full.debug' '%s/.build-id/%.2s/%s.debug'",
 		root, hex, dir, root, hex, hex + 2);
@@ -304,15 +169,17 @@ static void fake_jit_proc(const char *name, char *root, size_t size)
 	snprintf(root, size, "%s/%s", unit_tmpdir(), name);
 	unit_sh("mkdir -p '%s/4242/root/tmp'", root);
 	snprintf(path, sizeof(path), "%s/4242/maps", root);
-	write_file(path, "7f0000000000-7f0000010000 r-xp 00000000 00:00 0\n"
-			 "7f0000100000-7f0000101000 rwxp 00000000 00:00 0 \n"
-			 "7f0000200000-7f0000201000 r-xp 00000000 00:00 0    [anon:jit code]\n");
+	unit_write_file(path,
+			"7f0000000000-7f0000010000 r-xp 00000000 00:00 0\n"
+			"7f0000100000-7f0000101000 rwxp 00000000 00:00 0 \n"
+			"7f0000200000-7f0000201000 r-xp 00000000 00:00 0    [anon:jit code]\n");
 	snprintf(path, sizeof(path), "%s/4242/status", root);
-	write_file(path, "Name:\tjit\nUid:\t0\t0\t0\t0\nNSpid:\t4242\t17\n");
+	unit_write_file(path, "Name:\tjit\nUid:\t0\t0\t0\t0\nNSpid:\t4242\t17\n");
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
-	write_file(path, "7f0000000100 40 jitted_fn\n"
-			 "7f0000000200 10 " SPIN_MANGLED "\n"
-			 "7f0000200000 20 LazyCompile:~f \x1b[2Jx.js:1\n");
+	unit_write_file(path,
+			"7f0000000100 40 jitted_fn\n"
+			"7f0000000200 10 " SPIN_MANGLED "\n"
+			"7f0000200000 20 LazyCompile:~f \x1b[2Jx.js:1\n");
 }
 
 static void expect_name(struct symbolizer *s, uint64_t ip, int status, const char *want)

@@ -142,15 +142,6 @@ static void test_long_names_capped(void **state)
 	perf_map__free(pm);
 }
 
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
-}
-
 /*
  * Makes "<tmp>/<name>/4242" with a status file (namespace pid 17, euid
  * @euid) and a root directory holding tmp/. Returns the proc root in @root.
@@ -164,7 +155,7 @@ static void fake_proc(const char *name, unsigned int euid, char *root, size_t si
 	snprintf(path, sizeof(path), "%s/4242/status", root);
 	snprintf(status, sizeof(status), "Name:\tjit\nUid:\t%u\t%u\t%u\t%u\nNSpid:\t4242\t17\n",
 		 euid, euid, euid, euid);
-	write_file(path, status);
+	unit_write_file(path, status);
 }
 
 static int open_map(const char *root, struct perf_map **pm)
@@ -182,10 +173,10 @@ static void test_open_by_namespace_pid(void **state)
 	fake_proc("ns-pid", (unsigned int)geteuid(), root, sizeof(root));
 	assert_int_equal(open_map(root, &pm), -ENOENT);
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-4242.map", root);
-	write_file(path, "1000 10 host_pid_map\n");
+	unit_write_file(path, "1000 10 host_pid_map\n");
 	assert_int_equal(open_map(root, &pm), -ENOENT); /* the file of pid 4242 is not its own */
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
-	write_file(path, "1000 10 jitted\n");
+	unit_write_file(path, "1000 10 jitted\n");
 	assert_int_equal(open_map(root, &pm), 0);
 	expect_name(pm, 0x1000, "jitted");
 	perf_map__free(pm);
@@ -200,7 +191,7 @@ static void test_refuses_what_is_not_a_plain_file(void **state)
 	fake_proc("not-plain", (unsigned int)geteuid(), root, sizeof(root));
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
 	snprintf(outside, sizeof(outside), "%s/outside.map", unit_tmpdir());
-	write_file(outside, "1000 10 planted\n");
+	unit_write_file(outside, "1000 10 planted\n");
 	/* A symlink, even to a good file. */
 	assert_int_equal(symlink(outside, path), 0);
 	assert_int_equal(open_map(root, &pm), -EPERM);
@@ -249,7 +240,7 @@ static void test_owner_checked(void **state)
 	/* The process runs as uid 4000; its map belongs to it, to root, or to nobody else. */
 	fake_proc("owner", 4000, root, sizeof(root));
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
-	write_file(path, "1000 10 jitted\n");
+	unit_write_file(path, "1000 10 jitted\n");
 	assert_int_equal(chown(path, 4000, 4000), 0);
 	assert_int_equal(open_map(root, &pm), 0);
 	expect_name(pm, 0x1000, "jitted");

@@ -2,7 +2,7 @@
 /*
  * The model: strtab (interned strings) and profile (frames, stacks, windows).
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/profile_fixture.h"
 
 #include <errno.h>
 
@@ -145,21 +145,6 @@ static void test_strtab_pointers_stable_across_growth(void **state)
 
 /* profile */
 
-static uint32_t frame(struct profile *p, const char *name, enum frame_kind kind)
-{
-	uint32_t id = profile__frame(p, name, strlen(name), kind, true);
-
-	assert_int_not_equal(id, PROFILE_NONE);
-	return id;
-}
-
-static int add(struct profile *p, int32_t tgid, const uint32_t *frames, uint32_t n, uint64_t count)
-{
-	struct sample s = {.tgid = tgid, .frames = frames, .n = n, .count = count};
-
-	return profile__add(p, &s);
-}
-
 /* The index of the stored stack (tgid, frames), or -1. */
 static long find_stack(const struct profile *p, int32_t tgid, const uint32_t *frames, uint32_t n)
 {
@@ -230,8 +215,8 @@ static void test_same_stack_twice_sums(void **state)
 	st[0] = frame(p, "bash", FRAME_PROCESS);
 	st[1] = frame(p, "main", FRAME_USER);
 	st[2] = frame(p, "sys_read", FRAME_KERNEL);
-	assert_int_equal(add(p, 100, st, 3, 3), 0);
-	assert_int_equal(add(p, 100, st, 3, 4), 0);
+	assert_int_equal(add_stack(p, 100, st, 3, 3), 0);
+	assert_int_equal(add_stack(p, 100, st, 3, 4), 0);
 	assert_int_equal(profile__nstacks(p), 1);
 	s = stack_at(p, 0);
 	assert_int_equal(s.tgid, 100);
@@ -255,11 +240,11 @@ static void test_stack_identity(void **state)
 	st[2] = frame(p, "foo", FRAME_USER);
 	other[2] = frame(p, "foo", FRAME_KERNEL);
 
-	assert_int_equal(add(p, 100, st, 3, 1), 0);
-	assert_int_equal(add(p, 101, st, 3, 10), 0);	  /* another process */
-	assert_int_equal(add(p, 100, st, 2, 100), 0);	  /* a prefix */
-	assert_int_equal(add(p, 100, other, 3, 1000), 0); /* same names, kernel leaf */
-	assert_int_equal(add(p, TGID_UNKNOWN, st, 3, 10000), 0);
+	assert_int_equal(add_stack(p, 100, st, 3, 1), 0);
+	assert_int_equal(add_stack(p, 101, st, 3, 10), 0);	/* another process */
+	assert_int_equal(add_stack(p, 100, st, 2, 100), 0);	/* a prefix */
+	assert_int_equal(add_stack(p, 100, other, 3, 1000), 0);	/* same names, kernel leaf */
+	assert_int_equal(add_stack(p, TGID_UNKNOWN, st, 3, 10000), 0);
 	assert_int_equal(profile__nstacks(p), 5);
 	assert_int_equal(stack_at(p, find_stack(p, 100, st, 3)).total, 1);
 	assert_int_equal(stack_at(p, find_stack(p, 101, st, 3)).total, 10);
@@ -280,7 +265,7 @@ static void test_add_copies_frames(void **state)
 	assert_non_null(p);
 	st[0] = want[0] = frame(p, "bash", FRAME_PROCESS);
 	st[1] = want[1] = frame(p, "main", FRAME_USER);
-	assert_int_equal(add(p, 1, st, 2, 1), 0);
+	assert_int_equal(add_stack(p, 1, st, 2, 1), 0);
 	st[1] = frame(p, "other", FRAME_USER);
 	assert_memory_equal(stack_at(p, 0).frames, want, sizeof(want));
 	profile__free(p);
@@ -306,34 +291,34 @@ static void test_add_rejects_bad_stacks(void **state)
 	st[0] = frame(p, "bash", FRAME_PROCESS);
 	st[1] = user = frame(p, "main", FRAME_USER);
 	kern = frame(p, "sys_read", FRAME_KERNEL);
-	assert_int_equal(add(p, 1, st, 2, 5), 0);
+	assert_int_equal(add_stack(p, 1, st, 2, 5), 0);
 
 	/* Empty. */
-	assert_int_equal(add(p, 1, st, 0, 7), -EINVAL);
+	assert_int_equal(add_stack(p, 1, st, 0, 7), -EINVAL);
 	check_unchanged(p, st);
 	/* First frame not a process frame. */
 	bad[0] = user;
 	bad[1] = kern;
-	assert_int_equal(add(p, 1, bad, 2, 7), -EINVAL);
+	assert_int_equal(add_stack(p, 1, bad, 2, 7), -EINVAL);
 	check_unchanged(p, st);
 	bad[0] = kern;
-	assert_int_equal(add(p, 1, bad, 1, 7), -EINVAL);
+	assert_int_equal(add_stack(p, 1, bad, 1, 7), -EINVAL);
 	check_unchanged(p, st);
 	/* Unknown frame ids (3 frames exist: 0..2) first, in the middle, last. */
 	bad[0] = 3;
-	assert_int_equal(add(p, 1, bad, 1, 7), -EINVAL);
+	assert_int_equal(add_stack(p, 1, bad, 1, 7), -EINVAL);
 	check_unchanged(p, st);
 	bad[0] = st[0];
 	bad[1] = 3;
 	bad[2] = kern;
-	assert_int_equal(add(p, 1, bad, 3, 7), -EINVAL);
+	assert_int_equal(add_stack(p, 1, bad, 3, 7), -EINVAL);
 	check_unchanged(p, st);
 	bad[1] = user;
 	bad[2] = PROFILE_NONE;
-	assert_int_equal(add(p, 1, bad, 3, 7), -EINVAL);
+	assert_int_equal(add_stack(p, 1, bad, 3, 7), -EINVAL);
 	check_unchanged(p, st);
 	/* After all that, adding still works and sums into the same stack. */
-	assert_int_equal(add(p, 1, st, 2, 1), 0);
+	assert_int_equal(add_stack(p, 1, st, 2, 1), 0);
 	assert_int_equal(stack_at(p, 0).total, 6);
 	profile__free(p);
 }
@@ -350,8 +335,8 @@ static void test_windows(void **state)
 	a[1] = frame(p, "foo", FRAME_USER);
 	b[1] = frame(p, "bar", FRAME_USER);
 
-	assert_int_equal(add(p, 1, a, 2, 3), 0);
-	assert_int_equal(add(p, 1, b, 2, 2), 0);
+	assert_int_equal(add_stack(p, 1, a, 2, 3), 0);
+	assert_int_equal(add_stack(p, 1, b, 2, 2), 0);
 	ia = find_stack(p, 1, a, 2);
 	ib = find_stack(p, 1, b, 2);
 	/* Nothing is recent before the first interval closes. */
@@ -365,7 +350,7 @@ static void test_windows(void **state)
 	assert_int_equal(stack_at(p, ib).recent, 2);
 
 	/* Counts of the open interval are cumulative at once, recent only later. */
-	assert_int_equal(add(p, 1, a, 2, 10), 0);
+	assert_int_equal(add_stack(p, 1, a, 2, 10), 0);
 	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 15);
 	assert_int_equal(profile__total(p, WINDOW_RECENT), 5);
 	assert_int_equal(stack_at(p, ia).total, 13);
@@ -397,10 +382,10 @@ static void test_reset_keeps_frames(void **state)
 	st[0] = frame(p, "bash", FRAME_PROCESS);
 	st[1] = frame(p, "main", FRAME_USER);
 	st[2] = frame(p, "sys_read", FRAME_KERNEL);
-	assert_int_equal(add(p, 1, st, 3, 4), 0);
-	assert_int_equal(add(p, 2, st, 2, 6), 0);
+	assert_int_equal(add_stack(p, 1, st, 3, 4), 0);
+	assert_int_equal(add_stack(p, 2, st, 2, 6), 0);
 	profile__close_interval(p);
-	assert_int_equal(add(p, 1, st, 3, 1), 0);
+	assert_int_equal(add_stack(p, 1, st, 3, 1), 0);
 
 	profile__reset(p);
 	assert_int_equal(profile__nstacks(p), 0);
@@ -413,7 +398,7 @@ static void test_reset_keeps_frames(void **state)
 	assert_int_equal(frame(p, "bash", FRAME_PROCESS), st[0]);
 
 	/* Counting starts over; the open interval was forgotten too. */
-	assert_int_equal(add(p, 1, st, 3, 2), 0);
+	assert_int_equal(add_stack(p, 1, st, 3, 2), 0);
 	assert_int_equal(profile__nstacks(p), 1);
 	s = stack_at(p, 0);
 	assert_int_equal(s.tgid, 1);
@@ -450,7 +435,7 @@ static void test_many_stacks(void **state)
 		st[1] = frame(p, name, FRAME_USER);
 		for (uint32_t j = 2; j < n; j++)
 			st[j] = st[1];
-		assert_int_equal(add(p, i % 7, st, n, i + 1), 0);
+		assert_int_equal(add_stack(p, i % 7, st, n, i + 1), 0);
 		want += i + 1;
 	}
 	assert_int_equal(profile__nstacks(p), NSTACKS);
@@ -462,7 +447,7 @@ static void test_many_stacks(void **state)
 		st[1] = frame(p, name, FRAME_USER);
 		for (uint32_t j = 2; j < n; j++)
 			st[j] = st[1];
-		assert_int_equal(add(p, i % 7, st, n, 1), 0);
+		assert_int_equal(add_stack(p, i % 7, st, n, 1), 0);
 	}
 	assert_int_equal(profile__nstacks(p), NSTACKS);
 	/* Stack "proc;f<i>..." has i % 6 + 2 frames, tgid i % 7 and count i + 1 + 1. */

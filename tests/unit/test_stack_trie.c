@@ -17,74 +17,21 @@
  *     sleep 5
  *       main 5, self 5
  */
-#include "tests/unit/unit.h"
-
-#include "profile/profile.h"
-#include "profile/stack_trie.h"
-
-struct fixture {
-	struct profile *p;
-	struct stack_trie t;
-	uint32_t bash, sleep, main, foo, bar, sys_read;
-};
-
-static uint32_t frame(struct profile *p, const char *name, enum frame_kind kind)
-{
-	uint32_t id = profile__frame(p, name, strlen(name), kind, true);
-
-	assert_int_not_equal(id, PROFILE_NONE);
-	return id;
-}
-
-static void add(struct profile *p, int32_t tgid, const uint32_t *frames, uint32_t n, uint64_t count)
-{
-	struct sample s = {.tgid = tgid, .frames = frames, .n = n, .count = count};
-
-	assert_int_equal(profile__add(p, &s), 0);
-}
-
-#define ADD(p, tgid, count, ...)                                                                   \
-	do {                                                                                       \
-		const uint32_t add_frames__[] = {__VA_ARGS__};                                     \
-		add(p, tgid, add_frames__, sizeof(add_frames__) / sizeof(uint32_t), count);        \
-	} while (0)
+#include "tests/unit/profile_fixture.h"
 
 static int setup(void **state)
 {
-	struct fixture *f = calloc(1, sizeof(*f));
+	struct trie_fixture *f;
 
-	if (!f)
+	if (trie_setup(state))
 		return -1;
-	f->p = profile__new();
-	if (!f->p || stack_trie__init(&f->t))
-		return -1;
-	f->bash = frame(f->p, "bash", FRAME_PROCESS);
-	f->sleep = frame(f->p, "sleep", FRAME_PROCESS);
-	f->main = frame(f->p, "main", FRAME_USER);
-	f->foo = frame(f->p, "foo", FRAME_USER);
-	f->bar = frame(f->p, "bar", FRAME_USER);
-	f->sys_read = frame(f->p, "sys_read", FRAME_KERNEL);
+	f = *state;
+	small_profile_frames(f);
 	ADD(f->p, 100, 3, f->bash, f->main, f->foo);
 	ADD(f->p, 100, 1, f->bash, f->main, f->bar);
 	ADD(f->p, 100, 2, f->bash, f->main, f->foo, f->sys_read);
 	ADD(f->p, 200, 5, f->sleep, f->main);
-	*state = f;
 	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	stack_trie__free(&f->t);
-	profile__free(f->p);
-	free(f);
-	return 0;
-}
-
-static void build(struct fixture *f, const struct view_filter *filter)
-{
-	assert_int_equal(stack_trie__build(&f->t, f->p, filter), 0);
 }
 
 /* Follows @parent's child for @frame; fails the test when there is none. */
@@ -132,7 +79,7 @@ static void check_children(const struct stack_trie *t, uint32_t node, const uint
 
 #define NO_CHILDREN(t, node) check_children(t, node, NULL, 0)
 
-static void check_full_trie(const struct fixture *f)
+static void check_full_trie(const struct trie_fixture *f)
 {
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, sleep, bmain, smain, foo, bar, sys_read;
@@ -176,21 +123,21 @@ static void check_full_trie(const struct fixture *f)
 
 static void test_full_view(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 
-	build(f, &all);
+	trie_build(f, &all);
 	check_full_trie(f);
 }
 
 static void test_child_lookups(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, bmain, foo;
 
-	build(f, &all);
+	trie_build(f, &all);
 	bash = child(t, TRIE_ROOT, f->bash);
 	bmain = child(t, bash, f->main);
 	foo = child(t, bmain, f->foo);
@@ -218,12 +165,12 @@ static void test_child_of_fresh_trie(void **state)
 /* Hidden kernel frames: "bash;main;foo;sys_read 2" counts as foo's own. */
 static void test_hide_kernel(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .hide_kernel = true};
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, bmain, foo, bar;
 
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 7);
 	assert_int_equal(t->max_depth, 3);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 11);
@@ -245,12 +192,12 @@ static void test_hide_kernel(void **state)
  */
 static void test_hide_user(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .hide_user = true};
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, sleep, sys_read;
 
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 4);
 	assert_int_equal(t->max_depth, 2);
 	bash = child(t, TRIE_ROOT, f->bash);
@@ -268,13 +215,13 @@ static void test_hide_user(void **state)
 
 static void test_hide_both_leaves_processes(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {
 	    .window = WINDOW_CUMULATIVE, .hide_kernel = true, .hide_user = true};
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, sleep;
 
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 3);
 	assert_int_equal(t->max_depth, 1);
 	bash = child(t, TRIE_ROOT, f->bash);
@@ -287,7 +234,7 @@ static void test_hide_both_leaves_processes(void **state)
 
 static void test_tgid_filter(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	const int32_t only_sleep[] = {200};
 	const int32_t bash_and_absent[] = {300, 100};
 	const int32_t absent[] = {999};
@@ -295,7 +242,7 @@ static void test_tgid_filter(void **state)
 	const struct stack_trie *t = &f->t;
 	uint32_t sleep, bash;
 
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 3);
 	sleep = child(t, TRIE_ROOT, f->sleep);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 5);
@@ -304,7 +251,7 @@ static void test_tgid_filter(void **state)
 
 	flt.tgids = bash_and_absent;
 	flt.ntgids = 2;
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 6);
 	assert_int_equal(t->max_depth, 4);
 	bash = child(t, TRIE_ROOT, f->bash);
@@ -314,7 +261,7 @@ static void test_tgid_filter(void **state)
 
 	flt.tgids = absent;
 	flt.ntgids = 1;
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 1);
 	assert_int_equal(t->max_depth, 0);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 0);
@@ -322,30 +269,30 @@ static void test_tgid_filter(void **state)
 
 	/* ntgids == 0 means no pid filter, whatever tgids points to. */
 	flt.ntgids = 0;
-	build(f, &flt);
+	trie_build(f, &flt);
 	check_full_trie(f);
 }
 
 static void test_comm_filter_exact(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .comm = "bash"};
 	/* A prefix, a longer name, another case, a frame that is no process. */
 	const char *misses[] = {"bas", "bashx", "Bash", "sleep ", "main", ""};
 	const struct stack_trie *t = &f->t;
 
-	build(f, &flt);
+	trie_build(f, &flt);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 6);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash));
 
 	flt.comm = "sleep";
-	build(f, &flt);
+	trie_build(f, &flt);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 5);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->sleep));
 
 	for (size_t i = 0; i < sizeof(misses) / sizeof(misses[0]); i++) {
 		flt.comm = misses[i];
-		build(f, &flt);
+		trie_build(f, &flt);
 		assert_int_equal(t->n, 1);
 		check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 0);
 	}
@@ -353,13 +300,13 @@ static void test_comm_filter_exact(void **state)
 
 static void test_text_filter(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .text = "read"};
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, bmain, foo, sleep;
 
 	/* Only "bash;main;foo;sys_read 2" has a frame containing "read". */
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 5);
 	assert_int_equal(t->max_depth, 4);
 	bash = child(t, TRIE_ROOT, f->bash);
@@ -373,32 +320,32 @@ static void test_text_filter(void **state)
 
 	/* "oo" is in foo: two stacks. */
 	flt.text = "oo";
-	build(f, &flt);
+	trie_build(f, &flt);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 5);
 	foo = child(t, child(t, child(t, TRIE_ROOT, f->bash), f->main), f->foo);
 	check_node(t, foo, t->nodes[foo].parent, 3, 3, 5);
 
 	/* The process frame counts too: "lee" is in sleep. */
 	flt.text = "lee";
-	build(f, &flt);
+	trie_build(f, &flt);
 	sleep = child(t, TRIE_ROOT, f->sleep);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 5);
 	CHILDREN(t, TRIE_ROOT, sleep);
 
 	/* "ai" is in main, which every stack has. */
 	flt.text = "ai";
-	build(f, &flt);
+	trie_build(f, &flt);
 	check_full_trie(f);
 
 	flt.text = "zzz";
-	build(f, &flt);
+	trie_build(f, &flt);
 	assert_int_equal(t->n, 1);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 0);
 
 	/* Filters combine: comm and text. */
 	flt.text = "a";
 	flt.comm = "sleep";
-	build(f, &flt);
+	trie_build(f, &flt);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 5);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->sleep));
 }
@@ -409,24 +356,24 @@ static void test_text_filter(void **state)
  */
 static void test_recent_window(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter recent = {.window = WINDOW_RECENT};
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	const struct stack_trie *t = &f->t;
 	uint32_t bash, bmain, foo, bar;
 
 	/* Nothing closed yet: the recent view is empty. */
-	build(f, &recent);
+	trie_build(f, &recent);
 	assert_int_equal(t->n, 1);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 0);
 
 	profile__close_interval(f->p);
 	ADD(f->p, 100, 10, f->bash, f->main, f->bar);
-	build(f, &recent);
+	trie_build(f, &recent);
 	check_full_trie(f);
 
 	/* Cumulative: bar 11 now comes before foo 5; bash 16 before sleep 5. */
-	build(f, &all);
+	trie_build(f, &all);
 	bash = child(t, TRIE_ROOT, f->bash);
 	bmain = child(t, bash, f->main);
 	foo = child(t, bmain, f->foo);
@@ -439,7 +386,7 @@ static void test_recent_window(void **state)
 
 	/* Next interval: only bar's 10; stacks with no recent count leave no node. */
 	profile__close_interval(f->p);
-	build(f, &recent);
+	trie_build(f, &recent);
 	assert_int_equal(t->n, 4);
 	assert_int_equal(t->max_depth, 3);
 	bash = child(t, TRIE_ROOT, f->bash);
@@ -455,7 +402,7 @@ static void test_recent_window(void **state)
 /* Ties in total are broken by name, at every level. */
 static void test_ties_by_name(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	const struct stack_trie *t = &f->t;
 	uint32_t zsh = frame(f->p, "zsh", FRAME_PROCESS);
@@ -472,7 +419,7 @@ static void test_ties_by_name(void **state)
 	ADD(f->p, 1, 1, zsh, gamma);
 	ADD(f->p, 1, 2, zsh, beta);
 	ADD(f->p, 1, 1, zsh, beta, beta);
-	build(f, &all);
+	trie_build(f, &all);
 	z = child(t, TRIE_ROOT, zsh);
 	/* zsh 5 and awk 5 tie: awk first. */
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, awk), z);
@@ -485,7 +432,7 @@ static void test_ties_by_name(void **state)
 /* One process node per comm, whatever the tgids; a stack of only a process frame. */
 static void test_same_comm_merges_and_bare_process(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	const struct stack_trie *t = &f->t;
 	uint32_t idle = frame(f->p, "idle", FRAME_PROCESS);
@@ -493,7 +440,7 @@ static void test_same_comm_merges_and_bare_process(void **state)
 
 	ADD(f->p, 101, 4, f->bash, f->main, f->foo);
 	ADD(f->p, 0, 7, idle);
-	build(f, &all);
+	trie_build(f, &all);
 	assert_int_equal(t->n, 9);
 	bash = child(t, TRIE_ROOT, f->bash);
 	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 22);
@@ -507,36 +454,36 @@ static void test_same_comm_merges_and_bare_process(void **state)
 /* Rebuilding replaces everything: the same view twice gives the same nodes. */
 static void test_rebuild_leaves_nothing_behind(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	struct view_filter narrow = {
 	    .window = WINDOW_CUMULATIVE, .hide_kernel = true, .comm = "sleep"};
 	struct trie_node first[8];
 
-	build(f, &all);
+	trie_build(f, &all);
 	check_full_trie(f);
 	memcpy(first, f->t.nodes, sizeof(first));
-	build(f, &all);
+	trie_build(f, &all);
 	check_full_trie(f);
 	assert_memory_equal(f->t.nodes, first, sizeof(first));
 
-	build(f, &narrow);
+	trie_build(f, &narrow);
 	assert_int_equal(f->t.n, 3);
 	assert_int_equal(f->t.max_depth, 2);
 	assert_int_equal(stack_trie__child(&f->t, TRIE_ROOT, f->bash), TRIE_NONE);
 
-	build(f, &all);
+	trie_build(f, &all);
 	check_full_trie(f);
 	assert_memory_equal(f->t.nodes, first, sizeof(first));
 }
 
 static void test_empty_profile(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 
 	profile__reset(f->p);
-	build(f, &all);
+	trie_build(f, &all);
 	assert_int_equal(f->t.n, 1);
 	assert_int_equal(f->t.max_depth, 0);
 	check_node(&f->t, TRIE_ROOT, TRIE_NONE, 0, 0, 0);
@@ -549,7 +496,7 @@ static void test_empty_profile(void **state)
 /* Many siblings: node array and child index grow; equal totals sort by name. */
 static void test_wide_trie(void **state)
 {
-	struct fixture *f = *state;
+	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	const struct stack_trie *t = &f->t;
 	uint32_t *leaf = malloc(WIDE * sizeof(*leaf));
@@ -564,7 +511,7 @@ static void test_wide_trie(void **state)
 		leaf[i] = frame(f->p, name, FRAME_USER);
 		ADD(f->p, 1, 1, proc, leaf[i]);
 	}
-	build(f, &all);
+	trie_build(f, &all);
 	assert_int_equal(t->n, WIDE + 2);
 	w = child(t, TRIE_ROOT, proc);
 	check_node(t, w, TRIE_ROOT, 1, 0, WIDE);
@@ -581,22 +528,23 @@ static void test_wide_trie(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test_setup_teardown(test_full_view, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_child_lookups, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_full_view, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_child_lookups, setup, trie_teardown),
 	    cmocka_unit_test(test_child_of_fresh_trie),
-	    cmocka_unit_test_setup_teardown(test_hide_kernel, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_hide_user, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_hide_both_leaves_processes, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_tgid_filter, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_comm_filter_exact, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_text_filter, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_recent_window, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_ties_by_name, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hide_kernel, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_hide_user, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_hide_both_leaves_processes, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_tgid_filter, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_comm_filter_exact, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_text_filter, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_recent_window, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_ties_by_name, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_same_comm_merges_and_bare_process, setup,
-					    teardown),
-	    cmocka_unit_test_setup_teardown(test_rebuild_leaves_nothing_behind, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_empty_profile, setup, teardown),
-	    cmocka_unit_test_setup_teardown(test_wide_trie, setup, teardown),
+					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_rebuild_leaves_nothing_behind, setup,
+					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_empty_profile, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_wide_trie, setup, trie_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,7 @@
  * Expected addresses and offsets come from nm, readelf, dlsym and the maps
  * files read here with sscanf, never from the code under test.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/fixtures.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -50,28 +50,10 @@ static const char hidden_c[] = "static __attribute__((noinline)) int hidden_fn(i
 
 static char workload[512], libadj[512], libstripped[512], libhidden_full[512];
 
-struct text_seg {
-	uint64_t offset, vaddr, filesz;
-};
-
-struct child {
-	pid_t pid;
-	int to_child; /* closing it ends the child */
-};
-
 /* The function this process names in itself; global so its symbol keeps its name. */
 __attribute__((noinline, noclone)) int symbolizer_test_target(int x)
 {
 	return x * 13 + 1;
-}
-
-static void write_file(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
 }
 
 static void build_fixtures(void)
@@ -87,133 +69,18 @@ static void build_fixtures(void)
 	snprintf(libstripped, sizeof(libstripped), "%s/libstripped.so", d);
 	snprintf(libhidden_full, sizeof(libhidden_full), "%s/libhidden-full.so", d);
 	snprintf(src, sizeof(src), "%s/workload.c", d);
-	write_file(src, workload_c);
+	unit_write_file(src, workload_c);
 	unit_sh("gcc -O1 -fPIE -pie -o '%s' '%s'", workload, src);
 	snprintf(src, sizeof(src), "%s/adjacent.c", d);
-	write_file(src, adjacent_c);
+	unit_write_file(src, adjacent_c);
 	unit_sh("gcc -O1 -fPIC -shared -falign-functions=1 -fno-toplevel-reorder "
 		"-fno-reorder-functions -o '%s' '%s'",
 		libadj, src);
 	snprintf(src, sizeof(src), "%s/hidden.c", d);
-	write_file(src, hidden_c);
+	unit_write_file(src, hidden_c);
 	unit_sh("gcc -O1 -fPIC -shared -o '%s' '%s'", libhidden_full, src);
 	unit_sh("strip --strip-all -o '%s' '%s'", libstripped, libhidden_full);
 	built = 1;
-}
-
-/* The value and size nm gives symbol @name of @bin. */
-static void nm_symbol(const char *bin, const char *name, uint64_t *value, uint64_t *size)
-{
-	char cmd[1024], line[512], sym[256], type[8];
-	unsigned long long v, s;
-	int found = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "nm -S --defined-only '%s'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, "%llx %llx %7s %255s", &v, &s, type, sym) == 4 &&
-		    !strcmp(sym, name)) {
-			*value = v;
-			*size = s;
-			found = 1;
-		}
-	}
-	assert_int_equal(pclose(p), 0);
-	if (!found)
-		fail_msg("nm: no sized symbol %s in %s", name, bin);
-}
-
-/* The executable PT_LOAD segment of @bin, per `readelf -lW`. */
-static void readelf_text_segment(const char *bin, struct text_seg *seg)
-{
-	char cmd[1024], line[512], type[32];
-	unsigned long long off, va, pa, fsz, msz;
-	int found = 0;
-	FILE *p;
-
-	snprintf(cmd, sizeof(cmd), "readelf -lW '%s'", bin);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, " %31s %llx %llx %llx %llx %llx", type, &off, &va, &pa, &fsz,
-			   &msz) == 6 &&
-		    !strcmp(type, "LOAD") && strchr(line, 'E')) {
-			seg->offset = off;
-			seg->vaddr = va;
-			seg->filesz = fsz;
-			found = 1;
-		}
-	}
-	assert_int_equal(pclose(p), 0);
-	assert_true(found);
-}
-
-/* The file offset of ELF virtual address @vaddr in @bin's text. */
-static uint64_t file_offset(const char *bin, uint64_t vaddr)
-{
-	struct text_seg seg;
-
-	readelf_text_segment(bin, &seg);
-	assert_true(vaddr >= seg.vaddr && vaddr < seg.vaddr + seg.filesz);
-	return vaddr - seg.vaddr + seg.offset;
-}
-
-/* Where file offset @off of @path is mapped executable in process @pid, per its maps. */
-static uint64_t live_address(pid_t pid, const char *path, uint64_t off)
-{
-	char maps[64], line[4600], perms[8], file[4096];
-	unsigned long long start, end, pgoff;
-	uint64_t addr = 0;
-	FILE *f;
-
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	f = fopen(maps, "r");
-	assert_non_null(f);
-	while (!addr && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %4095[^\n]", &start, &end, perms,
-			   &pgoff, file) != 5)
-			continue;
-		if (!strcmp(file, path) && perms[2] == 'x' && off >= pgoff &&
-		    off - pgoff < end - start)
-			addr = start + (off - pgoff);
-	}
-	fclose(f);
-	if (!addr)
-		fail_msg("offset 0x%jx of %s is not mapped in %d", (uintmax_t)off, path, (int)pid);
-	return addr;
-}
-
-static void child_start(struct child *c, const char *path)
-{
-	int in[2], out[2];
-	char ready[6];
-
-	assert_int_equal(pipe2(in, O_CLOEXEC), 0);
-	assert_int_equal(pipe2(out, O_CLOEXEC), 0);
-	c->pid = fork();
-	assert_true(c->pid >= 0);
-	if (!c->pid) {
-		if (dup2(in[0], 0) < 0 || dup2(out[1], 1) < 0)
-			_exit(126);
-		execl(path, path, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(out[1]);
-	c->to_child = in[1];
-	assert_int_equal(read(out[0], ready, sizeof(ready)), sizeof(ready));
-	close(out[0]);
-	assert_memory_equal(ready, "ready\n", sizeof(ready));
-}
-
-static void child_stop(struct child *c)
-{
-	int status;
-
-	close(c->to_child);
-	assert_int_equal(waitpid(c->pid, &status, 0), c->pid);
 }
 
 static struct symbolizer *new_symbolizer(const char *proc_root)
@@ -464,7 +331,7 @@ static void fake_proc(const char *name, const char *text, char *root, size_t siz
 	snprintf(root, size, "%s/%s", unit_tmpdir(), name);
 	unit_sh("mkdir -p '%s/4242'", root);
 	snprintf(path, sizeof(path), "%s/4242/maps", root);
-	write_file(path, text);
+	unit_write_file(path, text);
 }
 
 static void test_fixture_maps_under_other_proc_root(void **state)
@@ -503,20 +370,29 @@ static void test_fixture_maps_under_other_proc_root(void **state)
 	symbolizer__free(s);
 }
 
+/* adj_b's file offset in @lib (libadj.so or a copy), the page holding it, and @lib's identity. */
+static uint64_t adj_b_offset(const char *lib, uint64_t *pgoff, struct stat *st)
+{
+	uint64_t value, size, off;
+
+	nm_symbol(lib, "adj_b", &value, &size);
+	off = file_offset(lib, value);
+	*pgoff = off & ~0xfffULL;
+	assert_int_equal(stat(lib, st), 0);
+	return off;
+}
+
 static void test_file_identity_checked_before_use(void **state)
 {
 	char root[600], maps[2048];
-	uint64_t value, size, off, pgoff;
+	uint64_t off, pgoff;
 	struct symbolizer *s;
 	struct stat st;
 	char want[600];
 
 	(void)state;
 	build_fixtures();
-	nm_symbol(libadj, "adj_b", &value, &size);
-	off = file_offset(libadj, value);
-	pgoff = off & ~0xfffULL;
-	assert_int_equal(stat(libadj, &st), 0);
+	off = adj_b_offset(libadj, &pgoff, &st);
 	/* The same host file, once with its real identity and once with a wrong inode. */
 	snprintf(maps, sizeof(maps),
 		 "7f1000000000-7f1000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n"
@@ -535,16 +411,13 @@ static void test_file_identity_checked_before_use(void **state)
 static void test_map_files_trusted_over_device(void **state)
 {
 	char root[600], maps[2048], link[800], want[700];
-	uint64_t value, size, off, pgoff;
+	uint64_t off, pgoff;
 	struct symbolizer *s;
 	struct stat st;
 
 	(void)state;
 	build_fixtures();
-	nm_symbol(libadj, "adj_b", &value, &size);
-	off = file_offset(libadj, value);
-	pgoff = off & ~0xfffULL;
-	assert_int_equal(stat(libadj, &st), 0);
+	off = adj_b_offset(libadj, &pgoff, &st);
 	/* The right inode, another device, and a path that leads nowhere. */
 	snprintf(maps, sizeof(maps),
 		 "7f1000000000-7f1000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64
@@ -569,7 +442,7 @@ static void test_map_files_trusted_over_device(void **state)
 static void test_unopened_file_tried_again_next_pass(void **state)
 {
 	char root[600], maps[2048], copy[600], away[620], want[700];
-	uint64_t value, size, off, pgoff, ip;
+	uint64_t off, pgoff, ip;
 	struct symbolizer *s;
 	struct stat st;
 
@@ -578,10 +451,7 @@ static void test_unopened_file_tried_again_next_pass(void **state)
 	snprintf(copy, sizeof(copy), "%s/libadj-late.so", unit_tmpdir());
 	snprintf(away, sizeof(away), "%s.away", copy);
 	unit_sh("cp '%s' '%s'", libadj, copy);
-	nm_symbol(copy, "adj_b", &value, &size);
-	off = file_offset(copy, value);
-	pgoff = off & ~0xfffULL;
-	assert_int_equal(stat(copy, &st), 0);
+	off = adj_b_offset(copy, &pgoff, &st);
 	snprintf(maps, sizeof(maps),
 		 "7f1000000000-7f1000010000 r-xp %08" PRIx64 " %02x:%02x %" PRIu64 " %s\n", pgoff,
 		 major(st.st_dev), minor(st.st_dev), (uint64_t)st.st_ino, copy);
@@ -666,7 +536,7 @@ static void write_proc_file(const char *root, const char *name, const char *text
 	char path[800];
 
 	snprintf(path, sizeof(path), "%s/4242/%s", root, name);
-	write_file(path, text);
+	unit_write_file(path, text);
 }
 
 /* A stat line of process 4242 started at @start. */

@@ -102,6 +102,14 @@ static void open_view(struct fixture *f, const char *const *lines, int w, int h,
 	assert_int_equal(view__rebuild(&f->view, f->prof), 0);
 }
 
+/* open_view() at 40 x 12 of a file, showing the icicle chart with the focus in it. */
+static void open_icicle(struct fixture *f, const char *const *lines)
+{
+	open_view(f, lines, 40, 12, false);
+	f->view.layout = LAYOUT_ICICLE;
+	f->view.focus = FOCUS_ICICLE;
+}
+
 static void close_view(struct fixture *f)
 {
 	view__free(&f->view);
@@ -542,9 +550,7 @@ static void test_icicle_widths(void **state)
 	struct icicle_layout l = { 0 };
 
 	(void)state;
-	open_view(&f, P2, 40, 12, false);
-	f.view.layout = LAYOUT_ICICLE;
-	f.view.focus = FOCUS_ICICLE;
+	open_icicle(&f, P2);
 	assert_int_equal(view__refresh(&f.view), 0);
 	assert_golden(&f, "icicle_widths");
 	assert_int_equal(icicle__layout(&l, &f.view.trie, TRIE_ROOT, 40, 10), 0);
@@ -571,9 +577,7 @@ static void test_icicle_navigation_and_zoom(void **state)
 	struct fixture f;
 
 	(void)state;
-	open_view(&f, P2, 40, 12, false);
-	f.view.layout = LAYOUT_ICICLE;
-	f.view.focus = FOCUS_ICICLE;
+	open_icicle(&f, P2);
 	press(&f, TK_DOWN);
 	press(&f, TK_DOWN);
 	press(&f, TK_DOWN);
@@ -614,9 +618,7 @@ static void test_icicle_slivers(void **state)
 	char *text;
 
 	(void)state;
-	open_view(&f, lines, 40, 12, false);
-	f.view.layout = LAYOUT_ICICLE;
-	f.view.focus = FOCUS_ICICLE;
+	open_icicle(&f, lines);
 	assert_int_equal(view__refresh(&f.view), 0);
 	text = render(&f);
 	/* "[x" and 35 blanks fill x's 38 columns with its "]". */
@@ -631,9 +633,7 @@ static void test_icicle_zoom_history(void **state)
 	struct fixture f;
 
 	(void)state;
-	open_view(&f, P2, 40, 12, false);
-	f.view.layout = LAYOUT_ICICLE;
-	f.view.focus = FOCUS_ICICLE;
+	open_icicle(&f, P2);
 	press(&f, TK_DOWN);
 	press(&f, TK_DOWN);
 	press(&f, TK_ENTER);

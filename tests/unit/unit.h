@@ -48,6 +48,17 @@ static inline const char *unit_tmpdir(void)
 	return unit_tmpdir__;
 }
 
+/* unit_write_file() writes @text to @path, created or emptied; fails the test on error. */
+static inline void unit_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
 /*
  * unit_sh() runs a shell command and fails the current test when it does not
  * exit 0. Used to build fixtures with gcc, objcopy and strip.

@@ -11,9 +11,10 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "raw_read.h"
 
 static volatile sig_atomic_t started, stopped;
 static unsigned long calls_a, calls_b;
@@ -28,21 +29,6 @@ static void on_stop(int sig)
 {
 	(void)sig;
 	stopped = 1;
-}
-
-static inline __attribute__((always_inline)) long raw_read(int fd, void *buf, unsigned long n)
-{
-#if defined(__x86_64__)
-	long ret;
-
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "a"(SYS_read), "D"(fd), "S"(buf), "d"(n)
-		     : "rcx", "r11", "memory");
-	return ret;
-#else
-	return syscall(SYS_read, fd, buf, n);
-#endif
 }
 
 void reader_a(int fd)

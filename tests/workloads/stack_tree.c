@@ -10,28 +10,21 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+
+#include "raw_read.h"
 
 #define LEVELS 17 /* 2^17 > 100,000 paths */
 
 static int zero_fd;
 
-static inline __attribute__((always_inline)) void raw_read(void)
+/* Reads one byte of /dev/zero, from the caller's own frame. */
+static inline __attribute__((always_inline)) void read_byte(void)
 {
 	char c;
-#if defined(__x86_64__)
-	long ret;
 
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "a"(SYS_read), "D"(zero_fd), "S"(&c), "d"(1)
-		     : "rcx", "r11", "memory");
-	(void)ret;
-#else
-	if (syscall(SYS_read, zero_fd, &c, 1) != 1)
+	if (raw_read(zero_fd, &c, 1) != 1)
 		exit(1);
-#endif
 }
 
 void step(unsigned int bits, int level);
@@ -49,7 +42,7 @@ void right(unsigned int bits, int level)
 void step(unsigned int bits, int level)
 {
 	if (level == LEVELS)
-		raw_read();
+		read_byte();
 	else if (bits & 1)
 		left(bits >> 1, level + 1);
 	else

@@ -7,24 +7,10 @@
  */
 #include <fcntl.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-static inline __attribute__((always_inline)) long raw_read(int fd, void *buf, unsigned long n)
-{
-#if defined(__x86_64__)
-	long ret;
-
-	asm volatile("syscall"
-		     : "=a"(ret)
-		     : "a"(SYS_read), "D"(fd), "S"(buf), "d"(n)
-		     : "rcx", "r11", "memory");
-	return ret;
-#else
-	return syscall(SYS_read, fd, buf, n);
-#endif
-}
+#include "raw_read.h"
 
 void read_zeros(int fd)
 {

@@ -85,7 +85,9 @@ done
 echo
 echo "Where the time goes: at 99 Hz every sample starts with cold caches, and the"
 echo "kernel's own stack walks dominate (the ORC unwinder for kernel stacks,"
-echo "copy_from_user_nmi() along the frame pointers of user stacks); bpftrace's program,"
-echo "doing the same work, costs as much or more. An idle CPU's stack is walked once"
-echo "per (ip, sp) and its id reused, which is why the idle machine costs no more than"
-echo "a busy one. Read mode's events come back to back with warm caches."
+echo "copy_from_user_nmi() along the frame pointers of user stacks): bpftrace's program,"
+echo "doing the same work, lands in the same range, and both vary run to run. An idle"
+echo "CPU's stack is walked once per (ip, sp) and its id reused, which is why the idle"
+echo "machine costs no more than a busy one. Read mode's events come back to back with"
+echo "warm caches; flametop's extra there is the double-buffer bookkeeping and the"
+echo "check for processes not seen yet."

@@ -55,6 +55,7 @@ struct stack_store {
 };
 
 #define STORE_FILL 8
+#define STORE_KEEP (64 * 1024) /* frames a store keeps room for once emptied */
 
 struct capture {
 	struct capture_bpf *skel;
@@ -766,6 +767,15 @@ static void clear_stacks(struct capture *cap, int set)
 	st->nfetched = 0;
 	st->nspill = 0;
 	st->arena_len = 0;
+	/* A burst of stacks must not keep its memory for good: past STORE_KEEP
+	 * frames, the buffers go and grow again as needed. */
+	if (st->arena_cap > STORE_KEEP) {
+		free(st->arena);
+		free(st->fetched);
+		st->arena = NULL;
+		st->fetched = NULL;
+		st->arena_cap = st->fetched_cap = 0;
+	}
 	clear_map(fds[0], sizeof(uint32_t));
 	clear_map(fds[1], sizeof(uint32_t));
 	/* Stack ids the BPF side remembers for this set are void now. */

@@ -49,6 +49,7 @@ struct ksym_entry {
 	uint32_t name;
 	uint32_t module; /* 0: core kernel, else index + 1 into the module table */
 	uint8_t rank;	 /* enum ksym_rank */
+	bool padding;	 /* a __pfx_ or __cfi_ entry: the padding before its function */
 };
 
 struct ksym_module {
@@ -211,8 +212,8 @@ static bool ksym_line__is_marker(const struct ksym_line *l)
 	return false;
 }
 
-/* Drops a "__pfx_" or "__cfi_" padding prefix from the name of @l. */
-static void ksym_line__strip_padding(struct ksym_line *l)
+/* Drops a "__pfx_" or "__cfi_" padding prefix from the name of @l; true when it had one. */
+static bool ksym_line__strip_padding(struct ksym_line *l)
 {
 	static const char *const prefixes[] = {"__pfx_", "__cfi_"};
 	size_t i, n;
@@ -222,9 +223,10 @@ static void ksym_line__strip_padding(struct ksym_line *l)
 		if (l->name_len > n && !memcmp(l->name, prefixes[i], n)) {
 			l->name += n;
 			l->name_len -= n;
-			return;
+			return true;
 		}
 	}
+	return false;
 }
 
 /* Takes one kallsyms line; malformed and non-text lines are ignored. Returns 0 or -ENOMEM. */
@@ -244,7 +246,7 @@ static int ksym_loader__line(struct ksym_loader *ld, const char *s)
 		return 0;
 	e.addr = l.addr;
 	e.rank = ksym_line__is_marker(&l) ? KSYM_MARKER : (uint8_t)rank;
-	ksym_line__strip_padding(&l);
+	e.padding = ksym_line__strip_padding(&l);
 	if (l.module && ksym_loader__module(ld, l.module, l.module_len, &e.module))
 		return -ENOMEM;
 	if (ksym_loader__add_string(ld, l.name, l.name_len, &e.name))
@@ -333,7 +335,19 @@ static int ksym_entry__cmp(const void *a, const void *b, void *arena)
 	return strcmp(nx, ny);
 }
 
-/* Sorts the entries and keeps the preferred one at each address. */
+/* Is @e the padding right before @next, its function? */
+static bool ksym_entry__pads(const struct ksym_loader *ld, const struct ksym_entry *e,
+			     const struct ksym_entry *next)
+{
+	return e->padding && next->module == e->module && next->rank != KSYM_MARKER &&
+	       strcmp(ld->arena + e->name, ld->arena + next->name) == 0;
+}
+
+/*
+ * Sorts the entries and keeps the preferred one at each address; a
+ * function's padding entry is merged into the function, which then starts
+ * at its padding (half of a kernel's text symbols are __pfx_ entries).
+ */
 static void ksym_loader__sort(struct ksym_loader *ld)
 {
 	size_t i, n = 0;
@@ -344,6 +358,14 @@ static void ksym_loader__sort(struct ksym_loader *ld)
 	for (i = 0; i < ld->n; i++) {
 		if (n && ld->entries[n - 1].addr == ld->entries[i].addr)
 			continue;
+		ld->entries[n++] = ld->entries[i];
+	}
+	ld->n = n;
+	for (i = n = 0; i < ld->n; i++) {
+		if (i + 1 < ld->n && ksym_entry__pads(ld, &ld->entries[i], &ld->entries[i + 1])) {
+			ld->entries[i + 1].addr = ld->entries[i].addr;
+			continue;
+		}
 		ld->entries[n++] = ld->entries[i];
 	}
 	ld->n = n;

@@ -27,8 +27,10 @@ struct ksyms;
  * ksyms__load() reads a kallsyms file (@kallsyms_path, e.g. /proc/kallsyms)
  * and, when @modules_path is not NULL and readable, module extents from a
  * /proc/modules-format file. Lines may come in any order; malformed lines are
- * skipped. `__pfx_X` and `__cfi_X` entries (function padding) are recorded
- * as X, so padding is attributed to the function that follows it. Of
+ * skipped. `__pfx_X` and `__cfi_X` entries (function padding) are merged
+ * into X, which then starts at its padding, so padding is attributed to the
+ * function that follows it (a padding entry without its function is kept
+ * as X on its own). Of
  * several symbols at one address the one with the fewest leading underscores
  * is kept, then global over weak over local. `_etext` and `_einittext` only
  * end the text before them. The last symbol of a module without a known

@@ -254,8 +254,13 @@ static void name_entry__resolve(struct live *l, struct name_entry *e)
 	e->drain = l->drain;
 }
 
-/* The frame id naming @ip, from the cache or the symbolizer. */
-static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t ip, bool is_return)
+/*
+ * The frame id naming @ip, from the cache or the symbolizer. @gen is the
+ * symbolizer's generation of @tgid's names (names_gen()), asked once per
+ * stack by the caller: a cached name made in another generation is made again.
+ */
+static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t gen, uint64_t ip,
+			 bool is_return)
 {
 	struct name_probe probe = { l, ip, tgid, is_return };
 	uint64_t hash = name_hash(tgid, ip, is_return);
@@ -264,7 +269,7 @@ static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t ip, bool is_ret
 
 	if (slot->entry1) {
 		e = &l->names[slot->entry1 - 1];
-		if (e->gen != names_gen(l, tgid) || (!e->named && e->drain != l->drain))
+		if (e->gen != gen || (!e->named && e->drain != l->drain))
 			name_entry__resolve(l, e);
 		return e->frame;
 	}
@@ -307,11 +312,12 @@ static uint32_t append_side(struct live *l, uint32_t *frames, uint32_t n, uint32
 			    enum frame_kind kind)
 {
 	uint32_t lost = lost_stack_frame(l, err, kind);
+	uint64_t gen = nips ? names_gen(l, tgid) : 0;
 
 	if (lost != PROFILE_NONE)
 		frames[n++] = lost;
 	for (uint32_t i = nips; i-- > 0;) {
-		uint32_t f = frame_of(l, tgid, ips[i], i > 0 || !leaf_exact);
+		uint32_t f = frame_of(l, tgid, gen, ips[i], i > 0 || !leaf_exact);
 
 		if (f != PROFILE_NONE)
 			frames[n++] = f;
@@ -347,10 +353,11 @@ static bool is_hook_machinery(const char *name)
  */
 static uint32_t hook_frames(struct live *l, const uint64_t *ips, uint32_t nips)
 {
+	uint64_t gen = names_gen(l, KERNEL_TGID);
 	uint32_t cut = 0;
 
 	for (uint32_t i = 0; i < nips; i++) {
-		uint32_t f = frame_of(l, KERNEL_TGID, ips[i], i > 0);
+		uint32_t f = frame_of(l, KERNEL_TGID, gen, ips[i], i > 0);
 
 		if (f == PROFILE_NONE)
 			break;

@@ -170,10 +170,8 @@ static void capture_opts_from(const struct options *o, struct capture_opts *c)
 static const char *const stat_labels[STAT_NR] = {
 	[STAT_LOST_COUNTS_FULL] = "counts map full",
 	[STAT_LOST_BUSY] = "map swap",
-	[STAT_KSTACK_COLLISION] = "kernel hash collision",
 	[STAT_KSTACK_NOMEM] = "kernel stack map full",
 	[STAT_KSTACK_FAULT] = "kernel walk failed",
-	[STAT_USTACK_COLLISION] = "user hash collision",
 	[STAT_USTACK_NOMEM] = "user stack map full",
 	[STAT_USTACK_FAULT] = "user walk failed",
 };
@@ -206,7 +204,7 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 	uint64_t partial = 0;
 	char buf[1024];
 
-	for (int i = STAT_KSTACK_COLLISION; i < STAT_NR; i++)
+	for (int i = STAT_KSTACK_NOMEM; i < STAT_NR; i++)
 		partial += st->slot[i];
 	if (o->mode == CAPTURE_SAMPLE)
 		snprintf(buf, sizeof(buf),
@@ -218,7 +216,7 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 		snprintf(buf, sizeof(buf),
 			 "%" PRIu64 " reads in %.1f s (%s), %ld stacks, %" PRIu64 " lost",
 			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines, lost);
-	append_reasons(buf, sizeof(buf), st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_COLLISION);
+	append_reasons(buf, sizeof(buf), st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
 	if (idle) {
 		size_t len = strlen(buf);
 
@@ -230,7 +228,7 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 
 		snprintf(buf + len, sizeof(buf) - len, ", %" PRIu64 " with a stack missing",
 			 partial);
-		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_COLLISION, STAT_NR);
+		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_NOMEM, STAT_NR);
 	}
 	fprintf(stderr, "flametop: %s\n", buf);
 }

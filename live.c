@@ -15,6 +15,7 @@
 #define KERNEL_TGID UINT32_MAX
 #define MAX_FRAMES (1 + 2 * (MAX_STACK_DEPTH + 1))
 #define MAX_NAMES (1u << 20) /* the name cache starts over beyond this */
+#define HOT_BITS 14          /* the direct-mapped front of the name cache: 2^14 slots */
 #define EVENTS_QUIET 0.025   /* seconds between two wakeups for process notes */
 
 /*
@@ -55,6 +56,15 @@ struct idle_account {
 	uint64_t credited;
 };
 
+/* A slot of the front cache: which address (of which process) names_[entry] is. */
+struct hot_name {
+	uint64_t ip;
+	uint32_t tgid;
+	uint32_t entry1; /* entry + 1, with HOT_RETURN set for a return address; 0: empty */
+};
+
+#define HOT_RETURN 0x80000000u
+
 struct live {
 	struct capture *cap;
 	struct symbolizer *sym;
@@ -67,6 +77,7 @@ struct live {
 	struct name_entry *names;
 	size_t nnames, names_cap;
 	struct hash_index name_index;
+	struct hot_name hot[1u << HOT_BITS]; /* most lookups end here, without a probe */
 };
 
 static double monotonic_seconds(void)
@@ -254,6 +265,19 @@ static void name_entry__resolve(struct live *l, struct name_entry *e)
 	e->drain = l->drain;
 }
 
+static struct hot_name *hot_slot(struct live *l, uint32_t tgid, uint64_t ip, bool is_return)
+{
+	uint64_t h = (ip ^ ((uint64_t)tgid << 32 | is_return)) * 0x9E3779B97F4A7C15ull;
+
+	return &l->hot[h >> (64 - HOT_BITS)];
+}
+
+/* Is @e's name good for @gen now? */
+static bool name_entry__fresh(const struct live *l, const struct name_entry *e, uint64_t gen)
+{
+	return e->gen == gen && (e->named || e->drain == l->drain);
+}
+
 /*
  * The frame id naming @ip, from the cache or the symbolizer. @gen is the
  * symbolizer's generation of @tgid's names (names_gen()), asked once per
@@ -262,15 +286,26 @@ static void name_entry__resolve(struct live *l, struct name_entry *e)
 static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t gen, uint64_t ip,
 			 bool is_return)
 {
+	struct hot_name *hot = hot_slot(l, tgid, ip, is_return);
+	uint32_t ret = is_return ? HOT_RETURN : 0;
 	struct name_probe probe = { l, ip, tgid, is_return };
-	uint64_t hash = name_hash(tgid, ip, is_return);
-	struct hash_slot *slot = hash_index__find(&l->name_index, hash, same_name, &probe);
 	struct name_entry *e, once = { .ip = ip, .tgid = tgid, .is_return = is_return };
+	struct hash_slot *slot;
+	uint64_t hash;
 
+	if (hot->entry1 && hot->ip == ip && hot->tgid == tgid && (hot->entry1 & HOT_RETURN) == ret) {
+		e = &l->names[(hot->entry1 & ~HOT_RETURN) - 1];
+		if (!name_entry__fresh(l, e, gen))
+			name_entry__resolve(l, e);
+		return e->frame;
+	}
+	hash = name_hash(tgid, ip, is_return);
+	slot = hash_index__find(&l->name_index, hash, same_name, &probe);
 	if (slot->entry1) {
 		e = &l->names[slot->entry1 - 1];
-		if (e->gen != gen || (!e->named && e->drain != l->drain))
+		if (!name_entry__fresh(l, e, gen))
 			name_entry__resolve(l, e);
+		*hot = (struct hot_name){ .ip = ip, .tgid = tgid, .entry1 = slot->entry1 | ret };
 		return e->frame;
 	}
 	if (array__grow((void **)&l->names, &l->names_cap, l->nnames + 1, sizeof(*l->names),
@@ -281,8 +316,10 @@ static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t gen, uint64_t i
 	e = &l->names[l->nnames];
 	*e = once;
 	name_entry__resolve(l, e);
-	if (hash_index__insert(&l->name_index, hash, l->nnames, rehash_name, l) == 0)
+	if (hash_index__insert(&l->name_index, hash, l->nnames, rehash_name, l) == 0) {
+		*hot = (struct hot_name){ .ip = ip, .tgid = tgid, .entry1 = (l->nnames + 1) | ret };
 		l->nnames++;
+	}
 	return e->frame;
 }
 
@@ -294,9 +331,7 @@ static uint32_t lost_stack_frame(struct live *l, int32_t err, enum frame_kind ki
 
 	if (err == 0 || err == STACK_NOT_WALKED || err == STACK_NO_USER || err == STACK_NO_KERNEL)
 		return PROFILE_NONE;
-	if (err == -EEXIST)
-		snprintf(buf, sizeof(buf), "[%s stack lost: hash collision]", side);
-	else if (err == -ENOMEM)
+	if (err == -ENOMEM || err == -E2BIG)
 		snprintf(buf, sizeof(buf), "[%s stack lost: stack map full]", side);
 	else
 		snprintf(buf, sizeof(buf), "[%s stack lost: %s]", side, strerror(-err));
@@ -404,6 +439,7 @@ int live__drain(struct live *l)
 
 	if (l->nnames > MAX_NAMES) {
 		hash_index__clear(&l->name_index);
+		memset(l->hot, 0, sizeof(l->hot));
 		l->nnames = 0;
 	}
 	live__handle_events(l); /* snapshot new processes before their stacks are named */

@@ -12,9 +12,17 @@
  * Double buffering: events go to map set `active_set` (0 or 1). Before each
  * drain the loader flips active_set, then waits until no event is still
  * recording into the old set (the per-CPU `inflight` counters), so it reads a
- * set nothing writes to. It empties the set's counts before the set becomes
- * active again, and its stack maps when they fill: until then a stack id
- * keeps its meaning, and each stack is read once.
+ * set nothing writes to, and empties the set's stacks and counts before the
+ * set becomes active again.
+ *
+ * Stacks: bpf_get_stack() walks a stack into a per-CPU scratch record,
+ * which is hashed (64 bits). A hash the `seen` map does not hold yet is
+ * added there and the stack sent through the `stacks` ring buffer, so user
+ * space reads each stack once (from shared memory, without a system call
+ * per stack) and keeps it until it empties `seen` (and bumps stack_gen);
+ * it forgets the stacks not sent again one drain later. Two different
+ * stacks with the same 64-bit hash would be merged: among n stacks, with a
+ * probability of about n^2 / 2^65.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -26,6 +34,10 @@ char LICENSE[] SEC("license") = "GPL";
 
 #define EEXIST 17
 #define ENOMEM 12
+#define EFAULT 14
+#define E2BIG 7
+#define ENOSPC 28
+#define EAGAIN 11
 #define PF_KTHREAD 0x00200000
 
 /* Set once, before load. */
@@ -37,15 +49,7 @@ __u32 active_set;
 __u32 filter_tgids_on;
 __u32 filter_comm_on;
 __u64 filter_comm[COMM_LEN / 8];
-__u64 stack_gen[2]; /* bumped by the loader each time it empties a set's stack maps */
-
-#define STACK_MAP(name)                                                                            \
-	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_STACK_TRACE);                                            \
-		__uint(key_size, sizeof(__u32));                                                   \
-		__uint(value_size, MAX_STACK_DEPTH * sizeof(__u64));                               \
-		__uint(max_entries, 1024);                                                         \
-	} name SEC(".maps")
+__u64 stack_gen; /* bumped by the loader each time it empties the seen map */
 
 #define COUNTS_MAP(name)                                                                           \
 	struct {                                                                                   \
@@ -55,12 +59,28 @@ __u64 stack_gen[2]; /* bumped by the loader each time it empties a set's stack m
 		__uint(max_entries, 1024);                                                         \
 	} name SEC(".maps")
 
-STACK_MAP(stacks0);
-STACK_MAP(spill0);
 COUNTS_MAP(counts0);
-STACK_MAP(stacks1);
-STACK_MAP(spill1);
 COUNTS_MAP(counts1);
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u64);
+	__type(value, __u8);
+	__uint(max_entries, 1024); /* sized by the loader */
+} seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20); /* sized by the loader */
+} stacks SEC(".maps");
+
+/* Where a stack is walked before it is hashed and sent. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sent_stack);
+	__uint(max_entries, 1);
+} scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -138,43 +158,85 @@ static __always_inline int set_enter(void)
 	return -1;
 }
 
-static __always_inline void stack_failed(__s32 err, bool user)
+/* Counts a stack that could not be had: not sent (no room), or the walk failed. */
+static __always_inline void stack_failed(long err, bool user)
 {
-	__u32 base = user ? STAT_USTACK_COLLISION : STAT_KSTACK_COLLISION;
+	__u32 base = user ? STAT_USTACK_NOMEM : STAT_KSTACK_NOMEM;
 
-	if (err == -EEXIST)
-		stat_add(base, 1);
-	else if (err == -ENOMEM)
-		stat_add(base + 1, 1);
-	else
-		stat_add(base + 2, 1);
+	stat_add(err == -ENOMEM || err == -E2BIG || err == -ENOSPC || err == -EAGAIN ? base
+										     : base + 1,
+		 1);
 }
 
-/* A stack that collides in the primary map gets a second chance in the spill map. */
-static __always_inline __s32 get_stackid(void *ctx, void *primary, void *spill, __u64 flags)
-{
-	__s32 id = bpf_get_stackid(ctx, primary, flags);
+#define HASH_MUL 0x9E3779B97F4A7C15ULL
 
-	if (id == -EEXIST) {
-		id = bpf_get_stackid(ctx, spill, flags);
-		if (id >= 0)
-			id |= STACK_SPILL;
+static __always_inline __u64 trace_hash(const struct sent_stack *t)
+{
+	__u64 h = HASH_MUL ^ t->nr;
+
+	for (int i = 0; i < MAX_STACK_DEPTH; i++) {
+		if (i >= t->nr)
+			break;
+		h = (h ^ t->ips[i]) * HASH_MUL;
+		h ^= h >> 29;
 	}
-	return id;
+	return h;
 }
 
-static __always_inline __s32 walk_stack(void *ctx, int set, bool user)
+/* Sends @t to user space, once (its hash goes in the seen map). */
+static __always_inline long send_stack(struct sent_stack *t)
 {
-	__u64 flags = user ? BPF_F_USER_STACK : 0;
-	__s32 id;
+	__u64 wakeup = BPF_RB_NO_WAKEUP;
+	__u32 nr = t->nr;
+	__u8 one = 1;
+	long err;
 
-	if (set)
-		id = get_stackid(ctx, &stacks1, &spill1, flags);
-	else
-		id = get_stackid(ctx, &stacks0, &spill0, flags);
-	if (id < 0)
-		stack_failed(id, user);
-	return id;
+	if (bpf_map_lookup_elem(&seen, &t->hash))
+		return 0;
+	err = bpf_map_update_elem(&seen, &t->hash, &one, BPF_NOEXIST);
+	if (err)
+		return err == -EEXIST ? 0 : err; /* -EEXIST: another CPU sends it */
+	if (nr > MAX_STACK_DEPTH)
+		nr = MAX_STACK_DEPTH;
+	/* User space reads the stacks at each drain; it is woken only to make room. */
+	if (bpf_ringbuf_query(&stacks, BPF_RB_AVAIL_DATA) * 4 >
+	    bpf_ringbuf_query(&stacks, BPF_RB_RING_SIZE))
+		wakeup = BPF_RB_FORCE_WAKEUP;
+	err = bpf_ringbuf_output(&stacks, t, SENT_STACK_HEAD + nr * sizeof(__u64), wakeup);
+	if (err)
+		bpf_map_delete_elem(&seen, &t->hash); /* not sent: try again next time */
+	return err;
+}
+
+/*
+ * Walks the current kernel or user stack and sends it to user space unless
+ * the seen map says it was; sets *@hash to its key. Returns 0, or a
+ * negative errno (counted in the stats) when there is no stack to count.
+ */
+static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
+{
+	struct sent_stack *t;
+	__u32 zero = 0;
+	long len;
+
+	t = bpf_map_lookup_elem(&scratch, &zero);
+	if (!t) {
+		stack_failed(-EFAULT, user);
+		return -EFAULT;
+	}
+	len = bpf_get_stack(ctx, t->ips, sizeof(t->ips), user ? BPF_F_USER_STACK : 0);
+	if (len <= 0) {
+		len = len < 0 ? len : -EFAULT; /* an empty stack is a failed walk */
+		stack_failed(len, user);
+		return len;
+	}
+	t->nr = len / sizeof(t->ips[0]);
+	t->hash = trace_hash(t);
+	*hash = t->hash;
+	len = send_stack(t);
+	if (len)
+		stack_failed(len, user);
+	return len;
 }
 
 static __always_inline void count_in(void *counts, struct stack_key *key, __u64 bytes)
@@ -264,13 +326,12 @@ struct where {
  * over and over at the same place (the halt of the idle loop: the same
  * instruction, the same stack pointer), and walking that stack with cold
  * caches is the dearest thing a sample does. A sample of the idle task at
- * the same (ip, sp) as the last walk, in the same map set, since that set's
- * stacks were last emptied, reuses the walk's stack id.
+ * the same (ip, sp) as the last walk, while the stacks sent since are kept
+ * (stack_gen unchanged), reuses the walk's stack.
  */
 struct idle_memo {
-	__u64 ip, sp, gen;
-	__s32 kstack;
-	__u32 set;
+	__u64 ip, sp, gen, kstack;
+	bool valid;
 };
 
 struct {
@@ -280,21 +341,22 @@ struct {
 	__uint(max_entries, 1);
 } idle_memo SEC(".maps");
 
-static __always_inline __s32 idle_kernel_stack(void *ctx, int set, const struct where *at)
+static __always_inline long idle_kernel_stack(void *ctx, const struct where *at, __u64 *hash)
 {
 	__u32 zero = 0;
 	struct idle_memo *m = bpf_map_lookup_elem(&idle_memo, &zero);
-	__u64 gen = stack_gen[set & 1];
-	__s32 id;
+	__u64 gen = *(volatile __u64 *)&stack_gen;
+	long err;
 
-	if (m && m->kstack >= 0 && m->ip == at->ip && m->sp == at->sp && m->set == set &&
-	    m->gen == gen)
-		return m->kstack;
-	id = walk_stack(ctx, set, false);
-	if (m && id >= 0)
-		*m = (struct idle_memo){ .ip = at->ip, .sp = at->sp, .gen = gen, .kstack = id,
-					 .set = set };
-	return id;
+	if (m && m->valid && m->ip == at->ip && m->sp == at->sp && m->gen == gen) {
+		*hash = m->kstack;
+		return 0;
+	}
+	err = walk_stack(ctx, false, hash);
+	if (m && !err)
+		*m = (struct idle_memo){ .ip = at->ip, .sp = at->sp, .gen = gen, .kstack = *hash,
+					 .valid = true };
+	return err;
 }
 
 /* Records one event that happened @at. */
@@ -313,23 +375,23 @@ static __always_inline int record_event(void *ctx, __u64 bytes, const struct whe
 		return 0;
 	}
 	if (!walk_kernel)
-		key.kstack = STACK_NOT_WALKED;
+		key.kerr = STACK_NOT_WALKED;
 	else if (!at->in_kernel)
-		key.kstack = STACK_NO_KERNEL;
+		key.kerr = STACK_NO_KERNEL;
 	else if (key.pid == 0 && at->ip)
-		key.kstack = idle_kernel_stack(ctx, set, at);
+		key.kerr = idle_kernel_stack(ctx, at, &key.kstack);
 	else
-		key.kstack = walk_stack(ctx, set, false);
+		key.kerr = walk_stack(ctx, false, &key.kstack);
 	if (!walk_user)
-		key.ustack = STACK_NOT_WALKED;
+		key.uerr = STACK_NOT_WALKED;
 	else if (!has_user_stack(key.pid))
-		key.ustack = STACK_NO_USER;
+		key.uerr = STACK_NO_USER;
 	else
-		key.ustack = walk_stack(ctx, set, true);
+		key.uerr = walk_stack(ctx, true, &key.ustack);
 
 	count_in(set ? (void *)&counts1 : (void *)&counts0, &key, bytes);
 	inflight_add(set, -1);
-	if (key.ustack >= 0)
+	if (key.uerr == 0)
 		proc_seen_note(key.tgid);
 	return 0;
 }

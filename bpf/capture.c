@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -23,39 +24,45 @@
 #include "bpf/capture.h"
 #include "bpf/hook_chain.h"
 #include "capture.skel.h"
+#include "profile/hash_index.h" /* a generic index: no profile type comes with it */
 
-#define SPILL_DIVISOR 4 /* a spill map has 1/4 the entries of its primary */
 #define MIN_STACK_ENTRIES 1024
 #define MAX_MAP_ENTRIES (1u << 22)
-#define READ_MODE_STACK_ENTRIES 4096
+#define READ_MODE_STACK_ENTRIES 8192
 #define READ_MODE_COUNT_ENTRIES 16384
 #define MAX_CPUS 4096
+#define SEEN_BATCH 1024          /* seen hashes deleted per system call */
+#define RING_BYTES_PER_STACK 128 /* the stacks ring buffer's size per seen map entry */
+#define MIN_RING_BYTES (512u << 10)
+#define MAX_RING_BYTES (64u << 20)
 
-/* One stack read from a set's stack maps. */
-struct fetched_stack {
-	int32_t id;
+/* One stack received. */
+struct stack_entry {
+	uint64_t hash;
+	size_t off;     /* into stack_table.arena */
 	uint32_t nr;
-	size_t off; /* into stack_store.arena */
+	uint32_t epoch; /* the table's epoch when it was last sent */
 };
 
 /*
- * The stacks of one map set that user space has read. A set's stack maps
- * keep their stacks from drain to drain (a stack id keeps its meaning until
- * it is deleted), so each stack is read once, not at every drain; the maps
- * are emptied, and this forgotten, when they fill past 1/STORE_FILL of their
- * entries, at the end of a drain, while the set is quiescent.
+ * The stacks counts may refer to, by hash: every stack the BPF side sent.
+ * When the seen map is half full, a drain empties it and starts a new
+ * epoch: the BPF side sends the stacks it meets again, and the next drain,
+ * once the counts of the interval that straddled the change are read,
+ * forgets the stacks not sent since.
  */
-struct stack_store {
-	int32_t *slot_of[2]; /* [primary, spill]: stack index -> fetched index + 1 */
-	struct fetched_stack *fetched;
-	size_t nfetched, fetched_cap;
-	size_t nspill; /* of them, in the spill map */
+struct stack_table {
+	struct stack_entry *entries;
+	size_t n, cap;
+	size_t current; /* entries sent in this epoch: as many hashes as the seen map holds */
+	struct hash_index index;
 	uint64_t *arena;
 	size_t arena_len, arena_cap;
+	uint32_t epoch;
+	bool sweep; /* forget the stacks of past epochs at the end of the next drain */
 };
 
-#define STORE_FILL 8
-#define STORE_KEEP (64 * 1024) /* frames a store keeps room for once emptied */
+#define TABLE_KEEP (64 * 1024) /* frames the table keeps room for once emptied */
 
 struct capture {
 	struct capture_bpf *skel;
@@ -66,6 +73,7 @@ struct capture {
 	char hook_name[64];
 
 	struct ring_buffer *proc_notes; /* NULL: no process notes */
+	struct ring_buffer *stack_ring; /* the stacks ring buffer */
 	capture_proc_fn proc_fn;        /* only during capture__consume_events() */
 	void *proc_ctx;
 
@@ -75,13 +83,15 @@ struct capture {
 	int ncpus;
 	int npossible;
 
-	uint32_t stack_entries, spill_entries, count_entries, depth;
+	uint32_t stack_entries, count_entries, ring_bytes;
 	int active; /* the set events go to */
 
 	/* Drain scratch, sized at open. */
 	struct stack_key *keys;
 	struct stack_value *vals;
-	struct stack_store store[2]; /* per map set */
+	struct stack_table stacks;
+	uint64_t *seen_keys;          /* SEEN_BATCH keys and ... */
+	uint8_t *seen_vals;           /* ... values, to empty a seen map */
 	uint64_t *percpu; /* npossible values */
 	struct stat_counters *counters; /* npossible values of the stats map */
 };
@@ -133,6 +143,16 @@ int capture_mode__parse(const char *name, enum capture_mode *mode)
 	return -EINVAL;
 }
 
+/* A ring buffer's size: a power of two, within bounds. */
+static uint32_t pow2_bytes(uint64_t n)
+{
+	uint32_t p = MIN_RING_BYTES;
+
+	while (p < n && p < MAX_RING_BYTES)
+		p <<= 1;
+	return p;
+}
+
 static uint32_t pow2_at_least(uint64_t n)
 {
 	uint32_t p = 1;
@@ -145,9 +165,8 @@ static uint32_t pow2_at_least(uint64_t n)
 /*
  * Sizes the maps from the expected load. In sample mode a drain sees at
  * most freq * cpus * period events (plus perf's overshoot), so at most that
- * many keys and twice that many stacks; the stack maps get 8 buckets per
- * expected stack because a STACK_TRACE map loses a stack whose hash bucket
- * is taken (-EEXIST), and the spill map catches most of those.
+ * many keys and twice that many stacks (a kernel and a user stack each);
+ * the seen map keeps stacks for many drains, so it gets 4 times that.
  */
 static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 {
@@ -169,21 +188,7 @@ static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 		cap->stack_entries = pow2_at_least(o->stack_entries);
 	if (o->count_entries)
 		cap->count_entries = o->count_entries;
-	cap->spill_entries = cap->stack_entries / SPILL_DIVISOR;
-}
-
-/* The kernel refuses stack maps deeper than kernel.perf_event_max_stack. */
-static uint32_t max_stack_depth(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "re");
-	unsigned int v = MAX_STACK_DEPTH;
-
-	if (f) {
-		if (fscanf(f, "%u", &v) != 1 || v == 0)
-			v = MAX_STACK_DEPTH;
-		fclose(f);
-	}
-	return v < MAX_STACK_DEPTH ? v : MAX_STACK_DEPTH;
+	cap->ring_bytes = pow2_bytes((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK);
 }
 
 /* Parses a cpu list such as "0-3,5" into a mask; returns the count or -errno. */
@@ -423,6 +428,8 @@ static void detach(struct capture *cap)
 	detach_links(cap);
 	ring_buffer__free(cap->proc_notes);
 	cap->proc_notes = NULL;
+	ring_buffer__free(cap->stack_ring);
+	cap->stack_ring = NULL;
 	capture_bpf__destroy(cap->skel);
 	cap->skel = NULL;
 }
@@ -430,18 +437,12 @@ static void detach(struct capture *cap)
 static int size_maps(struct capture *cap)
 {
 	struct capture_bpf *s = cap->skel;
-	struct bpf_map *stacks[] = { s->maps.stacks0, s->maps.stacks1 };
-	struct bpf_map *spills[] = { s->maps.spill0, s->maps.spill1 };
 	struct bpf_map *counts[] = { s->maps.counts0, s->maps.counts1 };
-	int err = 0;
+	int err = bpf_map__set_max_entries(s->maps.stacks, cap->ring_bytes) ?:
+		  bpf_map__set_max_entries(s->maps.seen, cap->stack_entries);
 
-	for (int i = 0; i < 2 && !err; i++) {
-		err = bpf_map__set_max_entries(stacks[i], cap->stack_entries) ?:
-		      bpf_map__set_value_size(stacks[i], cap->depth * sizeof(uint64_t)) ?:
-		      bpf_map__set_max_entries(spills[i], cap->spill_entries) ?:
-		      bpf_map__set_value_size(spills[i], cap->depth * sizeof(uint64_t)) ?:
-		      bpf_map__set_max_entries(counts[i], cap->count_entries);
-	}
+	for (int i = 0; i < 2 && !err; i++)
+		err = bpf_map__set_max_entries(counts[i], cap->count_entries);
 	return err;
 }
 
@@ -465,6 +466,123 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	/* The filters go in before the hook is attached: no event escapes them. */
 	return size_maps(cap) ?: capture_bpf__load(cap->skel) ?:
 	       capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
+}
+
+struct stack_probe {
+	const struct stack_table *table;
+	uint64_t hash;
+};
+
+static bool same_stack_hash(const void *ctx, uint32_t i)
+{
+	const struct stack_probe *p = ctx;
+
+	return p->table->entries[i].hash == p->hash;
+}
+
+static uint64_t stack_rehash(const void *ctx, uint32_t i)
+{
+	const struct stack_table *t = ctx;
+
+	return t->entries[i].hash;
+}
+
+/* The entry of the stack with @hash, or NULL. */
+static struct stack_entry *stack_table__find(const struct stack_table *t, uint64_t hash)
+{
+	struct stack_probe probe = { t, hash };
+	struct hash_slot *slot = hash_index__find(&t->index, hash, same_stack_hash, &probe);
+
+	return slot->entry1 ? &t->entries[slot->entry1 - 1] : NULL;
+}
+
+/*
+ * Adds a stack just sent (@nr addresses at @ips), or marks it sent again in
+ * this epoch. Returns 0 or -ENOMEM; a stack left out is reported missing by
+ * the counts that refer to it.
+ */
+static int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t *ips,
+			    uint32_t nr)
+{
+	struct stack_entry *e = stack_table__find(t, hash);
+
+	if (e) {
+		t->current += e->epoch != t->epoch;
+		e->epoch = t->epoch;
+		return 0;
+	}
+	if (array__grow((void **)&t->arena, &t->arena_cap, t->arena_len + nr, sizeof(uint64_t),
+			4096) ||
+	    array__grow((void **)&t->entries, &t->cap, t->n + 1, sizeof(*t->entries), 256) ||
+	    hash_index__insert(&t->index, hash, t->n, stack_rehash, t))
+		return -ENOMEM;
+	memcpy(t->arena + t->arena_len, ips, nr * sizeof(uint64_t));
+	t->entries[t->n++] = (struct stack_entry){ .hash = hash, .off = t->arena_len, .nr = nr,
+						   .epoch = t->epoch };
+	t->arena_len += nr;
+	t->current++;
+	return 0;
+}
+
+/* Starts a new epoch: the caller empties the seen map. */
+static void stack_table__new_epoch(struct stack_table *t)
+{
+	t->epoch++;
+	t->current = 0;
+	t->sweep = true;
+}
+
+/*
+ * Forgets the stacks not sent in this epoch, keeping the others in order;
+ * past TABLE_KEEP frames, arena memory the kept ones do not need goes back.
+ */
+static void stack_table__sweep(struct stack_table *t)
+{
+	size_t kept = 0, len = 0;
+
+	hash_index__clear(&t->index);
+	for (size_t i = 0; i < t->n; i++) {
+		struct stack_entry e = t->entries[i];
+
+		if (e.epoch != t->epoch)
+			continue;
+		memmove(t->arena + len, t->arena + e.off, e.nr * sizeof(uint64_t));
+		e.off = len;
+		len += e.nr;
+		t->entries[kept] = e;
+		hash_index__insert(&t->index, e.hash, kept++, stack_rehash, t); /* no growth */
+	}
+	t->n = kept;
+	t->arena_len = len;
+	t->sweep = false;
+	if (t->arena_cap > TABLE_KEEP && len * 4 < t->arena_cap) {
+		size_t cap = len > TABLE_KEEP ? len : TABLE_KEEP;
+		uint64_t *arena = realloc(t->arena, cap * sizeof(uint64_t));
+
+		if (arena) {
+			t->arena = arena;
+			t->arena_cap = cap;
+		}
+	}
+}
+
+static void stack_table__free(struct stack_table *t)
+{
+	hash_index__free(&t->index);
+	free(t->entries);
+	free(t->arena);
+}
+
+/* A record of the stacks ring buffer: into the table. */
+static int on_stack_record(void *ctx, void *data, size_t size)
+{
+	struct capture *cap = ctx;
+	const struct sent_stack *r = data;
+
+	if (size >= SENT_STACK_HEAD && r->nr <= MAX_STACK_DEPTH &&
+	    size >= SENT_STACK_HEAD + (size_t)r->nr * sizeof(uint64_t))
+		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr);
+	return 0;
 }
 
 static int on_proc_note(void *ctx, void *data, size_t size)
@@ -495,9 +613,24 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 		detach(cap);
 		return err;
 	}
+	cap->stack_ring =
+		ring_buffer__new(bpf_map__fd(cap->skel->maps.stacks), on_stack_record, cap, NULL);
+	if (!cap->stack_ring) {
+		err = -errno;
+		snprintf(why, size, "stacks ring buffer: %s", strerror(-err));
+		detach(cap);
+		return err;
+	}
 	/* Without notes (no ring buffer), capture still works, naming fewer short processes. */
 	cap->proc_notes =
 		ring_buffer__new(bpf_map__fd(cap->skel->maps.proc_notes), on_proc_note, cap, NULL);
+	if (cap->proc_notes) {
+		/* One descriptor to poll: the notes' epoll set watches the stacks' too. */
+		struct epoll_event ev = { .events = EPOLLIN };
+
+		epoll_ctl(ring_buffer__epoll_fd(cap->proc_notes), EPOLL_CTL_ADD,
+			  ring_buffer__epoll_fd(cap->stack_ring), &ev);
+	}
 	return 0;
 }
 
@@ -518,12 +651,10 @@ static int alloc_scratch(struct capture *cap)
 {
 	cap->keys = calloc(cap->count_entries, sizeof(*cap->keys));
 	cap->vals = calloc(cap->count_entries, sizeof(*cap->vals));
-	for (int set = 0; set < 2; set++) {
-		cap->store[set].slot_of[0] = calloc(cap->stack_entries, sizeof(int32_t));
-		cap->store[set].slot_of[1] = calloc(cap->spill_entries, sizeof(int32_t));
-		if (!cap->store[set].slot_of[0] || !cap->store[set].slot_of[1])
-			return -ENOMEM;
-	}
+	cap->seen_keys = calloc(SEEN_BATCH, sizeof(*cap->seen_keys));
+	cap->seen_vals = calloc(SEEN_BATCH, sizeof(*cap->seen_vals));
+	if (!cap->seen_keys || !cap->seen_vals || hash_index__init(&cap->stacks.index, 1024))
+		return -ENOMEM;
 	cap->percpu = calloc(cap->npossible, sizeof(uint64_t));
 	cap->counters = calloc(cap->npossible, sizeof(*cap->counters));
 	if (!cap->keys || !cap->vals || !cap->percpu || !cap->counters)
@@ -550,7 +681,6 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	cap->opts = opts;
 	cap->npossible = libbpf_num_possible_cpus();
 	cap->ncpus = sysconf(_SC_NPROCESSORS_ONLN);
-	cap->depth = max_stack_depth();
 	if (cap->npossible <= 0) {
 		snprintf(err_buf, err_size, "can't count the possible CPUs");
 		free(cap);
@@ -672,131 +802,51 @@ static void wait_quiescent(struct capture *cap, int set)
 	}
 }
 
-/*
- * Fetches stack @id of @set, unless it was read already; sets *@index to its
- * entry in the set's store. Returns 0, or -errno when the id is out of
- * range or unreadable.
- */
-static int fetch_stack(struct capture *cap, int set, int32_t id, size_t *index)
+/* Resolves one side of a key: its frames, or why it has none. */
+static void resolve_side(const struct stack_table *t, uint64_t hash, int32_t err,
+			 const uint64_t **ips, uint32_t *nr, int32_t *why)
 {
-	struct capture_bpf *s = cap->skel;
-	struct stack_store *st = &cap->store[set];
-	bool spill = id & STACK_SPILL;
-	uint32_t idx = id & ~STACK_SPILL;
-	uint32_t limit = spill ? cap->spill_entries : cap->stack_entries;
-	struct bpf_map *map = spill ? (set ? s->maps.spill1 : s->maps.spill0)
-				    : (set ? s->maps.stacks1 : s->maps.stacks0);
-	int32_t *slot;
-	uint64_t *ips;
-	uint32_t nr = 0;
+	const struct stack_entry *e = err ? NULL : stack_table__find(t, hash);
 
-	if (idx >= limit)
-		return -ERANGE;
-	slot = &st->slot_of[spill][idx];
-	if (*slot) {
-		*index = *slot - 1;
-		return 0;
-	}
-	if (array__grow((void **)&st->arena, &st->arena_cap, st->arena_len + cap->depth,
-			sizeof(uint64_t), 64) ||
-	    array__grow((void **)&st->fetched, &st->fetched_cap, st->nfetched + 1,
-			sizeof(*st->fetched), 64))
-		return -ENOMEM;
-	ips = st->arena + st->arena_len;
-	if (bpf_map_lookup_elem(bpf_map__fd(map), &idx, ips))
-		return -errno;
-	while (nr < cap->depth && ips[nr])
-		nr++;
-	st->fetched[st->nfetched] = (struct fetched_stack){ .id = id, .nr = nr,
-							    .off = st->arena_len };
-	st->arena_len += nr;
-	st->nspill += spill;
-	*index = st->nfetched++;
-	*slot = (int32_t)*index + 1;
-	return 0;
+	*why = err ? err : e ? 0 : -ENOENT;
+	*ips = e ? t->arena + e->off : NULL;
+	*nr = e ? e->nr : 0;
 }
 
-/* Resolves one side of a key: on failure the stack is reported missing. */
-static void resolve_side(struct capture *cap, int set, int32_t id, size_t *index, int32_t *err)
-{
-	*err = id < 0 ? id : fetch_stack(cap, set, id, index);
-	if (*err)
-		*index = SIZE_MAX;
-}
-
-static void emit_stack(struct capture *cap, int set, const struct stack_key *k,
+static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
 {
 	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
 				    .bytes = v->bytes };
-	const struct stack_store *store = &cap->store[set];
-	size_t ki, ui;
 
 	memcpy(st.comm, k->comm, COMM_LEN);
 	st.comm[COMM_LEN] = '\0';
-	resolve_side(cap, set, k->kstack, &ki, &st.kerr);
-	resolve_side(cap, set, k->ustack, &ui, &st.uerr);
-	/* The arena may have moved while fetching: take pointers only now. */
-	if (ki != SIZE_MAX) {
-		st.kips = store->arena + store->fetched[ki].off;
-		st.nk = store->fetched[ki].nr;
-	}
-	if (ui != SIZE_MAX) {
-		st.uips = store->arena + store->fetched[ui].off;
-		st.nu = store->fetched[ui].nr;
-	}
+	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr);
+	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr);
 	fn(ctx, &st);
 }
 
-/* Deletes every stack of @set: the fetched ones, then any orphan left. */
-static void clear_stacks(struct capture *cap, int set)
+/*
+ * Empties the seen map, so that the BPF side sends the stacks it meets
+ * again, and starts a new epoch of the stack table.
+ */
+static void forget_stacks(struct capture *cap)
 {
-	struct capture_bpf *s = cap->skel;
-	struct stack_store *st = &cap->store[set];
-	int fds[2] = { bpf_map__fd(set ? s->maps.stacks1 : s->maps.stacks0),
-		       bpf_map__fd(set ? s->maps.spill1 : s->maps.spill0) };
+	int fd = bpf_map__fd(cap->skel->maps.seen);
+	uint64_t batch;
+	uint32_t count;
+	void *in = NULL;
+	int err;
 
-	for (size_t i = 0; i < st->nfetched; i++) {
-		int32_t id = st->fetched[i].id;
-		bool spill = id & STACK_SPILL;
-		uint32_t idx = id & ~STACK_SPILL;
-
-		bpf_map_delete_elem(fds[spill], &idx);
-		st->slot_of[spill][idx] = 0;
-	}
-	st->nfetched = 0;
-	st->nspill = 0;
-	st->arena_len = 0;
-	/* A burst of stacks must not keep its memory for good: past STORE_KEEP
-	 * frames, the buffers go and grow again as needed. */
-	if (st->arena_cap > STORE_KEEP) {
-		free(st->arena);
-		free(st->fetched);
-		st->arena = NULL;
-		st->fetched = NULL;
-		st->arena_cap = st->fetched_cap = 0;
-	}
-	clear_map(fds[0], sizeof(uint32_t));
-	clear_map(fds[1], sizeof(uint32_t));
-	/* Stack ids the BPF side remembers for this set are void now. */
-	__atomic_fetch_add(&s->bss->stack_gen[set], 1, __ATOMIC_SEQ_CST);
-}
-
-/* Have @set's stack maps filled enough that collisions would become likely? */
-static bool store_full(const struct capture *cap, int set)
-{
-	const struct stack_store *st = &cap->store[set];
-
-	return (st->nfetched - st->nspill) * STORE_FILL > cap->stack_entries ||
-	       st->nspill * STORE_FILL > cap->spill_entries;
-}
-
-static void free_store(struct stack_store *st)
-{
-	free(st->slot_of[0]);
-	free(st->slot_of[1]);
-	free(st->fetched);
-	free(st->arena);
+	do {
+		count = SEEN_BATCH;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->seen_keys,
+						      cap->seen_vals, &count, NULL);
+		in = &batch;
+	} while (!err);
+	stack_table__new_epoch(&cap->stacks);
+	/* Stacks the BPF side remembers (the idle memo) are to be sent again too. */
+	__atomic_fetch_add(&cap->skel->bss->stack_gen, 1, __ATOMIC_SEQ_CST);
 }
 
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
@@ -812,6 +862,8 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	wait_quiescent(cap, set);
 
+	/* Every stack the set's counts refer to was sent before they were counted. */
+	ring_buffer__consume(cap->stack_ring);
 	do {
 		count = cap->count_entries;
 		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->keys, cap->vals, &count,
@@ -819,12 +871,15 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 		if (err && err != -ENOENT)
 			break;
 		for (uint32_t i = 0; i < count; i++)
-			emit_stack(cap, set, &cap->keys[i], &cap->vals[i], fn, ctx);
+			emit_stack(&cap->stacks, &cap->keys[i], &cap->vals[i], fn, ctx);
 		total += count;
 		in = &batch;
 	} while (!err);
-	if (store_full(cap, set))
-		clear_stacks(cap, set);
+	/* The counts that may refer to stacks of a past epoch are read now. */
+	if (cap->stacks.sweep)
+		stack_table__sweep(&cap->stacks);
+	else if (cap->stacks.current * 2 > cap->stack_entries)
+		forget_stacks(cap);
 	return err == -ENOENT ? total : err;
 }
 
@@ -852,13 +907,14 @@ int capture__cpu_events(const struct capture *cap, uint64_t *events, int n)
 
 int capture__event_fd(const struct capture *cap)
 {
-	return cap->proc_notes ? ring_buffer__epoll_fd(cap->proc_notes) : -1;
+	return ring_buffer__epoll_fd(cap->proc_notes ? cap->proc_notes : cap->stack_ring);
 }
 
 int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx)
 {
 	int n;
 
+	ring_buffer__consume(cap->stack_ring); /* keeps the stacks ring buffer from filling */
 	if (!cap->proc_notes)
 		return 0;
 	cap->proc_fn = fn;
@@ -900,8 +956,9 @@ void capture__close(struct capture *cap)
 	detach(cap);
 	free(cap->keys);
 	free(cap->vals);
-	free_store(&cap->store[0]);
-	free_store(&cap->store[1]);
+	stack_table__free(&cap->stacks);
+	free(cap->seen_keys);
+	free(cap->seen_vals);
 	free(cap->percpu);
 	free(cap->counters);
 	free(cap);

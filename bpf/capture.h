@@ -88,10 +88,11 @@ void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
 
 /*
  * capture__drain() switches events to the other map set, waits until none
- * is still recording into the old one, calls @fn for each counted stack of
- * the old set, and empties its counts (its stacks stay, read once, until
- * its stack maps fill). Returns the number of stacks passed to @fn, or
- * -errno. Stack pointers passed to @fn are valid only during the call.
+ * is still recording into the old one, reads the new stacks, calls @fn for
+ * each counted stack of the old set, and empties its counts (stacks are
+ * kept: the BPF side sends each once, until the seen map fills). Returns
+ * the number of stacks passed to @fn, or -errno. Stack pointers passed to
+ * @fn are valid only during the call.
  */
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx);
 
@@ -104,16 +105,19 @@ typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting, uint64_
 
 /*
  * capture__event_fd() returns a descriptor that polls readable when
- * process notes wait: a process (address space) sampled for the first
- * time, or a young one sampled again (in every mode, within the filters),
- * to be snapshotted while it runs. Returns -1 when there are no notes.
+ * events wait: process notes (a process or address space sampled for the
+ * first time, or a young one sampled again, in every mode, within the
+ * filters, to be snapshotted while it runs), or new stacks filling their
+ * ring buffer past a quarter, to be read before it overflows.
  */
 int capture__event_fd(const struct capture *cap);
 
 /*
- * capture__consume_events() calls @fn for each process note waiting, in
- * order, without blocking. Returns the number of notes, or -errno. Notes
- * are lost, not blocked on, when the reader falls far behind.
+ * capture__consume_events() reads the new stacks waiting (kept for the
+ * next drain) and calls @fn for each process note waiting, in order,
+ * without blocking. Returns the number of notes, or -errno. Notes and
+ * stacks are lost (and stacks counted), not blocked on, when the reader
+ * falls far behind.
  */
 int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * stack_key.h: what the BPF programs and the loader agree on: the key and
- * value of the counts maps, the stats slots, and what a stack id may hold.
+ * stack_key.h: what the BPF programs and the loader agree on: the keys and
+ * values of the stack and counts maps, the stats slots, the process notes.
  */
 #ifndef FLAMETOP_STACK_KEY_H
 #define FLAMETOP_STACK_KEY_H
@@ -11,21 +11,34 @@
 #define MAX_FILTER_TGIDS 64
 
 /*
- * A stack id is an index into a STACK_TRACE map of the active set. A stack
- * that collides in the primary map is stored in that set's spill map, and
- * its id carries STACK_SPILL. Negative ids say why there is no stack: a
- * negative errno from bpf_get_stackid(), or one of the values below.
+ * A stack is sent to user space once, through the stacks ring buffer, the
+ * first time it is walked; counts refer to it by a 64-bit hash of its
+ * addresses that the BPF program computes, and the `seen` map holds the
+ * hashes already sent. A side's error says why there is no stack:
+ * 0 when there is one, a negative errno from the walk or the store, or one
+ * of the values below.
  */
-#define STACK_SPILL 0x40000000
 #define STACK_NOT_WALKED (-1000) /* this side was not asked for (-K / -U) */
 #define STACK_NO_USER (-1001)    /* kernel thread, idle or exiting: no user stack */
 #define STACK_NO_KERNEL (-1002)  /* sampled in user mode: there is no kernel stack */
 
+/* A record of the stacks ring buffer: the head, then @nr addresses, leaf first. */
+struct sent_stack {
+	__u64 hash;
+	__u32 nr;
+	__u32 pad;
+	__u64 ips[MAX_STACK_DEPTH];
+};
+
+#define SENT_STACK_HEAD 16 /* bytes before ips */
+
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
-	__s32 kstack;
-	__s32 ustack;
+	__u64 kstack; /* hash of the kernel stack, when kerr is 0 */
+	__u64 ustack; /* hash of the user stack, when uerr is 0 */
+	__s32 kerr;
+	__s32 uerr;
 	char comm[COMM_LEN];
 };
 
@@ -64,10 +77,8 @@ enum stat_slot {
 	STAT_EVENTS,            /* events that passed the filters */
 	STAT_LOST_COUNTS_FULL,  /* not counted: the counts map was full */
 	STAT_LOST_BUSY,         /* not counted: the map sets were being swapped */
-	STAT_KSTACK_COLLISION,  /* kernel stack: -EEXIST in both stack maps */
-	STAT_KSTACK_NOMEM,      /* kernel stack: -ENOMEM, stack map full */
-	STAT_KSTACK_FAULT,      /* kernel stack: -EFAULT or another error */
-	STAT_USTACK_COLLISION,
+	STAT_KSTACK_NOMEM,      /* kernel stack: not sent (seen map or ring buffer full) */
+	STAT_KSTACK_FAULT,      /* kernel stack: the walk failed (-EFAULT or another error) */
 	STAT_USTACK_NOMEM,
 	STAT_USTACK_FAULT,
 	STAT_NR,

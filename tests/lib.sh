@@ -12,7 +12,8 @@ tap_n=0
 bg_pids=()
 
 cleanup_test() {
-	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null; done
+	# A stopped workload gets the TERM only once continued.
+	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$TEST_TMP"
 }

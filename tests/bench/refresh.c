@@ -7,10 +7,14 @@
  * (view__draw). The stacks are real: build/workloads/stack_tree makes N
  * distinct read() call paths, captured in read mode. Run as root.
  *
- * Prints one line: "N drain_ms rebuild_ms draw_ms total_ms again_ms rss_kib",
- * where again_ms is a second refresh of the same N stacks (names known) and
- * rss_kib the resident memory after both.
+ * Prints one line: "N drain_ms rebuild_ms draw_ms total_ms again_ms rss_kib
+ * stacks missing", where again_ms is a second refresh of the same N stacks
+ * (names known), rss_kib the resident memory after both, stacks the distinct
+ * stacks the first refresh brought, and missing the stacks the capture
+ * could not send (its stats): a run is valid only with N stacks, 0 missing.
  */
+#include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,14 +54,28 @@ static long rss_kib(void)
 	return kib;
 }
 
-/* Starts one round of the workload's N reads and waits until it has made them. */
-static int run_round(pid_t child)
+/*
+ * Starts one round of the workload's N reads and waits until it has made
+ * them, handling capture events meanwhile as live's loop does.
+ */
+static int run_round(struct live *live, pid_t child)
 {
 	int status;
 
 	if (kill(child, SIGUSR1) || kill(child, SIGCONT))
 		return -1;
-	return waitpid(child, &status, WUNTRACED) == child && WIFSTOPPED(status) ? 0 : -1;
+	for (;;) {
+		struct pollfd pfd;
+		int ms = live__poll_events(live, &pfd);
+		pid_t got = waitpid(child, &status, WUNTRACED | WNOHANG);
+
+		if (got == child)
+			return WIFSTOPPED(status) ? 0 : -1;
+		if (got < 0)
+			return -1;
+		if (poll(&pfd, 1, ms >= 0 && ms < 5 ? ms : 5) > 0 && pfd.revents)
+			live__handle_events(live);
+	}
 }
 
 struct refresh {
@@ -111,6 +129,8 @@ int main(int argc, char **argv)
 	char arg[32], err[512];
 	struct capture_opts copts;
 	struct refresh first, again;
+	struct capture_stats st;
+	size_t stacks;
 	struct symbolizer *sym;
 	struct profile *p;
 	struct live *live;
@@ -140,15 +160,18 @@ int main(int argc, char **argv)
 		kill(child, SIGKILL);
 		return 1;
 	}
-	if (run_round(child) || refresh(live, p, &v, &s, &first) || run_round(child) ||
-	    refresh(live, p, &v, &s, &again)) {
+	if (run_round(live, child) || refresh(live, p, &v, &s, &first) ||
+	    (stacks = profile__nstacks(p), run_round(live, child)) ||
+	    refresh(live, p, &v, &s, &again) || capture__stats(live__capture(live), &st)) {
 		fprintf(stderr, "refresh: a round failed\n");
 		kill(child, SIGKILL);
 		return 1;
 	}
-	printf("%u %.2f %.2f %.2f %.2f %.2f %ld\n", n, first.drain, first.rebuild, first.draw,
-	       first.drain + first.rebuild + first.draw, again.drain + again.rebuild + again.draw,
-	       rss_kib());
+	printf("%u %.2f %.2f %.2f %.2f %.2f %ld %zu %" PRIu64 "\n", n, first.drain, first.rebuild,
+	       first.draw, first.drain + first.rebuild + first.draw,
+	       again.drain + again.rebuild + again.draw, rss_kib(), stacks,
+	       st.slot[STAT_KSTACK_NOMEM] + st.slot[STAT_KSTACK_FAULT] + st.slot[STAT_USTACK_NOMEM] +
+		       st.slot[STAT_USTACK_FAULT]);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	live__close(live);

@@ -7,11 +7,14 @@
 # their names are known. Also the resident memory after both (figure f).
 . "$(dirname "$0")/../bench_lib.sh"
 
-declare -A drain rebuild draw total again rss
+declare -A drain rebuild draw total again rss invalid
 sizes=(1000 10000 100000)
 for _ in $(seq "$BENCH_RUNS"); do
 	for n in "${sizes[@]}"; do
-		read -r _ d r w t a m < <(build/bench/refresh "$n")
+		read -r _ d r w t a m stacks missing < <(build/bench/refresh "$n")
+		# The profile holds the workload's N stacks plus the process's own root.
+		[ "$missing" = 0 ] && [ "$stacks" -ge "$n" ] ||
+			invalid[$n]+="(a run brought $stacks stacks, $missing missing) "
 		drain[$n]+="$d " rebuild[$n]+="$r " draw[$n]+="$w " total[$n]+="$t "
 		again[$n]+="$a " rss[$n]+="$((m / 1024)) "
 	done

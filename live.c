@@ -78,7 +78,11 @@ struct live {
 	size_t nnames, names_cap;
 	struct hash_index name_index;
 	struct hot_name hot[1u << HOT_BITS]; /* most lookups end here, without a probe */
+	uint8_t *hook_kind; /* per frame id: HOOK_UNKNOWN, HOOK_NO or HOOK_YES */
+	size_t hook_kind_cap;
 };
+
+enum { HOOK_UNKNOWN, HOOK_NO, HOOK_YES };
 
 static double monotonic_seconds(void)
 {
@@ -381,6 +385,22 @@ static bool is_hook_machinery(const char *name)
 	return false;
 }
 
+/* Is frame @f part of the hook's machinery? Decided once per frame id. */
+static bool frame_is_hook(struct live *l, uint32_t f)
+{
+	size_t cap = l->hook_kind_cap;
+
+	if (f >= cap) {
+		if (array__grow((void **)&l->hook_kind, &l->hook_kind_cap, (size_t)f + 1, 1, 1024))
+			return is_hook_machinery(profile__frame_name(l->prof, f));
+		memset(l->hook_kind + cap, HOOK_UNKNOWN, l->hook_kind_cap - cap);
+	}
+	if (l->hook_kind[f] == HOOK_UNKNOWN)
+		l->hook_kind[f] = is_hook_machinery(profile__frame_name(l->prof, f)) ? HOOK_YES
+										     : HOOK_NO;
+	return l->hook_kind[f] == HOOK_YES;
+}
+
 /*
  * How many leaf-side kernel frames of a traced event belong to the hook (the
  * BPF program, the tracepoint or trampoline calling it) rather than to the
@@ -396,7 +416,7 @@ static uint32_t hook_frames(struct live *l, const uint64_t *ips, uint32_t nips)
 
 		if (f == PROFILE_NONE)
 			break;
-		if (is_hook_machinery(profile__frame_name(l->prof, f)))
+		if (frame_is_hook(l, f))
 			cut = i + 1;
 		else if (profile__frame_info(l->prof, f)->named)
 			break;
@@ -508,5 +528,6 @@ void live__close(struct live *l)
 	idle_account__free(&l->idle);
 	hash_index__free(&l->name_index);
 	free(l->names);
+	free(l->hook_kind);
 	free(l);
 }

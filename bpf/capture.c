@@ -878,7 +878,7 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 	/* The counts that may refer to stacks of a past epoch are read now. */
 	if (cap->stacks.sweep)
 		stack_table__sweep(&cap->stacks);
-	else if (cap->stacks.current * 2 > cap->stack_entries)
+	else if (cap->stacks.current * 4 > cap->stack_entries * 3)
 		forget_stacks(cap);
 	return err == -ENOENT ? total : err;
 }

@@ -147,7 +147,8 @@ int main(int argc, char **argv)
 	}
 	tgid = (uint32_t)child;
 	capture_opts_for(&copts, n, &tgid);
-	sym = symbolizer__new(NULL);
+	/* As live does: the kernel's table is read once the BPF programs are loaded. */
+	sym = symbolizer__new(&(struct symbolizer_opts){ .defer_kernel = true });
 	p = profile__new();
 	if (child < 0 || !sym || !p || view__init(&v, true, 1.0) ||
 	    screen__resize(&s, WIDTH, HEIGHT)) {
@@ -155,7 +156,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	view__resize(&v, WIDTH, HEIGHT);
-	if (live__open(&copts, WEIGHT_EVENTS, sym, p, &live, err, sizeof(err))) {
+	if (live__open(&copts, WEIGHT_EVENTS, sym, p, &live, err, sizeof(err)) ||
+	    symbolizer__load_kernel(sym)) {
 		fprintf(stderr, "refresh: %s\n", err);
 		kill(child, SIGKILL);
 		return 1;

@@ -164,6 +164,8 @@ static unsigned int refresh_data(struct app *a)
 	if (a->view.paused) /* the recent window stays as it was paused */
 		return 0;
 	profile__close_interval(a->profs[a->mode]);
+	if (profile__sort(a->profs[a->mode]))
+		view__say(&a->view, true, "out of memory sorting the stacks: the view builds slower");
 	if (capture__stats(live__capture(a->live), &st) == 0) {
 		uint64_t events = st.slot[STAT_EVENTS];
 

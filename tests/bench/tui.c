@@ -130,7 +130,7 @@ static int bench(unsigned int stacks, double target)
 		if (add_stack(p, i))
 			return -1;
 	}
-	if (measure(&v, &s, p, &rebuild, &draw))
+	if (profile__sort(p) || measure(&v, &s, p, &rebuild, &draw))
 		return -1;
 	actions__key(&v, 'E'); /* every row expanded: the most rows to flatten */
 	if (measure(&v, &s, p, &rebuild_all, &draw_all))

@@ -100,6 +100,11 @@ uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum fr
 	return p->nframes++;
 }
 
+size_t profile__nframes(const struct profile *p)
+{
+	return p->nframes;
+}
+
 const struct frame *profile__frame_info(const struct profile *p, uint32_t id)
 {
 	return &p->frames[id];

@@ -64,6 +64,9 @@ struct profile *profile__new(void);
 uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum frame_kind kind,
 			bool named);
 
+/* Number of interned frames: every frame id is below it. */
+size_t profile__nframes(const struct profile *p);
+
 /* The frame with id @id, and its NUL-terminated name. */
 const struct frame *profile__frame_info(const struct profile *p, uint32_t id);
 const char *profile__frame_name(const struct profile *p, uint32_t id);

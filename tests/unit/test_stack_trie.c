@@ -19,6 +19,8 @@
  */
 #include "tests/unit/profile_fixture.h"
 
+#include "profile/flat.h"
+
 static int setup(void **state)
 {
 	struct trie_fixture *f;
@@ -627,6 +629,60 @@ static void check_counts(const struct stack_trie *t, const struct profile *p,
 	free(total);
 }
 
+/*
+ * The flat list of @t (see flat.h) against the profile's stacks walked one
+ * by one: a function's self is what the stacks ending in it counted, its
+ * total what the stacks through it counted, once per stack.
+ */
+static void check_flat(const struct stack_trie *t, const struct profile *p,
+		       const struct view_filter *f)
+{
+	size_t nframes = profile__nframes(p), listed = 0;
+	uint64_t *self = calloc(nframes, sizeof(*self)), *total = calloc(nframes, sizeof(*total));
+	bool *seen = calloc(nframes, sizeof(*seen));
+	struct flat_list fl = {0};
+
+	assert_non_null(self);
+	assert_non_null(total);
+	assert_non_null(seen);
+	for (size_t i = 0; i < profile__nstacks(p); i++) {
+		struct profile_stack s;
+		uint64_t count;
+		uint32_t last = PROFILE_NONE;
+
+		profile__stack(p, i, &s);
+		count = f->window == WINDOW_RECENT ? s.recent : s.total;
+		if (!count || !view_filter__keeps(f, p, &s))
+			continue;
+		memset(seen, 0, nframes * sizeof(*seen));
+		for (uint32_t k = 0; k < s.n; k++) {
+			uint8_t kind = profile__frame_info(p, s.frames[k])->kind;
+
+			if ((f->hide_kernel && kind == FRAME_KERNEL) ||
+			    (f->hide_user && kind == FRAME_USER))
+				continue;
+			last = s.frames[k];
+			if (kind != FRAME_PROCESS && !seen[last])
+				total[last] += count;
+			seen[last] = true;
+		}
+		if (profile__frame_info(p, last)->kind != FRAME_PROCESS)
+			self[last] += count;
+	}
+	assert_int_equal(flat_list__build(&fl, t, p), 0);
+	for (size_t i = 0; i < fl.n; i++) {
+		assert_int_equal(fl.entries[i].self, self[fl.entries[i].frame]);
+		assert_int_equal(fl.entries[i].total, total[fl.entries[i].frame]);
+	}
+	for (size_t i = 0; i < nframes; i++)
+		listed += total[i] > 0;
+	assert_int_equal(fl.n, listed);
+	flat_list__free(&fl);
+	free(self);
+	free(total);
+	free(seen);
+}
+
 /* The frames random_samples() draws from. */
 struct sample_frames {
 	uint32_t procs[3], user[6], kernel[4];
@@ -751,6 +807,7 @@ static void check_three_ways(struct profile **p, const struct sample_frames *sf)
 			assert_true(t[k].n > 1);
 			check_layout(&t[k], p[k]);
 			check_counts(&t[k], p[k], &filters[i]);
+			check_flat(&t[k], p[k], &filters[i]);
 			assert_int_equal(stack_trie__build_callers(&callers[k], &t[k], p[k],
 								   sf->kernel[0]),
 					 0);
@@ -769,8 +826,8 @@ static void check_three_ways(struct profile **p, const struct sample_frames *sf)
 
 /*
  * The same stacks in the sorted order, sorted in batches, or not sorted at
- * all make the same trie under every filter; so do other stacks after a
- * reset.
+ * all make the same trie under every filter, and the flat list built from
+ * it is right; so do other stacks after a reset.
  */
 static void test_any_order_same_trie(void **state)
 {

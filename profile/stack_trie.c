@@ -167,24 +167,65 @@ struct trie_build {
 	 * it needs exists yet, and nothing has to be looked up.
 	 */
 	bool grouped;
+	const uint32_t *prev_frames; /* the stack added last, whose path is t->last_path */
+	uint32_t prev_n;
 };
+
+/* How many frames @a and @b, both @n long or longer, share from the start. */
+static uint32_t shared_frames(const uint32_t *a, const uint32_t *b, uint32_t n)
+{
+	uint32_t i = 0;
+
+	for (; i + 2 <= n; i += 2) { /* two at a time: most stacks share most frames */
+		uint64_t x, y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* How many steps of the previous path come from its first @frames frames. */
+static size_t steps_within(const struct stack_trie *t, uint32_t frames)
+{
+	size_t lo = 0, hi = t->last_len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->last_path[mid].at < frames)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 /*
  * Adds one stack's @count to the node its path of shown frames ends at. The
- * nodes of the prefix it shares with the previous stack are taken from the
- * previous path; below a node this stack made, every node is new; other
- * nodes are looked up, unless the stacks came grouped.
+ * frames it shares with the previous stack give the first nodes of the
+ * previous path, found without a look at each frame; the shown frames after
+ * them are compared with the rest of that path while they match. Below a
+ * node this stack made, every node is new; other nodes are looked up,
+ * unless the stacks came grouped.
  */
 static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64_t count)
 {
 	struct stack_trie *t = b->t;
-	uint32_t node = TRIE_ROOT, first_new = (uint32_t)t->n;
-	size_t depth = 0;
-	bool same = true, skipped = false;
+	uint32_t shared = shared_frames(s->frames, b->prev_frames,
+					s->n < b->prev_n ? s->n : b->prev_n);
+	size_t depth = steps_within(t, shared);
+	uint32_t node = depth ? t->last_path[depth - 1].node : TRIE_ROOT;
+	uint32_t first_new = (uint32_t)t->n;
+	bool same = true, skipped = depth < shared; /* a shared frame was hidden */
 
 	if (array__grow((void **)&t->last_path, &t->last_cap, s->n, sizeof(*t->last_path), 256))
 		return -ENOMEM;
-	for (uint32_t i = 0; i < s->n; i++) {
+	for (uint32_t i = shared; i < s->n; i++) {
 		uint32_t frame = s->frames[i];
 
 		if (b->hiding && frame_hidden(b->f, profile__frame_info(b->p, frame))) {
@@ -193,7 +234,8 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64
 		}
 		b->grouped &= !skipped;
 		if (same && depth < t->last_len && t->last_path[depth].frame == frame) {
-			node = t->last_path[depth++].node;
+			node = t->last_path[depth].node;
+			t->last_path[depth++].at = i;
 			continue;
 		}
 		same = false;
@@ -201,9 +243,11 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64
 						       : child_or_new(t, node, frame);
 		if (node == TRIE_NONE)
 			return -ENOMEM;
-		t->last_path[depth++] = (struct trie_step){ frame, node };
+		t->last_path[depth++] = (struct trie_step){ frame, node, i };
 	}
 	t->last_len = depth;
+	b->prev_frames = s->frames;
+	b->prev_n = s->n;
 	t->nodes[node].self += count;
 	t->nodes[node].total += count;
 	return 0;
@@ -348,7 +392,7 @@ static int finish(struct stack_trie *t, const struct profile *p, bool grouped)
 
 int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f)
 {
-	struct trie_build b = { t, p, f, f->hide_kernel || f->hide_user, true };
+	struct trie_build b = { t, p, f, f->hide_kernel || f->hide_user, true, NULL, 0 };
 	size_t n = profile__nstacks(p), nsorted = profile__nsorted(p);
 	int err = 0;
 

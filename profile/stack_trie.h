@@ -47,9 +47,9 @@ struct trie_node {
 	uint64_t total;        /* self plus every descendant's total */
 };
 
-/* A step of a path: a node and its frame. */
+/* A step of a stack's path: a node, its frame, and where that frame is in the stack. */
 struct trie_step {
-	uint32_t frame, node;
+	uint32_t frame, node, at;
 };
 
 struct stack_trie {

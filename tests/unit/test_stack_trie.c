@@ -889,6 +889,33 @@ static void test_prefix_stacks(void **state)
 	stack_trie__free(&unsorted);
 }
 
+/*
+ * A shown frame after a hidden one: with kernel frames hidden,
+ * "bash;main;sys_read;foo" goes through main's foo, like "bash;main;foo",
+ * though in the sorted order it comes after "bash;main;sys_read", far from
+ * "bash;main;foo": the order no longer keeps the stacks of a node together.
+ */
+static void test_shown_frame_after_hidden(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .hide_kernel = true};
+	const struct stack_trie *t = &f->t;
+	uint32_t bash, bmain, foo;
+
+	ADD(f->p, 100, 2, f->bash, f->main, f->sys_read);
+	ADD(f->p, 100, 4, f->bash, f->main, f->sys_read, f->foo);
+	assert_int_equal(profile__sort(f->p), 0);
+	trie_build(f, &flt);
+	check_layout(t, f->p);
+	bash = child(t, TRIE_ROOT, f->bash);
+	bmain = child(t, bash, f->main);
+	foo = child(t, bmain, f->foo);
+	CHILDREN(t, bmain, foo, child(t, bmain, f->bar));
+	check_node(t, foo, bmain, 3, 9, 9);
+	check_node(t, bmain, bash, 2, 2, 12);
+	NO_CHILDREN(t, foo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -911,6 +938,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_wide_trie, setup, trie_teardown),
 	    cmocka_unit_test(test_any_order_same_trie),
 	    cmocka_unit_test_setup_teardown(test_prefix_stacks, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_shown_frame_after_hidden, setup, trie_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -339,31 +339,38 @@ static uint32_t renamed(const uint32_t *new_of, uint32_t node)
 	return node == TRIE_NONE ? TRIE_NONE : new_of[node];
 }
 
-/* Renumbers the nodes in depth-first order, siblings in list order. */
+/*
+ * Renumbers the nodes in depth-first order, siblings in list order, in
+ * place: the links first, then the nodes, each swap putting one where it
+ * belongs.
+ */
 static int renumber_depth_first(struct stack_trie *t)
 {
 	uint32_t *new_of = malloc(t->n * sizeof(*new_of));
-	struct trie_node *nodes = malloc(t->n * sizeof(*nodes));
 	uint32_t next = 0;
 
-	if (!new_of || !nodes) {
-		free(new_of);
-		free(nodes);
+	if (!new_of)
 		return -ENOMEM;
-	}
 	for (uint32_t node = TRIE_ROOT; node != TRIE_NONE; node = next_depth_first(t, node))
 		new_of[node] = next++;
 	for (uint32_t node = 0; node < t->n; node++) {
-		struct trie_node *n = &nodes[new_of[node]];
+		struct trie_node *n = &t->nodes[node];
 
-		*n = t->nodes[node];
 		n->parent = renamed(new_of, n->parent);
 		n->first_child = renamed(new_of, n->first_child);
 		n->next_sibling = renamed(new_of, n->next_sibling);
 	}
-	free(t->nodes);
-	t->nodes = nodes;
-	t->cap = t->n;
+	for (uint32_t node = 0; node < t->n; node++) {
+		while (new_of[node] != node) {
+			uint32_t to = new_of[node];
+			struct trie_node moved = t->nodes[to];
+
+			t->nodes[to] = t->nodes[node];
+			t->nodes[node] = moved;
+			new_of[node] = new_of[to];
+			new_of[to] = to;
+		}
+	}
 	free(new_of);
 	return 0;
 }

@@ -318,8 +318,8 @@ static size_t at_rank(const struct profile *p, size_t rank)
  * Sorted stacks lie all over memory. Walked in rank order, each would wait
  * for memory twice (its entry, then its frames), so the memory is asked
  * early: for the entry RANKS_AHEAD ranks on, and for the frames half as
- * far on, whose entry was asked for already. (In this function, not one of
- * its own: gcc drops calls to a function that only prefetches.)
+ * far on, whose entry was asked for already. (Here, not in a helper: gcc
+ * drops a call to a static function whose only effect is a prefetch.)
  */
 #define RANKS_AHEAD 16
 #define FRAMES_PER_LINE 16 /* 64-byte cache lines */

@@ -45,7 +45,7 @@ static uint64_t digit(const struct stack_key *k, uint32_t d)
 /*
  * Frames @d and @d + 1 of @k as one number. Between stacks whose first @d
  * frames are the same, the numbers compare as the stacks do up to frame
- * @d + 1; a low half of 0 means the stack ends there.
+ * @d + 1; a low half of 0 means the stack has no frame @d + 1.
  */
 static uint64_t two_digits(const struct stack_key *k, uint32_t d)
 {

@@ -7,8 +7,9 @@
  *
  * Stacks share long prefixes, so a comparison sort would compare the same
  * frames over and over; stack_sort() is a multikey quicksort instead
- * (Bentley and Sedgewick), which reads each stack's frames about once per
- * level of the tree they make.
+ * (Bentley and Sedgewick): it partitions the stacks on two frames at a
+ * time, then the stacks that agree on them on the next two, and so reads
+ * each frame of a stack about once.
  */
 #ifndef FLAMETOP_STACK_SORT_H
 #define FLAMETOP_STACK_SORT_H

@@ -237,7 +237,7 @@ static int resize(struct app *a)
 static void sort_stacks(struct app *a)
 {
 	if (a->live && profile__sort(a->profs[a->mode]))
-		view__say(&a->view, true, "out of memory sorting the stacks: the view builds slower");
+		view__say(&a->view, true, "no memory to sort the stacks: the view builds slower");
 }
 
 /* Brings the view up to date as @flags say, and draws it when anything changed. */

@@ -550,11 +550,12 @@ static void add_random_stacks(struct profile *p, const uint32_t *procs, const ui
 {
 	for (size_t i = 0; i < n; i++) {
 		uint32_t st[10], len = 1 + next_random(state) % 10;
+		int32_t tgid = 1 + (int32_t)(next_random(state) % 3);
 
 		st[0] = procs[next_random(state) % 2];
 		for (uint32_t j = 1; j < len; j++)
 			st[j] = alphabet[next_random(state) % SORT_ALPHABET];
-		assert_int_equal(add_stack(p, 1 + (int32_t)(next_random(state) % 3), st, len, 1), 0);
+		assert_int_equal(add_stack(p, tgid, st, len, 1), 0);
 	}
 }
 

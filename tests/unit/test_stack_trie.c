@@ -808,9 +808,8 @@ static void check_three_ways(struct profile **p, const struct sample_frames *sf)
 			check_layout(&t[k], p[k]);
 			check_counts(&t[k], p[k], &filters[i]);
 			check_flat(&t[k], p[k], &filters[i]);
-			assert_int_equal(stack_trie__build_callers(&callers[k], &t[k], p[k],
-								   sf->kernel[0]),
-					 0);
+			assert_int_equal(
+			    stack_trie__build_callers(&callers[k], &t[k], p[k], sf->kernel[0]), 0);
 			check_layout(&callers[k], p[k]);
 		}
 		check_same_trie(&t[0], &t[1]);

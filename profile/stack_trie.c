@@ -308,6 +308,15 @@ static size_t count_children(const struct stack_trie *t, uint32_t node)
 	return k;
 }
 
+/* Sorts @node's children; most nodes have one or none, sorted already. */
+static void sort_children(struct stack_trie *t, const struct profile *p, uint32_t node)
+{
+	uint32_t first = t->nodes[node].first_child;
+
+	if (first != TRIE_NONE && t->nodes[first].next_sibling != TRIE_NONE)
+		t->nodes[node].first_child = sort_sibling_list(t, p, first, count_children(t, node));
+}
+
 /*
  * Sums the totals and sorts the siblings, from the last node back: a node
  * always comes after its parent, so when a node is reached its children's
@@ -316,11 +325,9 @@ static size_t count_children(const struct stack_trie *t, uint32_t node)
 static void sum_and_sort(struct stack_trie *t, const struct profile *p)
 {
 	for (uint32_t i = (uint32_t)t->n; i-- > 0;) {
-		struct trie_node *n = &t->nodes[i];
-
-		n->first_child = sort_sibling_list(t, p, n->first_child, count_children(t, i));
+		sort_children(t, p, i);
 		if (i != TRIE_ROOT)
-			t->nodes[n->parent].total += n->total;
+			t->nodes[t->nodes[i].parent].total += t->nodes[i].total;
 	}
 }
 

@@ -334,7 +334,9 @@ static int run_folded_live(const struct options *o)
 	live__drain(live);
 	capture__stats(live__capture(live), &stats);
 
-	lines = write_folded(out, prof, o);
+	lines = profile__sort(prof);
+	if (!lines)
+		lines = write_folded(out, prof, o);
 	if (lines < 0) {
 		fail("writing folded stacks: %s", strerror((int)-lines));
 		goto cleanup;

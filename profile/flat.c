@@ -6,28 +6,41 @@
 #include "profile/flat.h"
 
 #define NO_ENTRY UINT32_MAX
+#define NOT_A_FUNCTION (UINT32_MAX - 1) /* a process frame */
 
 /* Per-frame bookkeeping while the trie is walked. */
 struct flat_walk {
 	const struct stack_trie *t;
 	const struct profile *p;
 	struct flat_list *fl;
-	uint32_t *entry_of; /* frame id -> entry index, or NO_ENTRY */
+	uint32_t *entry_of; /* frame id -> entry index, NO_ENTRY or NOT_A_FUNCTION */
 	uint32_t *on_path;  /* frame id -> how often it is on the path from the root */
+	uint32_t *path;     /* the nodes on that path, depth 1 first */
 };
+
+/* The entry of @frame, made on first sight; NOT_A_FUNCTION for a process frame. */
+static uint32_t entry_of(struct flat_walk *w, uint32_t frame)
+{
+	if (w->entry_of[frame] == NO_ENTRY) {
+		if (profile__frame_info(w->p, frame)->kind == FRAME_PROCESS) {
+			w->entry_of[frame] = NOT_A_FUNCTION;
+		} else {
+			w->entry_of[frame] = w->fl->n;
+			w->fl->entries[w->fl->n++] = (struct flat_entry){ .frame = frame };
+		}
+	}
+	return w->entry_of[frame];
+}
 
 static void enter(struct flat_walk *w, uint32_t node)
 {
 	const struct trie_node *n = &w->t->nodes[node];
+	uint32_t i = entry_of(w, n->frame);
 	struct flat_entry *e;
 
-	if (profile__frame_info(w->p, n->frame)->kind == FRAME_PROCESS)
+	if (i == NOT_A_FUNCTION)
 		return;
-	if (w->entry_of[n->frame] == NO_ENTRY) {
-		w->entry_of[n->frame] = w->fl->n;
-		w->fl->entries[w->fl->n++] = (struct flat_entry){ .frame = n->frame };
-	}
-	e = &w->fl->entries[w->entry_of[n->frame]];
+	e = &w->fl->entries[i];
 	e->self += n->self;
 	if (w->on_path[n->frame]++ == 0)
 		e->total += n->total; /* the outermost call: each stack counts once */
@@ -35,36 +48,26 @@ static void enter(struct flat_walk *w, uint32_t node)
 
 static void leave(struct flat_walk *w, uint32_t node)
 {
-	const struct trie_node *n = &w->t->nodes[node];
+	uint32_t frame = w->t->nodes[node].frame;
 
-	if (profile__frame_info(w->p, n->frame)->kind != FRAME_PROCESS)
-		w->on_path[n->frame]--;
+	if (w->entry_of[frame] != NOT_A_FUNCTION)
+		w->on_path[frame]--;
 }
 
-/* Depth first over every node below the root, entering and leaving each. */
+/*
+ * Every node below the root, entering and leaving each: in index order,
+ * which is depth-first (see stack_trie.h), so memory is read in order.
+ */
 static void walk(struct flat_walk *w)
 {
 	const struct trie_node *nodes = w->t->nodes;
-	uint32_t node = w->t->n ? nodes[TRIE_ROOT].first_child : TRIE_NONE;
+	uint32_t len = 0; /* nodes on the path */
 
-	while (node != TRIE_NONE) {
+	for (uint32_t node = 1; node < w->t->n; node++) {
+		while (len >= nodes[node].depth)
+			leave(w, w->path[--len]);
 		enter(w, node);
-		if (nodes[node].first_child != TRIE_NONE) {
-			node = nodes[node].first_child;
-			continue;
-		}
-		for (;;) {
-			leave(w, node);
-			if (nodes[node].next_sibling != TRIE_NONE) {
-				node = nodes[node].next_sibling;
-				break;
-			}
-			node = nodes[node].parent;
-			if (node == TRIE_ROOT) {
-				node = TRIE_NONE;
-				break;
-			}
-		}
+		w->path[len++] = node;
 	}
 }
 
@@ -72,25 +75,23 @@ static int by_self_then_total(const void *a, const void *b, void *arg)
 {
 	const struct flat_entry *x = a, *y = b;
 	const struct profile *p = arg;
+	int by_name;
 
 	if (x->self != y->self)
 		return x->self < y->self ? 1 : -1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
-	return strcmp(profile__frame_name(p, x->frame), profile__frame_name(p, y->frame));
+	by_name = strcmp(profile__frame_name(p, x->frame), profile__frame_name(p, y->frame));
+	return by_name ? by_name : x->frame < y->frame ? -1 : 1;
 }
 
 int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p)
 {
-	struct flat_walk w = { t, p, fl, NULL, NULL };
-	uint32_t nframes = 0;
+	struct flat_walk w = { t, p, fl, NULL, NULL, NULL };
+	size_t nframes = profile__nframes(p);
 	int err = -ENOMEM;
 
 	fl->n = 0;
-	for (size_t i = 1; i < t->n; i++) {
-		if (t->nodes[i].frame >= nframes)
-			nframes = t->nodes[i].frame + 1;
-	}
 	if (nframes > fl->cap) {
 		struct flat_entry *e = realloc(fl->entries, nframes * sizeof(*e));
 
@@ -101,7 +102,8 @@ int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const str
 	}
 	w.entry_of = malloc(nframes * sizeof(*w.entry_of) + 1);
 	w.on_path = calloc(nframes + 1, sizeof(*w.on_path));
-	if (w.entry_of && w.on_path) {
+	w.path = malloc((t->max_depth + 1) * sizeof(*w.path));
+	if (w.entry_of && w.on_path && w.path) {
 		memset(w.entry_of, 0xff, nframes * sizeof(*w.entry_of));
 		walk(&w);
 		qsort_r(fl->entries, fl->n, sizeof(*fl->entries), by_self_then_total, (void *)p);
@@ -109,6 +111,7 @@ int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const str
 	}
 	free(w.entry_of);
 	free(w.on_path);
+	free(w.path);
 	return err;
 }
 

@@ -21,7 +21,8 @@ struct flat_entry {
 };
 
 struct flat_list {
-	struct flat_entry *entries; /* sorted: self, then total, largest first, then by name */
+	struct flat_entry *entries; /* sorted: self, then total, largest first, then by name,
+				     * then by frame id */
 	size_t n, cap;
 };
 

@@ -450,5 +450,5 @@ int folded__read(FILE *in, struct profile *p, struct folded_read_stats *st)
 	raw_frames__free(&rf);
 	prev_stack__free(&ps);
 	free(r.buf);
-	return err;
+	return err ? err : profile__sort(p);
 }

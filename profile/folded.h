@@ -38,8 +38,9 @@ struct folded_read_stats {
  * frames (the suffix is dropped), "[unknown]" and "file+0x..." frames are
  * unnamed. Malformed lines (a count that is not a whole number, an empty
  * frame, a line over 1 MiB, NUL or control bytes) are counted, never fatal.
- * Frame names are sanitized. Returns 0, or -errno on a read error or when
- * memory runs out (what was read stays in @p).
+ * Frame names are sanitized. At the end the profile's sorted order is
+ * brought up to date (profile__sort()). Returns 0, or -errno on a read error
+ * or when memory runs out (what was read stays in @p).
  */
 int folded__read(FILE *in, struct profile *p, struct folded_read_stats *st);
 

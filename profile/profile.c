@@ -6,6 +6,7 @@
 #include "array.h"
 #include "profile/hash_index.h"
 #include "profile/profile.h"
+#include "profile/stack_sort.h"
 #include "profile/strtab.h"
 
 struct stack_entry {
@@ -28,6 +29,8 @@ struct profile {
 	struct stack_entry *stacks;
 	size_t nstacks, stacks_cap;
 	struct hash_index stack_index;
+	uint32_t *sorted; /* stacks[sorted[0]], ... stacks[sorted[nsorted - 1]]: the sorted order */
+	size_t nsorted, sorted_cap;
 
 	uint64_t total, open, recent;
 };
@@ -95,6 +98,11 @@ uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum fr
 	if (hash_index__insert(&p->frame_index, hash, p->nframes, rehash_frame, p))
 		return PROFILE_NONE;
 	return p->nframes++;
+}
+
+size_t profile__nframes(const struct profile *p)
+{
+	return p->nframes;
 }
 
 const struct frame *profile__frame_info(const struct profile *p, uint32_t id)
@@ -196,6 +204,7 @@ void profile__reset(struct profile *p)
 {
 	hash_index__clear(&p->stack_index);
 	p->nstacks = 0;
+	p->nsorted = 0;
 	p->arena_len = 0;
 	p->total = p->open = p->recent = 0;
 }
@@ -213,6 +222,132 @@ void profile__stack(const struct profile *p, size_t i, struct profile_stack *out
 				       .total = e->total, .recent = e->recent };
 }
 
+/* Stack @i as stack_sort sees it. */
+static struct stack_key key_of(const struct profile *p, uint32_t i)
+{
+	const struct stack_entry *e = &p->stacks[i];
+
+	return (struct stack_key){ p->arena + e->frames, e->n, e->tgid, i };
+}
+
+/* Does stack @i come after @key in the sorted order? */
+static bool comes_after(const struct profile *p, uint32_t i, const struct stack_key *key)
+{
+	struct stack_key k = key_of(p, i);
+
+	return stack_key__compare(&k, key) > 0;
+}
+
+/*
+ * How many stacks of the sorted @run[0, @n) come before @key, which is not
+ * among them. Gallops down from the end, so a stack that belongs near the
+ * end costs few comparisons.
+ */
+static size_t rank_in(const struct profile *p, const uint32_t *run, size_t n,
+		      const struct stack_key *key)
+{
+	size_t lo, hi = n, step = 1;
+
+	/* run[hi, n) comes after @key. */
+	while (hi >= step && comes_after(p, run[hi - step], key)) {
+		hi -= step;
+		step *= 2;
+	}
+	/* run[0, lo) comes before @key. */
+	lo = hi >= step ? hi - step + 1 : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (comes_after(p, run[mid], key))
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * Merges the sorted @fresh[0, @k) into the sorted order, which has room for
+ * them, from the back: each stack of the order moves once.
+ */
+static void merge_sorted(struct profile *p, const struct stack_key *fresh, size_t k)
+{
+	size_t hi = p->nsorted;
+
+	while (k > 0) {
+		const struct stack_key *key = &fresh[--k];
+		size_t at = rank_in(p, p->sorted, hi, key);
+
+		memmove(p->sorted + at + k + 1, p->sorted + at, (hi - at) * sizeof(*p->sorted));
+		p->sorted[at + k] = key->id;
+		hi = at;
+	}
+	p->nsorted = p->nstacks;
+}
+
+int profile__sort(struct profile *p)
+{
+	size_t k = p->nstacks - p->nsorted;
+	struct stack_key *fresh;
+
+	if (!k)
+		return 0;
+	if (array__grow((void **)&p->sorted, &p->sorted_cap, p->nstacks, sizeof(*p->sorted), 256))
+		return -ENOMEM;
+	fresh = malloc(k * sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
+	for (size_t i = 0; i < k; i++)
+		fresh[i] = key_of(p, (uint32_t)(p->nsorted + i));
+	if (stack_sort(fresh, k)) {
+		free(fresh);
+		return -ENOMEM;
+	}
+	merge_sorted(p, fresh, k);
+	free(fresh);
+	return 0;
+}
+
+/* The index of the stack at @rank. */
+static size_t at_rank(const struct profile *p, size_t rank)
+{
+	return rank < p->nsorted ? p->sorted[rank] : rank;
+}
+
+/*
+ * Sorted stacks lie all over memory. Walked in rank order, each would wait
+ * for memory twice (its entry, then its frames), so the memory is asked
+ * early: for the entry RANKS_AHEAD ranks on, and for the frames half as
+ * far on, whose entry was asked for already. (Here, not in a helper: gcc
+ * drops a call to a static function whose only effect is a prefetch.)
+ */
+#define RANKS_AHEAD 16
+#define FRAMES_PER_LINE 16 /* 64-byte cache lines */
+
+void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_stack *out)
+{
+	if (rank + RANKS_AHEAD < p->nstacks) {
+		const char *e = (const char *)&p->stacks[at_rank(p, rank + RANKS_AHEAD)];
+
+		__builtin_prefetch(e);
+		__builtin_prefetch(e + sizeof(struct stack_entry) - 1); /* it may span two lines */
+	}
+	if (rank + RANKS_AHEAD / 2 < p->nstacks) {
+		const struct stack_entry *e = &p->stacks[at_rank(p, rank + RANKS_AHEAD / 2)];
+		const uint32_t *frames = p->arena + e->frames;
+
+		for (uint32_t i = 0; i < e->n; i += FRAMES_PER_LINE)
+			__builtin_prefetch(frames + i);
+		__builtin_prefetch(frames + e->n - 1);
+	}
+	profile__stack(p, at_rank(p, rank), out);
+}
+
+size_t profile__nsorted(const struct profile *p)
+{
+	return p->nsorted;
+}
+
 uint64_t profile__total(const struct profile *p, enum profile_window window)
 {
 	return window == WINDOW_RECENT ? p->recent : p->total;
@@ -222,6 +357,7 @@ size_t profile__bytes(const struct profile *p)
 {
 	return sizeof(*p) + strtab__bytes(p->names) + p->frames_cap * sizeof(*p->frames) +
 	       p->arena_cap * sizeof(uint32_t) + p->stacks_cap * sizeof(*p->stacks) +
+	       p->sorted_cap * sizeof(*p->sorted) +
 	       (p->frame_index.mask + 1 + p->stack_index.mask + 1) * sizeof(struct hash_slot);
 }
 
@@ -235,5 +371,6 @@ void profile__free(struct profile *p)
 	free(p->frames);
 	free(p->arena);
 	free(p->stacks);
+	free(p->sorted);
 	free(p);
 }

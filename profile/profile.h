@@ -64,6 +64,9 @@ struct profile *profile__new(void);
 uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum frame_kind kind,
 			bool named);
 
+/* Number of interned frames: every frame id is below it. */
+size_t profile__nframes(const struct profile *p);
+
 /* The frame with id @id, and its NUL-terminated name. */
 const struct frame *profile__frame_info(const struct profile *p, uint32_t id);
 const char *profile__frame_name(const struct profile *p, uint32_t id);
@@ -83,12 +86,32 @@ int profile__add(struct profile *p, const struct sample *s);
  */
 void profile__close_interval(struct profile *p);
 
-/* profile__reset() forgets every count (the interned frames stay). */
+/* profile__reset() forgets every stack and count (the interned frames stay). */
 void profile__reset(struct profile *p);
 
 /* Number of distinct stacks; stack @i of them (0 <= i < count). */
 size_t profile__nstacks(const struct profile *p);
 void profile__stack(const struct profile *p, size_t i, struct profile_stack *out);
+
+/*
+ * The sorted order: stacks by their frame ids, compared as strings of
+ * numbers (a stack comes before the longer stacks it begins), then by tgid.
+ * Stacks that share a prefix are neighbours in it, as in a sorted folded
+ * file.
+ *
+ * profile__sort() brings the order up to date: the stacks added since the
+ * last sort are sorted on their own and merged in, so a sort costs nothing
+ * when no stack is new. Returns 0, or -ENOMEM with the order as it was.
+ *
+ * profile__stack_sorted() is profile__stack() by @rank in that order
+ * (0 <= rank < count), as of the last profile__sort(): the stacks added
+ * since then come after the sorted ones, in the order they came.
+ */
+int profile__sort(struct profile *p);
+void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_stack *out);
+
+/* How many stacks the sorted order covers: those of rank below it. */
+size_t profile__nsorted(const struct profile *p);
 
 /* Sum of all counts in @window. */
 uint64_t profile__total(const struct profile *p, enum profile_window window);

@@ -49,13 +49,14 @@ static uint64_t rehash_edge(const void *ctx, uint32_t i)
 
 uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t frame)
 {
-	struct edge_probe probe = { t, parent, frame };
-	struct hash_slot *slot =
-		hash_index__find(&t->children, edge_hash(parent, frame), same_edge, &probe);
+	uint32_t c = t->n ? t->nodes[parent].first_child : TRIE_NONE;
 
-	return slot->entry1 ? slot->entry1 - 1 : TRIE_NONE;
+	while (c != TRIE_NONE && t->nodes[c].frame != frame)
+		c = t->nodes[c].next_sibling;
+	return c;
 }
 
+/* A new node of @frame below @parent, counting nothing yet; TRIE_NONE when out of memory. */
 static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
 {
 	struct trie_node *n;
@@ -71,18 +72,36 @@ static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
 		t->nodes[parent].first_child = t->n;
 		if (n->depth > t->max_depth)
 			t->max_depth = n->depth;
-		if (hash_index__insert(&t->children, edge_hash(parent, frame), t->n, rehash_edge,
-				       t))
-			return TRIE_NONE;
 	}
 	return t->n++;
 }
 
+/*
+ * The child index is filled only when a lookup needs it: first with every
+ * node made so far, then with the nodes made since the last lookup.
+ */
+static int index_new_nodes(struct stack_trie *t)
+{
+	for (; t->indexed < t->n; t->indexed++) {
+		const struct trie_node *n = &t->nodes[t->indexed];
+
+		if (hash_index__insert(&t->children, edge_hash(n->parent, n->frame),
+				       (uint32_t)t->indexed, rehash_edge, t))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The child of @parent for @frame, made when there is none; TRIE_NONE when out of memory. */
 static uint32_t child_or_new(struct stack_trie *t, uint32_t parent, uint32_t frame)
 {
-	uint32_t c = stack_trie__child(t, parent, frame);
+	struct edge_probe probe = { t, parent, frame };
+	struct hash_slot *slot;
 
-	return c != TRIE_NONE ? c : add_node(t, parent, frame);
+	if (index_new_nodes(t))
+		return TRIE_NONE;
+	slot = hash_index__find(&t->children, edge_hash(parent, frame), same_edge, &probe);
+	return slot->entry1 ? slot->entry1 - 1 : add_node(t, parent, frame);
 }
 
 static bool has_frame_with(const struct profile *p, const struct profile_stack *s,
@@ -135,81 +154,231 @@ static bool frame_hidden(const struct view_filter *f, const struct frame *fr)
 	       (f->hide_user && fr->kind == FRAME_USER);
 }
 
-/*
- * Adds one stack. Stacks often share a prefix with the one before (a folded
- * file is sorted), so the nodes of that prefix are taken from the previous
- * path instead of being looked up again.
- */
-static int add_stack(struct stack_trie *t, const struct profile *p, const struct view_filter *f,
-		     const struct profile_stack *s, uint64_t count)
+/* What stack_trie__build() knows while it adds stacks. */
+struct trie_build {
+	struct stack_trie *t;
+	const struct profile *p;
+	const struct view_filter *f;
+	bool hiding;  /* the filter hides kernel or user frames */
+	/*
+	 * Every stack so far came in the profile's sorted order, and the frames
+	 * it kept are a prefix of it. The stacks below any node are then
+	 * neighbours: once a stack leaves the previous stack's path, no node
+	 * it needs exists yet, and nothing has to be looked up.
+	 */
+	bool grouped;
+	const uint32_t *prev_frames; /* the stack added last, whose path is t->last_path */
+	uint32_t prev_n;
+};
+
+/* How many frames @a and @b, both @n long or longer, share from the start. */
+static uint32_t shared_frames(const uint32_t *a, const uint32_t *b, uint32_t n)
 {
-	uint32_t node = TRIE_ROOT;
-	size_t depth = 0;
-	bool same = true;
+	uint32_t i = 0;
+
+	for (; i + 2 <= n; i += 2) { /* two at a time: most stacks share most frames */
+		uint64_t x, y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* How many steps of the previous path come from its first @frames frames. */
+static size_t steps_within(const struct stack_trie *t, uint32_t frames)
+{
+	size_t lo = 0, hi = t->last_len;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->last_path[mid].at < frames)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * Adds one stack's @count to the node its path of shown frames ends at. The
+ * frames it shares with the previous stack give the first nodes of the
+ * previous path, found without a look at each frame; the shown frames after
+ * them are compared with the rest of that path while they match. Below a
+ * node this stack made, every node is new; other nodes are looked up,
+ * unless the stacks came grouped.
+ */
+static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64_t count)
+{
+	struct stack_trie *t = b->t;
+	uint32_t shared = shared_frames(s->frames, b->prev_frames,
+					s->n < b->prev_n ? s->n : b->prev_n);
+	size_t depth = steps_within(t, shared);
+	uint32_t node = depth ? t->last_path[depth - 1].node : TRIE_ROOT;
+	uint32_t first_new = (uint32_t)t->n;
+	bool same = true, skipped = depth < shared; /* a shared frame was hidden */
 
 	if (array__grow((void **)&t->last_path, &t->last_cap, s->n, sizeof(*t->last_path), 256))
 		return -ENOMEM;
-	t->nodes[TRIE_ROOT].total += count;
-	for (uint32_t i = 0; i < s->n; i++) {
+	for (uint32_t i = shared; i < s->n; i++) {
 		uint32_t frame = s->frames[i];
 
-		if (frame_hidden(f, profile__frame_info(p, frame)))
+		if (b->hiding && frame_hidden(b->f, profile__frame_info(b->p, frame))) {
+			skipped = true;
 			continue;
-		if (same && depth < t->last_len && t->nodes[t->last_path[depth]].frame == frame) {
-			node = t->last_path[depth];
-		} else {
-			same = false;
-			node = child_or_new(t, node, frame);
-			if (node == TRIE_NONE)
-				return -ENOMEM;
 		}
-		t->last_path[depth++] = node;
-		t->nodes[node].total += count;
+		b->grouped &= !skipped;
+		if (same && depth < t->last_len && t->last_path[depth].frame == frame) {
+			node = t->last_path[depth].node;
+			t->last_path[depth++].at = i;
+			continue;
+		}
+		same = false;
+		node = node >= first_new || b->grouped ? add_node(t, node, frame)
+						       : child_or_new(t, node, frame);
+		if (node == TRIE_NONE)
+			return -ENOMEM;
+		t->last_path[depth++] = (struct trie_step){ frame, node, i };
 	}
 	t->last_len = depth;
+	b->prev_frames = s->frames;
+	b->prev_n = s->n;
 	t->nodes[node].self += count;
+	t->nodes[node].total += count;
 	return 0;
 }
 
-struct sort_ctx {
-	const struct stack_trie *t;
-	const struct profile *p;
-};
-
-/* Siblings: larger total first, then by name. */
-static int by_total_then_name(const void *a, const void *b, void *arg)
+/* Does sibling @a go before @b? Larger total first, then by name, then by frame id. */
+static bool goes_before(const struct stack_trie *t, const struct profile *p, uint32_t a,
+			uint32_t b)
 {
-	const struct sort_ctx *c = arg;
-	const struct trie_node *x = &c->t->nodes[*(const uint32_t *)a];
-	const struct trie_node *y = &c->t->nodes[*(const uint32_t *)b];
+	const struct trie_node *x = &t->nodes[a], *y = &t->nodes[b];
+	int by_name;
 
 	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	return strcmp(profile__frame_name(c->p, x->frame), profile__frame_name(c->p, y->frame));
+		return x->total > y->total;
+	by_name = strcmp(profile__frame_name(p, x->frame), profile__frame_name(p, y->frame));
+	return by_name ? by_name < 0 : x->frame < y->frame;
 }
 
-static int sort_siblings(struct stack_trie *t, const struct profile *p)
+/* Merges the sorted sibling lists @a and @b into one; returns its head. */
+static uint32_t merge_siblings(struct stack_trie *t, const struct profile *p, uint32_t a,
+			       uint32_t b)
 {
-	uint32_t *kids = malloc(t->n * sizeof(*kids));
-	struct sort_ctx ctx = { t, p };
+	uint32_t head = TRIE_NONE, *tail = &head;
 
-	if (!kids)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->n; i++) {
-		size_t k = 0;
+	while (a != TRIE_NONE && b != TRIE_NONE) {
+		uint32_t *from = goes_before(t, p, b, a) ? &b : &a;
 
-		for (uint32_t c = t->nodes[i].first_child; c != TRIE_NONE;
-		     c = t->nodes[c].next_sibling)
-			kids[k++] = c;
-		if (k < 2)
-			continue;
-		qsort_r(kids, k, sizeof(*kids), by_total_then_name, &ctx);
-		t->nodes[i].first_child = kids[0];
-		for (size_t j = 0; j + 1 < k; j++)
-			t->nodes[kids[j]].next_sibling = kids[j + 1];
-		t->nodes[kids[k - 1]].next_sibling = TRIE_NONE;
+		*tail = *from;
+		tail = &t->nodes[*from].next_sibling;
+		*from = *tail;
 	}
-	free(kids);
+	*tail = a != TRIE_NONE ? a : b;
+	return head;
+}
+
+/* Sorts the @n siblings from @head on, a merge sort of the list itself; returns the new head. */
+static uint32_t sort_sibling_list(struct stack_trie *t, const struct profile *p, uint32_t head,
+				  size_t n)
+{
+	uint32_t last = head, second;
+
+	if (n < 2)
+		return head;
+	for (size_t i = 1; i < n / 2; i++)
+		last = t->nodes[last].next_sibling;
+	second = t->nodes[last].next_sibling;
+	t->nodes[last].next_sibling = TRIE_NONE;
+	return merge_siblings(t, p, sort_sibling_list(t, p, head, n / 2),
+			      sort_sibling_list(t, p, second, n - n / 2));
+}
+
+static size_t count_children(const struct stack_trie *t, uint32_t node)
+{
+	size_t k = 0;
+
+	for (uint32_t c = t->nodes[node].first_child; c != TRIE_NONE; c = t->nodes[c].next_sibling)
+		k++;
+	return k;
+}
+
+/* Sorts @node's children; most nodes have one or none, sorted already. */
+static void sort_children(struct stack_trie *t, const struct profile *p, uint32_t node)
+{
+	uint32_t first = t->nodes[node].first_child;
+
+	if (first != TRIE_NONE && t->nodes[first].next_sibling != TRIE_NONE)
+		t->nodes[node].first_child = sort_sibling_list(t, p, first, count_children(t, node));
+}
+
+/*
+ * Sums the totals and sorts the siblings, from the last node back: a node
+ * always comes after its parent, so when a node is reached its children's
+ * totals are whole. Before, a node's total is what ended at it.
+ */
+static void sum_and_sort(struct stack_trie *t, const struct profile *p)
+{
+	for (uint32_t i = (uint32_t)t->n; i-- > 0;) {
+		sort_children(t, p, i);
+		if (i != TRIE_ROOT)
+			t->nodes[t->nodes[i].parent].total += t->nodes[i].total;
+	}
+}
+
+/* The node after @node in depth-first order along the sibling lists, or TRIE_NONE. */
+static uint32_t next_depth_first(const struct stack_trie *t, uint32_t node)
+{
+	if (t->nodes[node].first_child != TRIE_NONE)
+		return t->nodes[node].first_child;
+	while (node != TRIE_ROOT && t->nodes[node].next_sibling == TRIE_NONE)
+		node = t->nodes[node].parent;
+	return node == TRIE_ROOT ? TRIE_NONE : t->nodes[node].next_sibling;
+}
+
+static uint32_t renamed(const uint32_t *new_of, uint32_t node)
+{
+	return node == TRIE_NONE ? TRIE_NONE : new_of[node];
+}
+
+/*
+ * Renumbers the nodes in depth-first order, siblings in list order, in
+ * place: the links first, then the nodes, each swap putting one where it
+ * belongs.
+ */
+static int renumber_depth_first(struct stack_trie *t)
+{
+	uint32_t *new_of = malloc(t->n * sizeof(*new_of));
+	uint32_t next = 0;
+
+	if (!new_of)
+		return -ENOMEM;
+	for (uint32_t node = TRIE_ROOT; node != TRIE_NONE; node = next_depth_first(t, node))
+		new_of[node] = next++;
+	for (uint32_t node = 0; node < t->n; node++) {
+		struct trie_node *n = &t->nodes[node];
+
+		n->parent = renamed(new_of, n->parent);
+		n->first_child = renamed(new_of, n->first_child);
+		n->next_sibling = renamed(new_of, n->next_sibling);
+	}
+	for (uint32_t node = 0; node < t->n; node++) {
+		while (new_of[node] != node) {
+			uint32_t to = new_of[node];
+			struct trie_node moved = t->nodes[to];
+
+			t->nodes[to] = t->nodes[node];
+			t->nodes[node] = moved;
+			new_of[node] = new_of[to];
+			new_of[to] = to;
+		}
+	}
+	free(new_of);
 	return 0;
 }
 
@@ -218,13 +387,27 @@ static void clear(struct stack_trie *t)
 	t->n = 0;
 	t->last_len = 0;
 	t->max_depth = 0;
-	hash_index__clear(&t->children);
-	add_node(t, TRIE_NONE, PROFILE_NONE); /* the root needs no index entry */
+	t->indexed = 1; /* the root needs no index entry */
+	if (t->children.used)
+		hash_index__clear(&t->children);
+	add_node(t, TRIE_NONE, PROFILE_NONE);
+}
+
+/*
+ * The last steps of every build: totals, sibling order, and depth-first
+ * order for nodes that were not made in it (see stack_trie.h). Stacks that
+ * came @grouped made their nodes in depth-first order.
+ */
+static int finish(struct stack_trie *t, const struct profile *p, bool grouped)
+{
+	sum_and_sort(t, p);
+	return grouped ? 0 : renumber_depth_first(t);
 }
 
 int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f)
 {
-	size_t n = profile__nstacks(p);
+	struct trie_build b = { t, p, f, f->hide_kernel || f->hide_user, true, NULL, 0 };
+	size_t n = profile__nstacks(p), nsorted = profile__nsorted(p);
 	int err = 0;
 
 	clear(t);
@@ -234,13 +417,14 @@ int stack_trie__build(struct stack_trie *t, const struct profile *p, const struc
 		struct profile_stack s;
 		uint64_t count;
 
-		profile__stack(p, i, &s);
+		profile__stack_sorted(p, i, &s);
 		count = f->window == WINDOW_RECENT ? s.recent : s.total;
+		b.grouped &= i < nsorted;
 		if (count && view_filter__keeps(f, p, &s))
-			err = add_stack(t, p, f, &s, count);
+			err = add_stack(&b, &s, count);
 	}
 	if (!err)
-		err = sort_siblings(t, p);
+		err = finish(t, p, b.grouped);
 	if (err)
 		clear(t);
 	return err;
@@ -262,14 +446,13 @@ static int add_callers(struct stack_trie *out, const struct stack_trie *t, uint3
 	uint64_t count = t->nodes[node].total;
 	uint32_t at = TRIE_ROOT;
 
-	out->nodes[TRIE_ROOT].total += count;
 	for (node = t->nodes[node].parent; node != TRIE_ROOT; node = t->nodes[node].parent) {
 		at = child_or_new(out, at, t->nodes[node].frame);
 		if (at == TRIE_NONE)
 			return -ENOMEM;
-		out->nodes[at].total += count;
 	}
 	out->nodes[at].self += count;
+	out->nodes[at].total += count;
 	return 0;
 }
 
@@ -286,7 +469,7 @@ int stack_trie__build_callers(struct stack_trie *out, const struct stack_trie *t
 			err = add_callers(out, t, n);
 	}
 	if (!err)
-		err = sort_siblings(out, p);
+		err = finish(out, p, false);
 	if (err)
 		clear(out);
 	return err;

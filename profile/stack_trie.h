@@ -6,8 +6,12 @@
  *
  * Node 0 is the root (all stacks); its children are processes, theirs are
  * user frames outermost first, then kernel frames. Siblings are sorted by
- * total, largest first, ties by name. Nodes are addressed by index; the
- * array moves when the trie is rebuilt.
+ * total, largest first, ties by name (then by frame id, for frames of the
+ * same name and another kind). Nodes are addressed by index; the
+ * array moves when the trie is rebuilt. The nodes are stored in depth-first
+ * order: a node's descendants are the nodes right after it, so a loop over
+ * the indexes meets a parent before its children and every subtree in one
+ * piece (though not always in sibling order).
  */
 #ifndef FLAMETOP_STACK_TRIE_H
 #define FLAMETOP_STACK_TRIE_H
@@ -43,12 +47,19 @@ struct trie_node {
 	uint64_t total;        /* self plus every descendant's total */
 };
 
+/* A step of a stack's path: a node, its frame, and where that frame is in the stack. */
+struct trie_step {
+	uint32_t frame, node, at;
+};
+
 struct stack_trie {
 	struct trie_node *nodes;
 	size_t n, cap;
 	uint32_t max_depth;
-	struct hash_index children; /* (parent, frame) -> node */
-	uint32_t *last_path;        /* while building: the nodes of the previous stack */
+	/* While building: */
+	struct hash_index children; /* (parent, frame) -> node, for nodes [1, indexed) */
+	size_t indexed;
+	struct trie_step *last_path; /* the previous stack's path */
 	size_t last_len, last_cap;
 };
 
@@ -57,14 +68,17 @@ int stack_trie__init(struct stack_trie *t);
 
 /*
  * stack_trie__build() replaces @t's contents with the stacks of @p that pass
- * @f, counted in @f->window. Returns 0 or -ENOMEM (the trie is then empty
- * but valid).
+ * @f, counted in @f->window. It takes the stacks in the profile's sorted
+ * order (profile__stack_sorted()): the part of it profile__sort() brought
+ * up to date costs least. Returns 0 or -ENOMEM (the trie is then empty but
+ * valid).
  */
 int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f);
 
 /*
  * stack_trie__child() returns the child of @parent for frame @frame, or
- * TRIE_NONE. Used to follow a path of frames across rebuilds.
+ * TRIE_NONE. Used to follow a path of frames across rebuilds; it steps
+ * through @parent's children, so it costs one step per child.
  */
 uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t frame);
 

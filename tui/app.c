@@ -230,6 +230,16 @@ static int resize(struct app *a)
 	return screen__resize(&a->screen, w, h);
 }
 
+/*
+ * Sorts the stacks drained since the last sort into the profile's order:
+ * the view is built fastest from a sorted profile (see stack_trie.h).
+ */
+static void sort_stacks(struct app *a)
+{
+	if (a->live && profile__sort(a->profs[a->mode]))
+		view__say(&a->view, true, "no memory to sort the stacks: the view builds slower");
+}
+
 /* Brings the view up to date as @flags say, and draws it when anything changed. */
 static int show(struct app *a, unsigned int flags)
 {
@@ -237,10 +247,12 @@ static int show(struct app *a, unsigned int flags)
 
 	if (flags & APP_RESIZE)
 		err = resize(a);
-	if (!err && flags & ACT_REBUILD)
+	if (!err && flags & ACT_REBUILD) {
+		sort_stacks(a);
 		err = view__rebuild(&a->view, a->shown);
-	else if (!err && flags & (ACT_REDRAW | APP_RESIZE))
+	} else if (!err && flags & (ACT_REDRAW | APP_RESIZE)) {
 		err = view__refresh(&a->view);
+	}
 	if (err)
 		return err;
 	if (flags & (ACT_REBUILD | ACT_REDRAW | APP_RESIZE)) {

@@ -6,11 +6,18 @@
 #include "array.h"
 #include "tui/path_set.h"
 
+/*
+ * One multiply-xorshift round over the parent's key and the frame spread
+ * over 64 bits: a key for every node of a big trie at each rebuild, so it
+ * is kept cheap. The parent's key is random already; the round keeps
+ * siblings apart (it is one-to-one for a given parent) and mixes the high
+ * bits into the low ones, which the path set's index uses.
+ */
 uint64_t path_key(uint64_t parent_key, uint32_t frame)
 {
-	uint32_t w[3] = { (uint32_t)parent_key, (uint32_t)(parent_key >> 32), frame };
+	uint64_t h = (parent_key ^ (frame * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
 
-	return hash_words(w, 3, 0x51ed270b);
+	return h ^ (h >> 32);
 }
 
 int path_set__init(struct path_set *s)

@@ -3,7 +3,7 @@
  * refresh N: what one refresh of the live screen costs when N distinct
  * stacks arrived in the last interval, through the same code as live:
  * drain the BPF maps and name every frame (live__drain), rebuild the view
- * (profile__close_interval, view__rebuild) and draw a 200x50 screen
+ * (profile__close_interval, profile__sort, view__rebuild) and draw a 200x50 screen
  * (view__draw). The stacks are real: build/workloads/stack_tree makes N
  * distinct read() call paths, captured in read mode. Run as root.
  *
@@ -91,7 +91,7 @@ static int refresh(struct live *live, struct profile *p, struct view *v, struct 
 		return -1;
 	t1 = now_ms();
 	profile__close_interval(p);
-	if (view__rebuild(v, p))
+	if (profile__sort(p) || view__rebuild(v, p))
 		return -1;
 	t2 = now_ms();
 	view__draw(s, v);

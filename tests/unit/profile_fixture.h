@@ -39,6 +39,15 @@ static inline int add_stack(struct profile *p, int32_t tgid, const uint32_t *fra
 		assert_int_equal(add_stack(p, tgid, add_frames__, add_n__, count), 0);             \
 	} while (0)
 
+/* A small deterministic generator (xorshift32, @state not 0): the same stacks on every run. */
+static inline uint32_t next_random(uint32_t *state)
+{
+	*state ^= *state << 13;
+	*state ^= *state >> 17;
+	*state ^= *state << 5;
+	return *state;
+}
+
 /* A profile, a trie built from it, and the frames small_profile_frames() adds. */
 struct trie_fixture {
 	struct profile *p;

@@ -7,6 +7,7 @@
 #include <errno.h>
 
 #include "profile/profile.h"
+#include "profile/stack_sort.h"
 #include "profile/strtab.h"
 
 /* strtab */
@@ -473,6 +474,234 @@ static void test_many_stacks(void **state)
 	profile__free(NULL);
 }
 
+/* The sorted order */
+
+/*
+ * The order profile.h promises, written out here on its own: frame ids as
+ * numbers, position by position; a stack before the longer stacks it
+ * begins; then tgid.
+ */
+static int expected_order(const uint32_t *fa, uint32_t na, int32_t ta, const uint32_t *fb,
+			  uint32_t nb, int32_t tb)
+{
+	for (uint32_t i = 0; i < na && i < nb; i++) {
+		if (fa[i] != fb[i])
+			return fa[i] < fb[i] ? -1 : 1;
+	}
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	return ta < tb ? -1 : ta > tb;
+}
+
+static int stacks_in_order(const struct profile_stack *a, const struct profile_stack *b)
+{
+	return expected_order(a->frames, a->n, a->tgid, b->frames, b->n, b->tgid);
+}
+
+/* Which stored stack the one at @rank is: the index find_stack() gives. */
+static long index_at_rank(const struct profile *p, size_t rank)
+{
+	struct profile_stack s;
+
+	profile__stack_sorted(p, rank, &s);
+	return find_stack(p, s.tgid, s.frames, s.n);
+}
+
+/*
+ * Every stack once, and the first profile__nsorted() ranks in the expected
+ * order, each strictly after the one before; the rest are the stacks added
+ * since, in the order they came.
+ */
+static void check_sorted_order(const struct profile *p)
+{
+	size_t n = profile__nstacks(p), nsorted = profile__nsorted(p);
+	bool *seen = calloc(n + 1, sizeof(*seen));
+
+	assert_non_null(seen);
+	assert_true(nsorted <= n);
+	for (size_t rank = 0; rank < n; rank++) {
+		long i = index_at_rank(p, rank);
+
+		assert_true(i >= 0 && (size_t)i < n);
+		assert_false(seen[i]);
+		seen[i] = true;
+		if (rank >= nsorted)
+			assert_int_equal(i, rank);
+		if (rank > 0 && rank < nsorted) {
+			struct profile_stack before, now;
+
+			profile__stack_sorted(p, rank - 1, &before);
+			profile__stack_sorted(p, rank, &now);
+			assert_true(stacks_in_order(&before, &now) < 0);
+		}
+	}
+	free(seen);
+}
+
+#define SORT_ALPHABET 6
+
+/*
+ * Adds @n random stacks that share prefixes a lot: one of two processes,
+ * then 0 to 9 frames of SORT_ALPHABET, so many stacks begin others; tgid 1
+ * to 3, so some differ in tgid only.
+ */
+static void add_random_stacks(struct profile *p, const uint32_t *procs, const uint32_t *alphabet,
+			      size_t n, uint32_t *state)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t st[10], len = 1 + next_random(state) % 10;
+		int32_t tgid = 1 + (int32_t)(next_random(state) % 3);
+
+		st[0] = procs[next_random(state) % 2];
+		for (uint32_t j = 1; j < len; j++)
+			st[j] = alphabet[next_random(state) % SORT_ALPHABET];
+		assert_int_equal(add_stack(p, tgid, st, len, 1), 0);
+	}
+}
+
+/*
+ * Stacks come in batches in random order; each profile__sort() sorts the
+ * new ones and merges them in. Stacks added after the last sort come last,
+ * in the order they came. A reset forgets the order with the stacks.
+ */
+static void test_sorted_order_in_batches(void **state)
+{
+	struct profile *p = profile__new();
+	const size_t batches[] = {700, 1, 0, 300, 2000};
+	uint32_t procs[2], alphabet[SORT_ALPHABET], seed = 12345;
+
+	(void)state;
+	assert_non_null(p);
+	/* Interned out of name order: ids, not names, decide. */
+	procs[1] = frame(p, "b_proc", FRAME_PROCESS);
+	procs[0] = frame(p, "a_proc", FRAME_PROCESS);
+	for (int i = 0; i < SORT_ALPHABET; i++) {
+		char name[8];
+
+		snprintf(name, sizeof(name), "f%d", SORT_ALPHABET - i);
+		alphabet[i] = frame(p, name, i % 2 ? FRAME_KERNEL : FRAME_USER);
+	}
+	assert_int_equal(profile__nsorted(p), 0);
+	assert_int_equal(profile__sort(p), 0);
+	for (size_t b = 0; b < sizeof(batches) / sizeof(batches[0]); b++) {
+		add_random_stacks(p, procs, alphabet, batches[b], &seed);
+		check_sorted_order(p);
+		assert_int_equal(profile__sort(p), 0);
+		assert_int_equal(profile__nsorted(p), profile__nstacks(p));
+		check_sorted_order(p);
+	}
+	assert_true(profile__nstacks(p) > 1000);
+
+	/* Unsorted stacks after the sorted ones; sorting again sorts them in. */
+	add_random_stacks(p, procs, alphabet, 500, &seed);
+	assert_true(profile__nsorted(p) < profile__nstacks(p));
+	check_sorted_order(p);
+	assert_int_equal(profile__sort(p), 0);
+	check_sorted_order(p);
+
+	profile__reset(p);
+	assert_int_equal(profile__nstacks(p), 0);
+	assert_int_equal(profile__nsorted(p), 0);
+	assert_int_equal(profile__sort(p), 0);
+	add_random_stacks(p, procs, alphabet, 400, &seed);
+	assert_int_equal(profile__nsorted(p), 0);
+	check_sorted_order(p);
+	assert_int_equal(profile__sort(p), 0);
+	assert_int_equal(profile__nsorted(p), profile__nstacks(p));
+	check_sorted_order(p);
+	profile__free(p);
+}
+
+/* The order, spelled out: a stack before those it begins, tgid last, ids not names. */
+static void test_sorted_order_prefixes(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t z, a, x, y;
+
+	(void)state;
+	assert_non_null(p);
+	z = frame(p, "z_proc", FRAME_PROCESS); /* id 0 */
+	a = frame(p, "a_proc", FRAME_PROCESS); /* id 1 */
+	x = frame(p, "x", FRAME_USER);         /* id 2 */
+	y = frame(p, "y", FRAME_USER);         /* id 3 */
+	ADD(p, 7, 1, a);
+	ADD(p, 5, 1, z, y);
+	ADD(p, 5, 1, z, x, y);
+	ADD(p, 9, 1, z, x);
+	ADD(p, 5, 1, z);
+	ADD(p, 5, 1, z, x);
+	ADD(p, 5, 1, z, x, x);
+	assert_int_equal(profile__sort(p), 0);
+	{
+		const uint32_t want[][5] = {
+		    {1, 5, z}, {2, 5, z, x}, {2, 9, z, x}, {3, 5, z, x, x},
+		    {3, 5, z, x, y}, {2, 5, z, y}, {1, 7, a},
+		};
+
+		assert_int_equal(profile__nstacks(p), 7);
+		for (size_t r = 0; r < 7; r++) {
+			struct profile_stack s;
+
+			profile__stack_sorted(p, r, &s);
+			assert_int_equal(s.n, want[r][0]);
+			assert_int_equal(s.tgid, want[r][1]);
+			assert_memory_equal(s.frames, &want[r][2], s.n * sizeof(uint32_t));
+		}
+	}
+	profile__free(p);
+}
+
+static int by_expected_order(const void *a, const void *b)
+{
+	const struct stack_key *x = a, *y = b;
+
+	return expected_order(x->frames, x->n, x->tgid, y->frames, y->n, y->tgid);
+}
+
+#define SORT_KEYS 5000
+#define SORT_DEPTH 40
+
+/*
+ * stack_sort() against qsort() with the order written out above, on stacks
+ * that share long prefixes, end at every depth and often differ in tgid
+ * only, so every path of the sort runs: big groups, small ones, stacks that
+ * end inside a group, equal frames.
+ */
+static void test_stack_sort_matches_plain_sort(void **state)
+{
+	uint32_t *frames = malloc(SORT_KEYS * SORT_DEPTH * sizeof(*frames));
+	struct stack_key *keys = malloc(SORT_KEYS * sizeof(*keys));
+	struct stack_key *want = malloc(SORT_KEYS * sizeof(*want));
+	uint32_t seed = 777;
+
+	(void)state;
+	assert_non_null(frames);
+	assert_non_null(keys);
+	assert_non_null(want);
+	for (uint32_t i = 0; i < SORT_KEYS; i++) {
+		uint32_t *f = frames + i * SORT_DEPTH;
+		uint32_t shared = next_random(&seed) % SORT_DEPTH;
+
+		/* A common trunk, then a few branches; ids up to UINT32_MAX - 1. */
+		for (uint32_t d = 0; d < SORT_DEPTH; d++)
+			f[d] = d < shared ? d * 7 : next_random(&seed) % 3 * (UINT32_MAX / 2 - 1);
+		keys[i] = (struct stack_key){ f, 1 + next_random(&seed) % SORT_DEPTH,
+					      (int32_t)(next_random(&seed) % 5) - 2, i };
+	}
+	memcpy(want, keys, SORT_KEYS * sizeof(*keys));
+	qsort(want, SORT_KEYS, sizeof(*want), by_expected_order);
+	assert_int_equal(stack_sort(keys, SORT_KEYS), 0);
+	for (uint32_t i = 0; i < SORT_KEYS; i++) {
+		assert_int_equal(by_expected_order(&keys[i], &want[i]), 0);
+		if (i > 0)
+			assert_true(stack_key__compare(&keys[i - 1], &keys[i]) <= 0);
+	}
+	assert_int_equal(stack_sort(keys, 0), 0);
+	free(frames);
+	free(keys);
+	free(want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -489,6 +718,9 @@ int main(void)
 	    cmocka_unit_test(test_windows),
 	    cmocka_unit_test(test_reset_keeps_frames),
 	    cmocka_unit_test(test_many_stacks),
+	    cmocka_unit_test(test_sorted_order_in_batches),
+	    cmocka_unit_test(test_sorted_order_prefixes),
+	    cmocka_unit_test(test_stack_sort_matches_plain_sort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

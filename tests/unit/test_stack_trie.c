@@ -19,6 +19,8 @@
  */
 #include "tests/unit/profile_fixture.h"
 
+#include "profile/flat.h"
+
 static int setup(void **state)
 {
 	struct trie_fixture *f;
@@ -525,6 +527,394 @@ static void test_wide_trie(void **state)
 	free(leaf);
 }
 
+/* Any order of the same stacks: the same trie */
+
+/* Node @node's place among siblings: larger total first, then name, then frame id. */
+static bool sibling_before(const struct stack_trie *t, const struct profile *p, uint32_t a,
+			   uint32_t b)
+{
+	const struct trie_node *x = &t->nodes[a], *y = &t->nodes[b];
+	int c = strcmp(profile__frame_name(p, x->frame), profile__frame_name(p, y->frame));
+
+	if (x->total != y->total)
+		return x->total > y->total;
+	return c ? c < 0 : x->frame < y->frame;
+}
+
+/*
+ * The layout stack_trie.h promises: every node's parent comes before it,
+ * one deeper, and the node before it is its parent or a descendant of its
+ * parent (depth-first order); siblings in their order.
+ */
+static void check_layout(const struct stack_trie *t, const struct profile *p)
+{
+	for (uint32_t i = 1; i < t->n; i++) {
+		uint32_t parent = t->nodes[i].parent, prev = i - 1;
+
+		assert_true(parent < i);
+		assert_int_equal(t->nodes[i].depth, t->nodes[parent].depth + 1);
+		assert_true(t->nodes[i].depth <= t->max_depth);
+		while (prev != parent && prev != TRIE_ROOT)
+			prev = t->nodes[prev].parent;
+		assert_int_equal(prev, parent);
+		if (t->nodes[i].next_sibling != TRIE_NONE)
+			assert_true(sibling_before(t, p, i, t->nodes[i].next_sibling));
+	}
+}
+
+/* @a and @b are the same trie, node by node in sibling order (node numbers aside). */
+static void check_same_subtree(const struct stack_trie *a, uint32_t na, const struct stack_trie *b,
+			       uint32_t nb)
+{
+	uint32_t ca = a->nodes[na].first_child, cb = b->nodes[nb].first_child;
+
+	assert_int_equal(a->nodes[na].frame, b->nodes[nb].frame);
+	assert_int_equal(a->nodes[na].depth, b->nodes[nb].depth);
+	assert_int_equal(a->nodes[na].self, b->nodes[nb].self);
+	assert_int_equal(a->nodes[na].total, b->nodes[nb].total);
+	for (; ca != TRIE_NONE && cb != TRIE_NONE;
+	     ca = a->nodes[ca].next_sibling, cb = b->nodes[cb].next_sibling)
+		check_same_subtree(a, ca, b, cb);
+	assert_int_equal(ca, TRIE_NONE);
+	assert_int_equal(cb, TRIE_NONE);
+}
+
+static void check_same_trie(const struct stack_trie *a, const struct stack_trie *b)
+{
+	assert_int_equal(a->n, b->n);
+	assert_int_equal(a->max_depth, b->max_depth);
+	check_same_subtree(a, TRIE_ROOT, b, TRIE_ROOT);
+}
+
+/*
+ * The counts, worked out from the profile's stacks one by one: each kept
+ * stack's shown frames lead from the root to a node (found with
+ * stack_trie__child()) that counts it as self, and every node on the way
+ * counts it in its total. No node counts what no stack brought.
+ */
+static void check_counts(const struct stack_trie *t, const struct profile *p,
+			 const struct view_filter *f)
+{
+	uint64_t *self = calloc(t->n, sizeof(*self)), *total = calloc(t->n, sizeof(*total));
+
+	assert_non_null(self);
+	assert_non_null(total);
+	for (size_t i = 0; i < profile__nstacks(p); i++) {
+		struct profile_stack s;
+		uint64_t count;
+		uint32_t node = TRIE_ROOT;
+
+		profile__stack(p, i, &s);
+		count = f->window == WINDOW_RECENT ? s.recent : s.total;
+		if (!count || !view_filter__keeps(f, p, &s))
+			continue;
+		total[TRIE_ROOT] += count;
+		for (uint32_t k = 0; k < s.n; k++) {
+			uint8_t kind = profile__frame_info(p, s.frames[k])->kind;
+
+			if ((f->hide_kernel && kind == FRAME_KERNEL) ||
+			    (f->hide_user && kind == FRAME_USER))
+				continue;
+			node = child(t, node, s.frames[k]);
+			total[node] += count;
+		}
+		self[node] += count;
+	}
+	for (uint32_t i = 0; i < t->n; i++) {
+		assert_int_equal(t->nodes[i].self, self[i]);
+		assert_int_equal(t->nodes[i].total, total[i]);
+		assert_true(i == TRIE_ROOT || total[i] > 0);
+	}
+	free(self);
+	free(total);
+}
+
+/*
+ * The flat list of @t (see flat.h) against the profile's stacks walked one
+ * by one: a function's self is what the stacks ending in it counted, its
+ * total what the stacks through it counted, once per stack.
+ */
+static void check_flat(const struct stack_trie *t, const struct profile *p,
+		       const struct view_filter *f)
+{
+	size_t nframes = profile__nframes(p), listed = 0;
+	uint64_t *self = calloc(nframes, sizeof(*self)), *total = calloc(nframes, sizeof(*total));
+	bool *seen = calloc(nframes, sizeof(*seen));
+	struct flat_list fl = {0};
+
+	assert_non_null(self);
+	assert_non_null(total);
+	assert_non_null(seen);
+	for (size_t i = 0; i < profile__nstacks(p); i++) {
+		struct profile_stack s;
+		uint64_t count;
+		uint32_t last = PROFILE_NONE;
+
+		profile__stack(p, i, &s);
+		count = f->window == WINDOW_RECENT ? s.recent : s.total;
+		if (!count || !view_filter__keeps(f, p, &s))
+			continue;
+		memset(seen, 0, nframes * sizeof(*seen));
+		for (uint32_t k = 0; k < s.n; k++) {
+			uint8_t kind = profile__frame_info(p, s.frames[k])->kind;
+
+			if ((f->hide_kernel && kind == FRAME_KERNEL) ||
+			    (f->hide_user && kind == FRAME_USER))
+				continue;
+			last = s.frames[k];
+			if (kind != FRAME_PROCESS && !seen[last])
+				total[last] += count;
+			seen[last] = true;
+		}
+		if (profile__frame_info(p, last)->kind != FRAME_PROCESS)
+			self[last] += count;
+	}
+	assert_int_equal(flat_list__build(&fl, t, p), 0);
+	for (size_t i = 0; i < fl.n; i++) {
+		assert_int_equal(fl.entries[i].self, self[fl.entries[i].frame]);
+		assert_int_equal(fl.entries[i].total, total[fl.entries[i].frame]);
+	}
+	for (size_t i = 0; i < nframes; i++)
+		listed += total[i] > 0;
+	assert_int_equal(fl.n, listed);
+	flat_list__free(&fl);
+	free(self);
+	free(total);
+	free(seen);
+}
+
+/* The frames random_samples() draws from. */
+struct sample_frames {
+	uint32_t procs[3], user[6], kernel[4];
+};
+
+static void sample_frames(struct profile *p, struct sample_frames *sf)
+{
+	const char *procs[] = {"bash", "sleep", "awk"};
+	const char *user[] = {"main", "read", "parse", "run", "loop", "lib.so+0x1f"};
+	const char *kernel[] = {"read", "vfs_read", "do_syscall_64", "entry_SYSCALL_64"};
+
+	for (int i = 0; i < 3; i++)
+		sf->procs[i] = frame(p, procs[i], FRAME_PROCESS);
+	for (int i = 0; i < 6; i++)
+		sf->user[i] = frame(p, user[i], FRAME_USER);
+	for (int i = 0; i < 4; i++) /* "read" again: a kernel frame of a user frame's name */
+		sf->kernel[i] = frame(p, kernel[i], FRAME_KERNEL);
+}
+
+#define NSAMPLES 3000
+#define SAMPLE_MAX 12
+
+struct random_sample {
+	int32_t tgid;
+	uint32_t n, count;
+	uint32_t frames[SAMPLE_MAX];
+};
+
+/*
+ * Stacks that share prefixes a lot and begin one another: a process, 0 to
+ * 5 user frames, 0 to 3 kernel frames, and for one in eight a user frame
+ * after the kernel ones (hiding kernel frames then leaves a gap).
+ */
+static void random_samples(struct random_sample *out, size_t n, const struct sample_frames *sf,
+			   uint32_t *seed)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct random_sample *r = &out[i];
+		uint32_t proc = next_random(seed) % 3, nu = next_random(seed) % 6;
+		uint32_t nk = next_random(seed) % 4;
+
+		r->tgid = (int32_t)(100 * (proc + 1) + next_random(seed) % 2);
+		r->count = 1 + next_random(seed) % 5;
+		r->n = 0;
+		r->frames[r->n++] = sf->procs[proc];
+		for (uint32_t k = 0; k < nu; k++)
+			r->frames[r->n++] = sf->user[next_random(seed) % 6];
+		for (uint32_t k = 0; k < nk; k++)
+			r->frames[r->n++] = sf->kernel[next_random(seed) % 4];
+		if (next_random(seed) % 8 == 0)
+			r->frames[r->n++] = sf->user[next_random(seed) % 6];
+	}
+}
+
+static void shuffle(struct random_sample *r, size_t n, uint32_t *seed)
+{
+	for (size_t i = n; i > 1; i--) {
+		size_t j = next_random(seed) % i;
+		struct random_sample tmp = r[i - 1];
+
+		r[i - 1] = r[j];
+		r[j] = tmp;
+	}
+}
+
+/* Adds @r[0, @n) to @p, sorting after every @sort_every stacks (never when 0). */
+static void add_samples(struct profile *p, const struct random_sample *r, size_t n,
+			size_t sort_every)
+{
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(add_stack(p, r[i].tgid, r[i].frames, r[i].n, r[i].count), 0);
+		if (sort_every && (i + 1) % sort_every == 0)
+			assert_int_equal(profile__sort(p), 0);
+	}
+}
+
+/*
+ * Two intervals of @r, in three ways: as they come, sorted at the end;
+ * shuffled and sorted in batches; shuffled and never sorted.
+ */
+static void fill_three_ways(struct profile **p, struct random_sample *r, size_t n, uint32_t *seed)
+{
+	add_samples(p[0], r, n / 2, 0);
+	profile__close_interval(p[0]);
+	add_samples(p[0], r + n / 2, n - n / 2, 0);
+	assert_int_equal(profile__sort(p[0]), 0);
+
+	shuffle(r, n / 2, seed);
+	shuffle(r + n / 2, n - n / 2, seed);
+	add_samples(p[1], r, n / 2, 97);
+	profile__close_interval(p[1]);
+	add_samples(p[1], r + n / 2, n - n / 2, 97);
+	add_samples(p[2], r, n / 2, 0);
+	profile__close_interval(p[2]);
+	add_samples(p[2], r + n / 2, n - n / 2, 0);
+	assert_int_equal(profile__nsorted(p[2]), 0);
+}
+
+/* Every filter: the three profiles give the same trie, with the right counts, laid out right. */
+static void check_three_ways(struct profile **p, const struct sample_frames *sf)
+{
+	const int32_t tgids[] = {101, 300};
+	const struct view_filter filters[] = {
+	    {.window = WINDOW_CUMULATIVE},
+	    {.window = WINDOW_RECENT},
+	    {.window = WINDOW_CUMULATIVE, .hide_kernel = true},
+	    {.window = WINDOW_CUMULATIVE, .hide_user = true},
+	    {.window = WINDOW_RECENT, .hide_kernel = true, .hide_user = true},
+	    {.window = WINDOW_CUMULATIVE, .tgids = tgids, .ntgids = 2},
+	    {.window = WINDOW_RECENT, .comm = "sleep", .hide_kernel = true},
+	    {.window = WINDOW_CUMULATIVE, .text = "read"},
+	};
+	struct stack_trie t[3], callers[3];
+
+	for (int k = 0; k < 3; k++) {
+		assert_int_equal(stack_trie__init(&t[k]), 0);
+		assert_int_equal(stack_trie__init(&callers[k]), 0);
+	}
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		for (int k = 0; k < 3; k++) {
+			assert_int_equal(stack_trie__build(&t[k], p[k], &filters[i]), 0);
+			assert_true(t[k].n > 1);
+			check_layout(&t[k], p[k]);
+			check_counts(&t[k], p[k], &filters[i]);
+			check_flat(&t[k], p[k], &filters[i]);
+			assert_int_equal(
+			    stack_trie__build_callers(&callers[k], &t[k], p[k], sf->kernel[0]), 0);
+			check_layout(&callers[k], p[k]);
+		}
+		check_same_trie(&t[0], &t[1]);
+		check_same_trie(&t[0], &t[2]);
+		check_same_trie(&callers[0], &callers[1]);
+		check_same_trie(&callers[0], &callers[2]);
+	}
+	for (int k = 0; k < 3; k++) {
+		stack_trie__free(&t[k]);
+		stack_trie__free(&callers[k]);
+	}
+}
+
+/*
+ * The same stacks in the sorted order, sorted in batches, or not sorted at
+ * all make the same trie under every filter, and the flat list built from
+ * it is right; so do other stacks after a reset.
+ */
+static void test_any_order_same_trie(void **state)
+{
+	struct random_sample *r = malloc(NSAMPLES * sizeof(*r));
+	struct profile *p[3] = {profile__new(), profile__new(), profile__new()};
+	struct sample_frames sf[3];
+	uint32_t seed = 2024;
+
+	(void)state;
+	assert_non_null(r);
+	for (int k = 0; k < 3; k++) {
+		assert_non_null(p[k]);
+		sample_frames(p[k], &sf[k]);
+		assert_memory_equal(&sf[k], &sf[0], sizeof(sf[0]));
+	}
+	random_samples(r, NSAMPLES, &sf[0], &seed);
+	fill_three_ways(p, r, NSAMPLES, &seed);
+	check_three_ways(p, &sf[0]);
+
+	for (int k = 0; k < 3; k++)
+		profile__reset(p[k]);
+	random_samples(r, NSAMPLES / 3, &sf[0], &seed);
+	fill_three_ways(p, r, NSAMPLES / 3, &seed);
+	check_three_ways(p, &sf[0]);
+
+	for (int k = 0; k < 3; k++)
+		profile__free(p[k]);
+	free(r);
+}
+
+/* Stacks that begin one another, sorted or not: a node for each prefix, counted once. */
+static void test_prefix_stacks(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter all = {.window = WINDOW_CUMULATIVE};
+	struct stack_trie unsorted;
+	const struct stack_trie *t = &f->t;
+	uint32_t bash, bmain, foo;
+
+	ADD(f->p, 100, 1, f->bash);
+	ADD(f->p, 100, 4, f->bash, f->main);
+	ADD(f->p, 101, 7, f->bash, f->main);
+	assert_int_equal(stack_trie__init(&unsorted), 0);
+	assert_int_equal(stack_trie__build(&unsorted, f->p, &all), 0);
+	assert_int_equal(profile__sort(f->p), 0);
+	trie_build(f, &all);
+	check_layout(t, f->p);
+	check_same_trie(t, &unsorted);
+	/* The fixture's 11 and the 12 above; no node besides the 8 of the full trie. */
+	assert_int_equal(t->n, 8);
+	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 23);
+	bash = child(t, TRIE_ROOT, f->bash);
+	bmain = child(t, bash, f->main);
+	foo = child(t, bmain, f->foo);
+	check_node(t, bash, TRIE_ROOT, 1, 1, 18);
+	check_node(t, bmain, bash, 2, 11, 17);
+	check_node(t, foo, bmain, 3, 3, 5);
+	check_node(t, child(t, foo, f->sys_read), foo, 4, 2, 2);
+	stack_trie__free(&unsorted);
+}
+
+/*
+ * A shown frame after a hidden one: with kernel frames hidden,
+ * "bash;main;sys_read;foo" goes through main's foo, like "bash;main;foo",
+ * though in the sorted order it comes after "bash;main;sys_read", far from
+ * "bash;main;foo": the order no longer keeps the stacks of a node together.
+ */
+static void test_shown_frame_after_hidden(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter flt = {.window = WINDOW_CUMULATIVE, .hide_kernel = true};
+	const struct stack_trie *t = &f->t;
+	uint32_t bash, bmain, foo;
+
+	ADD(f->p, 100, 2, f->bash, f->main, f->sys_read);
+	ADD(f->p, 100, 4, f->bash, f->main, f->sys_read, f->foo);
+	assert_int_equal(profile__sort(f->p), 0);
+	trie_build(f, &flt);
+	check_layout(t, f->p);
+	bash = child(t, TRIE_ROOT, f->bash);
+	bmain = child(t, bash, f->main);
+	foo = child(t, bmain, f->foo);
+	CHILDREN(t, bmain, foo, child(t, bmain, f->bar));
+	check_node(t, foo, bmain, 3, 9, 9);
+	check_node(t, bmain, bash, 2, 2, 12);
+	NO_CHILDREN(t, foo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -545,6 +935,9 @@ int main(void)
 					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_profile, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_wide_trie, setup, trie_teardown),
+	    cmocka_unit_test(test_any_order_same_trie),
+	    cmocka_unit_test_setup_teardown(test_prefix_stacks, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_shown_frame_after_hidden, setup, trie_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,6 +65,31 @@ struct hot_name {
 
 #define HOT_RETURN 0x80000000u
 
+/*
+ * A named kernel stack: the stack's hash -> its frame ids, outermost first,
+ * as kernel_frames() made them. Kernel stacks recur across processes and
+ * drains (a user stack is mostly new when it is not its process's again).
+ * Good while the names it was made of are: in the same generation of the
+ * kernel's table, and when one of them is a placeholder, within the drain
+ * that made it.
+ */
+struct kstack_entry {
+	uint64_t hash;
+	uint64_t gen;
+	uint32_t drain;
+	uint32_t off, n; /* into live.kstack_frames */
+	bool named;      /* every frame a function name */
+};
+
+#define MAX_KSTACK_FRAMES (1u << 22) /* the kernel stack cache starts over beyond this */
+#define COMM_SLOTS 256            /* the direct-mapped cache of process frames */
+
+/* A raw comm, as the kernel gave it, and its process frame. */
+struct comm_slot {
+	char comm[COMM_LEN];
+	uint32_t frame1; /* frame id + 1; 0: empty */
+};
+
 struct live {
 	struct capture *cap;
 	struct symbolizer *sym;
@@ -80,6 +105,14 @@ struct live {
 	struct hot_name hot[1u << HOT_BITS]; /* most lookups end here, without a probe */
 	uint8_t *hook_kind; /* per frame id: HOOK_UNKNOWN, HOOK_NO or HOOK_YES */
 	size_t hook_kind_cap;
+
+	struct kstack_entry *kstacks;
+	size_t nkstacks, kstacks_cap;
+	struct hash_index kstack_index;
+	uint32_t *kstack_frames;
+	size_t kstack_len, kstack_cap;
+
+	struct comm_slot comms[COMM_SLOTS];
 };
 
 enum { HOOK_UNKNOWN, HOOK_NO, HOOK_YES };
@@ -197,7 +230,9 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	int ret;
 
 	*out = NULL;
-	if (!l || hash_index__init(&l->name_index, 4096)) {
+	if (!l || hash_index__init(&l->name_index, 4096) || hash_index__init(&l->kstack_index, 1024)) {
+		if (l)
+			hash_index__free(&l->name_index);
 		free(l);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
@@ -343,18 +378,14 @@ static uint32_t lost_stack_frame(struct live *l, int32_t err, enum frame_kind ki
 }
 
 /*
- * Appends one side's frames outermost first. Every frame but the leaf is a
- * return address; the leaf is too when @leaf_exact is false.
+ * Appends the names of @nips addresses of @tgid's (or the kernel's) stack,
+ * leaf first in @ips, to @frames + @n outermost first; returns the new count.
+ * Every frame but the leaf is a return address; the leaf is too when
+ * @leaf_exact is false.
  */
-static uint32_t append_side(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
-			    const uint64_t *ips, uint32_t nips, bool leaf_exact, int32_t err,
-			    enum frame_kind kind)
+static uint32_t append_frames(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
+			      uint64_t gen, const uint64_t *ips, uint32_t nips, bool leaf_exact)
 {
-	uint32_t lost = lost_stack_frame(l, err, kind);
-	uint64_t gen = nips ? names_gen(l, tgid) : 0;
-
-	if (lost != PROFILE_NONE)
-		frames[n++] = lost;
 	for (uint32_t i = nips; i-- > 0;) {
 		uint32_t f = frame_of(l, tgid, gen, ips[i], i > 0 || !leaf_exact);
 
@@ -424,27 +455,124 @@ static uint32_t hook_frames(struct live *l, const uint64_t *ips, uint32_t nips)
 	return cut;
 }
 
+struct kstack_probe {
+	const struct live *l;
+	uint64_t hash;
+};
+
+static bool same_kstack(const void *ctx, uint32_t i)
+{
+	const struct kstack_probe *p = ctx;
+
+	return p->l->kstacks[i].hash == p->hash;
+}
+
+static uint64_t rehash_kstack(const void *ctx, uint32_t i)
+{
+	const struct live *l = ctx;
+
+	return l->kstacks[i].hash;
+}
+
+/* Remembers @n frames of a kernel stack just named (in @e when it was known). */
+static void kstack_remember(struct live *l, struct kstack_entry *e, uint64_t hash, uint64_t gen,
+			    const uint32_t *frames, uint32_t n)
+{
+	bool named = true;
+
+	for (uint32_t i = 0; i < n; i++)
+		named = named && profile__frame_info(l->prof, frames[i])->named;
+	if (array__grow((void **)&l->kstack_frames, &l->kstack_cap, l->kstack_len + n,
+			sizeof(*l->kstack_frames), 4096))
+		return;
+	if (!e) {
+		if (array__grow((void **)&l->kstacks, &l->kstacks_cap, l->nkstacks + 1,
+				sizeof(*l->kstacks), 256) ||
+		    hash_index__insert(&l->kstack_index, hash, l->nkstacks, rehash_kstack, l))
+			return;
+		e = &l->kstacks[l->nkstacks++];
+	}
+	memcpy(l->kstack_frames + l->kstack_len, frames, n * sizeof(*frames));
+	*e = (struct kstack_entry){ .hash = hash, .gen = gen, .drain = l->drain,
+				    .off = (uint32_t)l->kstack_len, .n = n, .named = named };
+	l->kstack_len += n;
+}
+
+/*
+ * Appends the named frames of a kernel stack of @nips addresses with hash
+ * @hash, from the cache when it was named before. In a traced event the
+ * hook's own frames are left out.
+ */
+static uint32_t kernel_frames(struct live *l, uint32_t *frames, uint32_t n, uint64_t hash,
+			      const uint64_t *ips, uint32_t nips)
+{
+	struct kstack_probe probe = { l, hash };
+	struct hash_slot *slot = hash_index__find(&l->kstack_index, hash, same_kstack, &probe);
+	struct kstack_entry *e = slot->entry1 ? &l->kstacks[slot->entry1 - 1] : NULL;
+	uint64_t gen = names_gen(l, KERNEL_TGID);
+	uint32_t hook = 0, start = n;
+
+	if (e && e->gen == gen && (e->named || e->drain == l->drain)) {
+		memcpy(frames + n, l->kstack_frames + e->off, e->n * sizeof(*frames));
+		return n + e->n;
+	}
+	if (capture__mode(l->cap) != CAPTURE_SAMPLE)
+		hook = hook_frames(l, ips, nips);
+	n = append_frames(l, frames, n, KERNEL_TGID, gen, ips + hook, nips - hook, !hook);
+	kstack_remember(l, e, hash, gen, frames + start, n - start);
+	return n;
+}
+
+/* The process frame of a raw comm, interned once per comm seen. */
+static uint32_t comm_frame(struct live *l, const char *raw)
+{
+	struct comm_slot *c = &l->comms[hash_bytes(raw, COMM_LEN) % COMM_SLOTS];
+	char comm[COMM_LEN * 4];
+	size_t len;
+	uint32_t f;
+
+	if (c->frame1 && memcmp(c->comm, raw, COMM_LEN) == 0)
+		return c->frame1 - 1;
+	len = sanitize_name(comm, sizeof(comm), raw, COMM_LEN);
+	f = profile__frame(l->prof, comm, len, FRAME_PROCESS, true);
+	if (f != PROFILE_NONE) {
+		memcpy(c->comm, raw, COMM_LEN);
+		c->frame1 = f + 1;
+	}
+	return f;
+}
+
+/* Appends the frame saying why one side of a stack is missing, if it is. */
+static uint32_t append_lost(struct live *l, uint32_t *frames, uint32_t n, int32_t err,
+			    enum frame_kind kind)
+{
+	uint32_t lost = lost_stack_frame(l, err, kind);
+
+	if (lost != PROFILE_NONE)
+		frames[n++] = lost;
+	return n;
+}
+
 static void on_stack(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
 	uint32_t frames[MAX_FRAMES];
-	char comm[COMM_LEN * 4];
 	struct sample s = {
 		.tgid = (int32_t)st->tgid,
 		.frames = frames,
 		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
 	};
-	size_t len = sanitize_name(comm, sizeof(comm), st->comm, COMM_LEN);
-	uint32_t hook = 0;
 
-	frames[0] = profile__frame(l->prof, comm, len, FRAME_PROCESS, true);
+	frames[0] = comm_frame(l, st->comm);
 	if (frames[0] == PROFILE_NONE)
 		return;
-	if (capture__mode(l->cap) != CAPTURE_SAMPLE)
-		hook = hook_frames(l, st->kips, st->nk);
-	s.n = append_side(l, frames, 1, st->tgid, st->uips, st->nu, true, st->uerr, FRAME_USER);
-	s.n = append_side(l, frames, s.n, KERNEL_TGID, st->kips + hook, st->nk - hook, !hook,
-			  st->kerr, FRAME_KERNEL);
+	s.n = append_lost(l, frames, 1, st->uerr, FRAME_USER);
+	if (st->nu)
+		s.n = append_frames(l, frames, s.n, st->tgid, names_gen(l, st->tgid), st->uips,
+				    st->nu, true);
+	s.n = append_lost(l, frames, s.n, st->kerr, FRAME_KERNEL);
+	if (st->nk)
+		s.n = kernel_frames(l, frames, s.n, st->khash, st->kips, st->nk);
 	profile__add(l->prof, &s);
 }
 
@@ -461,6 +589,11 @@ int live__drain(struct live *l)
 		hash_index__clear(&l->name_index);
 		memset(l->hot, 0, sizeof(l->hot));
 		l->nnames = 0;
+	}
+	if (l->kstack_len > MAX_KSTACK_FRAMES || l->nkstacks > MAX_NAMES) {
+		hash_index__clear(&l->kstack_index);
+		l->nkstacks = 0;
+		l->kstack_len = 0;
 	}
 	live__handle_events(l); /* snapshot new processes before their stacks are named */
 	l->drain++;
@@ -529,5 +662,8 @@ void live__close(struct live *l)
 	hash_index__free(&l->name_index);
 	free(l->names);
 	free(l->hook_kind);
+	hash_index__free(&l->kstack_index);
+	free(l->kstacks);
+	free(l->kstack_frames);
 	free(l);
 }

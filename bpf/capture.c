@@ -823,6 +823,8 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 	st.comm[COMM_LEN] = '\0';
 	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr);
 	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr);
+	st.khash = k->kstack;
+	st.uhash = k->ustack;
 	fn(ctx, &st);
 }
 

@@ -43,9 +43,11 @@ struct capture_stack {
 	const uint64_t *kips;    /* kernel frames, nk of them */
 	uint32_t nk;
 	int32_t kerr;            /* 0, or why there is no kernel stack: -errno or STACK_* */
+	uint64_t khash;          /* the kernel stack's hash: the same frames, the same hash */
 	const uint64_t *uips;    /* user frames, nu of them */
 	uint32_t nu;
 	int32_t uerr;
+	uint64_t uhash;
 	uint64_t count;          /* events */
 	uint64_t bytes;          /* bytes requested (read mode) */
 };

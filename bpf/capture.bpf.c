@@ -209,12 +209,21 @@ static __always_inline long send_stack(struct sent_stack *t)
 }
 
 /*
+ * bpf_get_stack() zeroes what a walk leaves of its buffer: on a full
+ * MAX_STACK_DEPTH buffer that costs more than a short walk itself. Stacks
+ * are walked into FIRST_DEPTH frames first, and again whole only when
+ * those are filled.
+ */
+#define FIRST_DEPTH 48
+
+/*
  * Walks the current kernel or user stack and sends it to user space unless
  * the seen map says it was; sets *@hash to its key. Returns 0, or a
  * negative errno (counted in the stats) when there is no stack to count.
  */
 static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 {
+	__u64 flags = user ? BPF_F_USER_STACK : 0;
 	struct sent_stack *t;
 	__u32 zero = 0;
 	long len;
@@ -224,7 +233,9 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 		stack_failed(-EFAULT, user);
 		return -EFAULT;
 	}
-	len = bpf_get_stack(ctx, t->ips, sizeof(t->ips), user ? BPF_F_USER_STACK : 0);
+	len = bpf_get_stack(ctx, t->ips, FIRST_DEPTH * sizeof(t->ips[0]), flags);
+	if (len == FIRST_DEPTH * sizeof(t->ips[0])) /* maybe cut short: walk it whole */
+		len = bpf_get_stack(ctx, t->ips, sizeof(t->ips), flags);
 	if (len <= 0) {
 		len = len < 0 ? len : -EFAULT; /* an empty stack is a failed walk */
 		stack_failed(len, user);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stack_tree N: on each SIGUSR1, reads one byte of /dev/zero from each of N
- * distinct call paths, then stops itself (SIGSTOP) until the next round;
- * SIGTERM ends it. Path i walks down a binary tree of LEVELS levels, going
- * through left() or right() as the bits of i say, so N rounds of reads make
- * exactly N distinct user stacks: the benchmark of a refresh feeds them
- * through read mode's real capture, drain and naming.
+ * stack_tree N [LEVELS]: on each SIGUSR1, reads one byte of /dev/zero from
+ * each of N distinct call paths, then stops itself (SIGSTOP) until the next
+ * round; SIGTERM ends it. Path i walks down a binary tree of LEVELS levels
+ * (default 17, at most 60), going through left() or right() as the bits of
+ * i say, so a round makes exactly N distinct user stacks, each 2 * LEVELS
+ * + 2 frames deep (main, then step and left or right at each level, then
+ * the last step): the benchmark of a refresh feeds them through read mode's
+ * real capture, drain and naming.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -14,9 +16,11 @@
 
 #include "raw_read.h"
 
-#define LEVELS 17 /* 2^17 > 100,000 paths */
+#define DEFAULT_LEVELS 17 /* 2^17 > 100,000 paths */
+#define MAX_LEVELS 60
 
 static int zero_fd;
+static int levels = DEFAULT_LEVELS;
 
 /* Reads one byte of /dev/zero, from the caller's own frame. */
 static inline __attribute__((always_inline)) void read_byte(void)
@@ -41,7 +45,7 @@ void right(unsigned int bits, int level)
 
 void step(unsigned int bits, int level)
 {
-	if (level == LEVELS)
+	if (level == levels)
 		read_byte();
 	else if (bits & 1)
 		left(bits >> 1, level + 1);
@@ -62,6 +66,10 @@ int main(int argc, char **argv)
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000;
 	sigset_t mask, old;
 
+	if (argc > 2)
+		levels = atoi(argv[2]);
+	if (levels < 1 || levels > MAX_LEVELS)
+		return 2;
 	zero_fd = open("/dev/zero", O_RDONLY);
 	if (zero_fd < 0)
 		return 1;

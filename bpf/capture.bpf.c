@@ -183,10 +183,12 @@ static __always_inline __u64 trace_hash(const struct sent_stack *t)
 	return h;
 }
 
+#define RINGBUF_HDR 8 /* the ring buffer's own header before each record */
+
 /* Sends @t to user space, once (its hash goes in the seen map). */
 static __always_inline long send_stack(struct sent_stack *t)
 {
-	__u64 wakeup = BPF_RB_NO_WAKEUP;
+	__u64 wakeup = BPF_RB_NO_WAKEUP, avail, quarter, size;
 	__u32 nr = t->nr;
 	__u8 one = 1;
 	long err;
@@ -198,11 +200,17 @@ static __always_inline long send_stack(struct sent_stack *t)
 		return err == -EEXIST ? 0 : err; /* -EEXIST: another CPU sends it */
 	if (nr > MAX_STACK_DEPTH)
 		nr = MAX_STACK_DEPTH;
-	/* User space reads the stacks at each drain; it is woken only to make room. */
-	if (bpf_ringbuf_query(&stacks, BPF_RB_AVAIL_DATA) * 4 >
-	    bpf_ringbuf_query(&stacks, BPF_RB_RING_SIZE))
+	/*
+	 * User space reads the stacks at each drain; it is woken only to make
+	 * room, once, by the record that fills the ring past a quarter (a
+	 * wakeup is an interrupt: one per record would cost more than the walk).
+	 */
+	size = SENT_STACK_HEAD + nr * sizeof(__u64);
+	avail = bpf_ringbuf_query(&stacks, BPF_RB_AVAIL_DATA);
+	quarter = bpf_ringbuf_query(&stacks, BPF_RB_RING_SIZE) / 4;
+	if (avail < quarter && avail + size + RINGBUF_HDR >= quarter)
 		wakeup = BPF_RB_FORCE_WAKEUP;
-	err = bpf_ringbuf_output(&stacks, t, SENT_STACK_HEAD + nr * sizeof(__u64), wakeup);
+	err = bpf_ringbuf_output(&stacks, t, size, wakeup);
 	if (err)
 		bpf_map_delete_elem(&seen, &t->hash); /* not sent: try again next time */
 	return err;

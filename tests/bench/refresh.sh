@@ -35,10 +35,15 @@ for n in "${sizes[@]}"; do
 	echo "| $n | $(median_minmax ${drain[$n]}) | $(median_minmax ${rebuild[$n]}) | $(median_minmax ${draw[$n]}) | **$(median_minmax ${total[$n]})** | ${targets[$n]} | $(median_minmax ${again[$n]}) | $(median_minmax ${rss[$n]}) |"
 done
 echo
-echo "Where the time goes: a STACK_TRACE map can be read only one stack per bpf() call,"
-echo "and emptied only one stack per call, so N new stacks cost about 2N system calls"
-echo "before any naming. At these sizes the maps are past 1/8 full after one drain and"
-echo "are emptied (to keep hash collisions rare), so the second refresh reads the stacks"
-echo "again; with fewer distinct stacks per interval (live sampling at 99 Hz brings a few"
-echo "hundred a second) each is read once and kept. Rebuilding grows with the trie: these"
-echo "stacks are 40 frames deep and share little, so 10k stacks make ~200k nodes."
+for n in "${sizes[@]}"; do
+	[ -z "${invalid[$n]:-}" ] || echo "- $n stacks: a run did not bring them all: ${invalid[$n]}"
+done
+echo "Where the time goes: each new stack crosses from BPF once, through a ring buffer"
+echo "read from shared memory, so no system call is made per stack; the counts map is"
+echo "read and emptied in one batch call, which alone is about a fifth of the drain (the"
+echo "kernel walks and locks every bucket). Most of the rest is naming: every frame of a"
+echo "new user stack is looked up (these stacks are ~40 frames deep: 400k lookups for"
+echo "10k stacks, 4M for 100k, which no longer fit in the caches), while a kernel stack"
+echo "met before is copied whole. At 1k, the first refresh also reads the workload's and"
+echo "libc's symbol tables, once. Rebuilding sorts the new stacks into the profile's"
+echo "order and builds the trie in it, so consecutive stacks share their prefixes."

@@ -170,9 +170,9 @@ static void capture_opts_from(const struct options *o, struct capture_opts *c)
 static const char *const stat_labels[STAT_NR] = {
 	[STAT_LOST_COUNTS_FULL] = "counts map full",
 	[STAT_LOST_BUSY] = "map swap",
-	[STAT_KSTACK_NOMEM] = "kernel stack map full",
+	[STAT_KSTACK_NOMEM] = "kernel stack store full",
 	[STAT_KSTACK_FAULT] = "kernel walk failed",
-	[STAT_USTACK_NOMEM] = "user stack map full",
+	[STAT_USTACK_NOMEM] = "user stack store full",
 	[STAT_USTACK_FAULT] = "user walk failed",
 };
 

@@ -370,8 +370,8 @@ static uint32_t lost_stack_frame(struct live *l, int32_t err, enum frame_kind ki
 
 	if (err == 0 || err == STACK_NOT_WALKED || err == STACK_NO_USER || err == STACK_NO_KERNEL)
 		return PROFILE_NONE;
-	if (err == -ENOMEM || err == -E2BIG)
-		snprintf(buf, sizeof(buf), "[%s stack lost: stack map full]", side);
+	if (err == -ENOMEM || err == -E2BIG || err == -EAGAIN || err == -ENOSPC)
+		snprintf(buf, sizeof(buf), "[%s stack lost: stack store full]", side);
 	else
 		snprintf(buf, sizeof(buf), "[%s stack lost: %s]", side, strerror(-err));
 	return profile__frame(l->prof, buf, strlen(buf), kind, false);

@@ -27,7 +27,7 @@ const char options_usage[] =
 	"  -o, --output FILE      with --folded: write to FILE instead of stdout\n"
 	"      --no-color         no colours (also when NO_COLOR is set)\n"
 	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
-	"      --stack-entries N  entries per stack map (default: from the expected load)\n"
+	"      --stack-entries N  stacks the kernel keeps (default: from the expected load)\n"
 	"      --count-entries N  entries per counts map (default: from the expected load)\n"
 	"  -h, --help             this help\n"
 	"      --version          print the version\n"

@@ -46,7 +46,7 @@ struct stack_entry {
 
 /*
  * The stacks counts may refer to, by hash: every stack the BPF side sent.
- * When the seen map is half full, a drain empties it and starts a new
+ * When the seen map is 3/4 full, a drain empties it and starts a new
  * epoch: the BPF side sends the stacks it meets again, and the next drain,
  * once the counts of the interval that straddled the change are read,
  * forgets the stacks not sent since.
@@ -728,13 +728,6 @@ enum capture_mode capture__mode(const struct capture *cap)
 int capture__ncpus(const struct capture *cap)
 {
 	return cap->ncpus;
-}
-
-void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
-			uint32_t *count_entries)
-{
-	*stack_entries = cap->stack_entries;
-	*count_entries = cap->count_entries;
 }
 
 static int clear_map(int fd, size_t key_size)

@@ -32,7 +32,7 @@ struct capture_opts {
 	const uint32_t *tgids;      /* only these processes (matched on tgid) ... */
 	size_t ntgids;              /* ... when ntgids > 0; at most MAX_FILTER_TGIDS */
 	const char *comm;           /* only this exact comm, when not NULL */
-	uint32_t stack_entries;     /* per stack map; 0 chooses from the expected load */
+	uint32_t stack_entries;     /* stacks the seen map keeps; 0 chooses from the expected load */
 	uint32_t count_entries;     /* per counts map; 0 chooses */
 };
 
@@ -83,10 +83,6 @@ enum capture_mode capture__mode(const struct capture *cap);
 
 /* Number of CPUs sampled (sample mode) or traced. */
 int capture__ncpus(const struct capture *cap);
-
-/* Entries per stack map and per counts map, as chosen at open. */
-void capture__map_sizes(const struct capture *cap, uint32_t *stack_entries,
-			uint32_t *count_entries);
 
 /*
  * capture__drain() switches events to the other map set, waits until none

@@ -21,6 +21,21 @@ bench_exit() {
 trap bench_exit EXIT
 trap 'exit 130' INT TERM HUP
 
+# interrupt PID: Ctrl-C for PID, and waits for it to end. A program that
+# does not (bpftrace now and then misses its first SIGINT) gets a second one
+# after 10 s, and SIGKILL after 20.
+interrupt() {
+	local i
+	kill -INT "$1" 2>/dev/null
+	for i in $(seq 200); do
+		kill -0 "$1" 2>/dev/null || break
+		[ "$i" = 100 ] && kill -INT "$1" 2>/dev/null
+		sleep 0.1
+	done
+	kill -KILL "$1" 2>/dev/null
+	wait "$1" 2>/dev/null
+}
+
 # median_minmax V...: "median (min-max)" of numbers.
 median_minmax() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {

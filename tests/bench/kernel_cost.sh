@@ -40,8 +40,7 @@ measure_bpftrace() {
 	bpftool prog show 2>/dev/null | awk -v after="$id" -F: '$1 > after' |
 		sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
 		awk '$2 > 0 { printf "%.0f\n", $1 / $2 }' | tail -n 1
-	kill -INT "$bt"
-	wait "$bt" 2>/dev/null
+	interrupt "$bt"
 	[ -n "$wl" ] && { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
 }
 

@@ -27,8 +27,7 @@ under_bpftrace() {
 	for _ in $(seq 100); do grep -q Attaching "$BENCH_TMP/bt.out" && break; sleep 0.1; done
 	sleep 0.3
 	r=$(rate)
-	kill -INT "$bt"
-	wait "$bt"
+	interrupt "$bt"
 	echo "$r"
 }
 

@@ -28,7 +28,7 @@ const char options_usage[] =
 	"      --no-color         no colours (also when NO_COLOR is set)\n"
 	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
 	"      --stack-entries N  stacks the kernel keeps (default: from the expected load)\n"
-	"      --count-entries N  entries per counts map (default: from the expected load)\n"
+	"      --count-entries N  count keys the kernel keeps (default: from the expected load)\n"
 	"  -h, --help             this help\n"
 	"      --version          print the version\n"
 	"\n"

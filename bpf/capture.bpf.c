@@ -9,11 +9,12 @@
  * push the tgid into the proc_notes ring buffer, so that the loader
  * snapshots the process while it still runs.
  *
- * Double buffering: events go to map set `active_set` (0 or 1). Before each
- * drain the loader flips active_set, then waits until no event is still
- * recording into the old set (the per-CPU `inflight` counters), so it reads a
- * set nothing writes to, and empties the set's stacks and counts before the
- * set becomes active again.
+ * Double buffering: events are counted in the counts array of set
+ * `active_set` (0 or 1). Before each drain the loader flips active_set, then
+ * waits until no event is still recording into the old set (the per-CPU
+ * `inflight` counters), so it reads a set nothing writes to, and zeroes its
+ * counts before the set becomes active again. A key's slot in the arrays
+ * is given once and sent with the key (see stack_key.h).
  *
  * Stacks: bpf_get_stack() walks a stack into a per-CPU scratch record,
  * which is hashed (64 bits). A hash the `seen` map does not hold yet is
@@ -53,14 +54,27 @@ __u64 stack_gen; /* bumped by the loader each time it empties the seen map */
 
 #define COUNTS_MAP(name)                                                                           \
 	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_HASH);                                                   \
-		__type(key, struct stack_key);                                                     \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \
+		__type(key, __u32);                                                                \
 		__type(value, struct stack_value);                                                 \
-		__uint(max_entries, 1024);                                                         \
+		__uint(max_entries, 2048); /* 2 * half_slots, sized by the loader */               \
+		__uint(map_flags, BPF_F_MMAPABLE);                                                 \
 	} name SEC(".maps")
 
 COUNTS_MAP(counts0);
 COUNTS_MAP(counts1);
+
+/* The slot of each key counted since the loader last emptied it (see stack_key.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct stack_key);
+	__type(value, __u32);
+	__uint(max_entries, 1024); /* half_slots, sized by the loader */
+} key_slots SEC(".maps");
+
+const volatile __u32 half_slots = 1024;
+__u32 slot_half;    /* the half new keys take their slots from */
+__u32 slot_next[2]; /* slots taken in each half */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -185,10 +199,26 @@ static __always_inline __u64 trace_hash(const struct sent_stack *t)
 
 #define RINGBUF_HDR 8 /* the ring buffer's own header before each record */
 
+/*
+ * Sends @size bytes at @data through the stacks ring buffer. User space
+ * reads it at each drain; it is woken only to make room, once, by the
+ * record that fills the ring past a quarter (a wakeup is an interrupt: one
+ * per record would cost more than the walk).
+ */
+static __always_inline long ring_send(void *data, __u64 size)
+{
+	__u64 wakeup = BPF_RB_NO_WAKEUP;
+	__u64 avail = bpf_ringbuf_query(&stacks, BPF_RB_AVAIL_DATA);
+	__u64 quarter = bpf_ringbuf_query(&stacks, BPF_RB_RING_SIZE) / 4;
+
+	if (avail < quarter && avail + size + RINGBUF_HDR >= quarter)
+		wakeup = BPF_RB_FORCE_WAKEUP;
+	return bpf_ringbuf_output(&stacks, data, size, wakeup);
+}
+
 /* Sends @t to user space, once (its hash goes in the seen map). */
 static __always_inline long send_stack(struct sent_stack *t)
 {
-	__u64 wakeup = BPF_RB_NO_WAKEUP, avail, quarter, size;
 	__u32 nr = t->nr;
 	__u8 one = 1;
 	long err;
@@ -200,17 +230,8 @@ static __always_inline long send_stack(struct sent_stack *t)
 		return err == -EEXIST ? 0 : err; /* -EEXIST: another CPU sends it */
 	if (nr > MAX_STACK_DEPTH)
 		nr = MAX_STACK_DEPTH;
-	/*
-	 * User space reads the stacks at each drain; it is woken only to make
-	 * room, once, by the record that fills the ring past a quarter (a
-	 * wakeup is an interrupt: one per record would cost more than the walk).
-	 */
-	size = SENT_STACK_HEAD + nr * sizeof(__u64);
-	avail = bpf_ringbuf_query(&stacks, BPF_RB_AVAIL_DATA);
-	quarter = bpf_ringbuf_query(&stacks, BPF_RB_RING_SIZE) / 4;
-	if (avail < quarter && avail + size + RINGBUF_HDR >= quarter)
-		wakeup = BPF_RB_FORCE_WAKEUP;
-	err = bpf_ringbuf_output(&stacks, t, size, wakeup);
+	t->kind = SENT_STACK;
+	err = ring_send(t, SENT_STACK_HEAD + nr * sizeof(__u64));
 	if (err)
 		bpf_map_delete_elem(&seen, &t->hash); /* not sent: try again next time */
 	return err;
@@ -258,21 +279,59 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 	return len;
 }
 
-static __always_inline void count_in(void *counts, struct stack_key *key, __u64 bytes)
+/*
+ * Takes a new slot for @key and sends both to user space. A key that took
+ * its slot in the half the loader just left is given up (and its event
+ * lost): the loader may already have emptied key_slots past it.
+ */
+static __always_inline long new_slot(struct stack_key *key, __u32 *slot)
 {
-	struct stack_value *v = bpf_map_lookup_elem(counts, key);
-	struct stack_value init = { .count = 1, .bytes = bytes };
+	__u32 half = *(volatile __u32 *)&slot_half & 1, n;
+	struct sent_key rec = { .kind = SENT_KEY };
+	__u32 *won;
 	long err;
 
+	n = __sync_fetch_and_add(&slot_next[half], 1);
+	if (n >= half_slots)
+		return -E2BIG;
+	*slot = n + half * half_slots;
+	err = bpf_map_update_elem(&key_slots, key, slot, BPF_NOEXIST);
+	if (err == -EEXIST) { /* another CPU gave it a slot first */
+		won = bpf_map_lookup_elem(&key_slots, key);
+		if (!won)
+			return -EAGAIN;
+		*slot = *won;
+		return 0;
+	}
+	if (!err && (*(volatile __u32 *)&slot_half & 1) != half)
+		err = -EAGAIN;
+	if (!err) {
+		rec.slot = *slot;
+		rec.key = *key;
+		err = ring_send(&rec, sizeof(rec));
+	}
+	if (err)
+		bpf_map_delete_elem(&key_slots, key);
+	return err;
+}
+
+/* Counts one event of @key in @set's counts array, weighing @bytes. */
+static __always_inline void count_in(int set, struct stack_key *key, __u64 bytes)
+{
+	__u32 *known = bpf_map_lookup_elem(&key_slots, key);
+	struct stack_value *v;
+	__u32 slot;
+
+	if (known)
+		slot = *known;
+	else if (new_slot(key, &slot)) {
+		stat_add(STAT_LOST_COUNTS_FULL, 1);
+		return;
+	}
+	v = bpf_map_lookup_elem(set ? (void *)&counts1 : (void *)&counts0, &slot);
 	if (!v) {
-		err = bpf_map_update_elem(counts, key, &init, BPF_NOEXIST);
-		if (!err)
-			return;
-		v = bpf_map_lookup_elem(counts, key); /* lost a race to insert? */
-		if (!v) {
-			stat_add(STAT_LOST_COUNTS_FULL, 1);
-			return;
-		}
+		stat_add(STAT_LOST_COUNTS_FULL, 1);
+		return;
 	}
 	__sync_fetch_and_add(&v->count, 1);
 	if (bytes)
@@ -408,7 +467,7 @@ static __always_inline int record_event(void *ctx, __u64 bytes, const struct whe
 	else
 		key.uerr = walk_stack(ctx, true, &key.ustack);
 
-	count_in(set ? (void *)&counts1 : (void *)&counts0, &key, bytes);
+	count_in(set, &key, bytes);
 	inflight_add(set, -1);
 	if (key.uerr == 0)
 		proc_seen_note(key.tgid);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -32,6 +33,7 @@
 #define READ_MODE_COUNT_ENTRIES 16384
 #define MAX_CPUS 4096
 #define SEEN_BATCH 1024          /* seen hashes deleted per system call */
+#define KEY_BATCH 256            /* key_slots entries deleted per system call */
 #define RING_BYTES_PER_STACK 128 /* the stacks ring buffer's size per seen map entry */
 #define MIN_RING_BYTES (512u << 10)
 #define MAX_RING_BYTES (64u << 20)
@@ -64,6 +66,12 @@ struct stack_table {
 
 #define TABLE_KEEP (64 * 1024) /* frames the table keeps room for once emptied */
 
+/* A slot's key, once the BPF side sent it. */
+struct slot_key {
+	struct stack_key key;
+	bool known;
+};
+
 struct capture {
 	struct capture_bpf *skel;
 	const struct capture_opts *opts; /* only during capture__open() */
@@ -86,9 +94,14 @@ struct capture {
 	uint32_t stack_entries, count_entries, ring_bytes;
 	int active; /* the set events go to */
 
-	/* Drain scratch, sized at open. */
-	struct stack_key *keys;
-	struct stack_value *vals;
+	/* Counts: the slots' keys as sent, and both sets' counts arrays, mmapped. */
+	struct slot_key *slot_keys;         /* 2 * count_entries */
+	struct stack_value *counts_mem[2];  /* per set, 2 * count_entries */
+	size_t counts_bytes;
+	int sweep_half;                     /* the half to read once more and forget; -1: none */
+	uint64_t unattributed;              /* events counted in a slot whose key never came */
+	struct stack_key *batch_keys;       /* KEY_BATCH keys and ... */
+	uint32_t *batch_slots;              /* ... values, to empty key_slots */
 	struct stack_table stacks;
 	uint64_t *seen_keys;          /* SEEN_BATCH keys and ... */
 	uint8_t *seen_vals;           /* ... values, to empty a seen map */
@@ -439,10 +452,11 @@ static int size_maps(struct capture *cap)
 	struct capture_bpf *s = cap->skel;
 	struct bpf_map *counts[] = { s->maps.counts0, s->maps.counts1 };
 	int err = bpf_map__set_max_entries(s->maps.stacks, cap->ring_bytes) ?:
-		  bpf_map__set_max_entries(s->maps.seen, cap->stack_entries);
+		  bpf_map__set_max_entries(s->maps.seen, cap->stack_entries) ?:
+		  bpf_map__set_max_entries(s->maps.key_slots, cap->count_entries);
 
 	for (int i = 0; i < 2 && !err; i++)
-		err = bpf_map__set_max_entries(counts[i], cap->count_entries);
+		err = bpf_map__set_max_entries(counts[i], 2 * cap->count_entries);
 	return err;
 }
 
@@ -463,6 +477,7 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 		bpf_program__set_autoload(prog, prog == h->prog(cap->skel));
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
+	cap->skel->rodata->half_slots = cap->count_entries;
 	/* The filters go in before the hook is attached: no event escapes them. */
 	return size_maps(cap) ?: capture_bpf__load(cap->skel) ?:
 	       capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
@@ -573,15 +588,20 @@ static void stack_table__free(struct stack_table *t)
 	free(t->arena);
 }
 
-/* A record of the stacks ring buffer: into the table. */
+/* A record of the stacks ring buffer: a stack into the table, or a slot's key. */
 static int on_stack_record(void *ctx, void *data, size_t size)
 {
 	struct capture *cap = ctx;
 	const struct sent_stack *r = data;
+	const struct sent_key *k = data;
 
-	if (size >= SENT_STACK_HEAD && r->nr <= MAX_STACK_DEPTH &&
+	if (size < SENT_STACK_HEAD)
+		return 0;
+	if (r->kind == SENT_STACK && r->nr <= MAX_STACK_DEPTH &&
 	    size >= SENT_STACK_HEAD + (size_t)r->nr * sizeof(uint64_t))
 		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr);
+	else if (r->kind == SENT_KEY && size >= sizeof(*k) && k->slot < 2 * cap->count_entries)
+		cap->slot_keys[k->slot] = (struct slot_key){ .key = k->key, .known = true };
 	return 0;
 }
 
@@ -647,18 +667,39 @@ static int attach_first_hook(struct capture *cap, enum capture_mode mode)
 	return hook_chain__select(steps, n, cap, cap->hook_notes, sizeof(cap->hook_notes));
 }
 
+/* Maps both sets' counts arrays into this process. Returns 0 or -errno. */
+static int map_counts(struct capture *cap)
+{
+	struct bpf_map *maps[] = { cap->skel->maps.counts0, cap->skel->maps.counts1 };
+
+	cap->counts_bytes = 2 * (size_t)cap->count_entries * sizeof(struct stack_value);
+	for (int set = 0; set < 2; set++) {
+		void *mem = mmap(NULL, cap->counts_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
+				 bpf_map__fd(maps[set]), 0);
+
+		if (mem == MAP_FAILED)
+			return -errno;
+		cap->counts_mem[set] = mem;
+	}
+	return 0;
+}
+
 static int alloc_scratch(struct capture *cap)
 {
-	cap->keys = calloc(cap->count_entries, sizeof(*cap->keys));
-	cap->vals = calloc(cap->count_entries, sizeof(*cap->vals));
+	cap->slot_keys = calloc(2 * (size_t)cap->count_entries, sizeof(*cap->slot_keys));
+	cap->batch_keys = calloc(KEY_BATCH, sizeof(*cap->batch_keys));
+	cap->batch_slots = calloc(KEY_BATCH, sizeof(*cap->batch_slots));
+	cap->sweep_half = -1;
 	cap->seen_keys = calloc(SEEN_BATCH, sizeof(*cap->seen_keys));
 	cap->seen_vals = calloc(SEEN_BATCH, sizeof(*cap->seen_vals));
 	if (!cap->seen_keys || !cap->seen_vals || hash_index__init(&cap->stacks.index, 1024))
 		return -ENOMEM;
 	cap->percpu = calloc(cap->npossible, sizeof(uint64_t));
 	cap->counters = calloc(cap->npossible, sizeof(*cap->counters));
-	if (!cap->keys || !cap->vals || !cap->percpu || !cap->counters)
+	if (!cap->slot_keys || !cap->batch_keys || !cap->batch_slots || !cap->percpu ||
+	    !cap->counters)
 		return -ENOMEM;
+	return map_counts(cap);
 	return 0;
 }
 
@@ -844,38 +885,100 @@ static void forget_stacks(struct capture *cap)
 	__atomic_fetch_add(&cap->skel->bss->stack_gen, 1, __ATOMIC_SEQ_CST);
 }
 
-int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
+/* Slots of @half taken so far. */
+static uint32_t slots_taken(const struct capture *cap, int half)
 {
-	int set = cap->active;
-	int fd = bpf_map__fd(set ? cap->skel->maps.counts1 : cap->skel->maps.counts0);
+	uint32_t n = __atomic_load_n(&cap->skel->bss->slot_next[half], __ATOMIC_SEQ_CST);
+
+	return n < cap->count_entries ? n : cap->count_entries;
+}
+
+/*
+ * Passes every counted slot of @half in @set's (quiescent) counts array to
+ * @fn and zeroes it. Returns the number of stacks passed.
+ */
+static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn, void *ctx)
+{
+	uint32_t base = half * cap->count_entries, n = slots_taken(cap, half);
+	struct stack_value *counts = cap->counts_mem[set] + base;
+	const struct slot_key *keys = cap->slot_keys + base;
+	int total = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		struct stack_value v = counts[i];
+
+		if (!v.count && !v.bytes)
+			continue;
+		counts[i] = (struct stack_value){ 0 };
+		if (!keys[i].known) {
+			cap->unattributed += v.count;
+			continue;
+		}
+		emit_stack(&cap->stacks, &keys[i].key, &v, fn, ctx);
+		total++;
+	}
+	return total;
+}
+
+/*
+ * Empties key_slots and moves new keys to the other half of the slots. The
+ * half left keeps its keys for one more drain: the set active now may
+ * still count there.
+ */
+static void switch_halves(struct capture *cap)
+{
+	struct capture_bpf__bss *bss = cap->skel->bss;
+	int fd = bpf_map__fd(cap->skel->maps.key_slots);
+	int half = bss->slot_half & 1;
 	uint32_t batch, count;
 	void *in = NULL;
-	int err, total = 0;
+	int err;
+
+	/* Before emptying: a key given a slot of the old half after this is given up. */
+	__atomic_store_n(&bss->slot_next[half ^ 1], 0, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&bss->slot_half, half ^ 1, __ATOMIC_SEQ_CST);
+	do {
+		count = KEY_BATCH;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->batch_keys,
+						      cap->batch_slots, &count, NULL);
+		in = &batch;
+	} while (!err);
+	cap->sweep_half = half;
+}
+
+/* Forgets the keys of the half left at the last switch, now read in both sets. */
+static void forget_half(struct capture *cap, int half)
+{
+	memset(cap->slot_keys + half * cap->count_entries, 0,
+	       cap->count_entries * sizeof(*cap->slot_keys));
+	cap->sweep_half = -1;
+}
+
+int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
+{
+	int set = cap->active, half, total;
 
 	cap->active = set ^ 1;
 	__atomic_store_n(&cap->skel->bss->active_set, cap->active, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	wait_quiescent(cap, set);
 
-	/* Every stack the set's counts refer to was sent before they were counted. */
+	/* Every stack and key the set's counts refer to was sent before they were counted. */
 	ring_buffer__consume(cap->stack_ring);
-	do {
-		count = cap->count_entries;
-		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->keys, cap->vals, &count,
-						      NULL);
-		if (err && err != -ENOENT)
-			break;
-		for (uint32_t i = 0; i < count; i++)
-			emit_stack(&cap->stacks, &cap->keys[i], &cap->vals[i], fn, ctx);
-		total += count;
-		in = &batch;
-	} while (!err);
+	half = cap->skel->bss->slot_half & 1;
+	total = emit_half(cap, set, half, fn, ctx);
+	if (cap->sweep_half >= 0) {
+		total += emit_half(cap, set, cap->sweep_half, fn, ctx);
+		forget_half(cap, cap->sweep_half);
+	} else if (slots_taken(cap, half) * 4 > cap->count_entries * 3) {
+		switch_halves(cap);
+	}
 	/* The counts that may refer to stacks of a past epoch are read now. */
 	if (cap->stacks.sweep)
 		stack_table__sweep(&cap->stacks);
 	else if (cap->stacks.current * 4 > cap->stack_entries * 3)
 		forget_stacks(cap);
-	return err == -ENOENT ? total : err;
+	return total;
 }
 
 /* Reads every CPU's counters at once into cap->counters. */
@@ -941,6 +1044,7 @@ int capture__stats(const struct capture *cap, struct capture_stats *stats)
 		for (int slot = 0; slot < STAT_NR; slot++)
 			stats->slot[slot] += cap->counters[cpu].slot[slot];
 	}
+	stats->slot[STAT_LOST_COUNTS_FULL] += cap->unattributed;
 	return 0;
 }
 
@@ -949,8 +1053,13 @@ void capture__close(struct capture *cap)
 	if (!cap)
 		return;
 	detach(cap);
-	free(cap->keys);
-	free(cap->vals);
+	for (int set = 0; set < 2; set++) {
+		if (cap->counts_mem[set])
+			munmap(cap->counts_mem[set], cap->counts_bytes);
+	}
+	free(cap->slot_keys);
+	free(cap->batch_keys);
+	free(cap->batch_slots);
 	stack_table__free(&cap->stacks);
 	free(cap->seen_keys);
 	free(cap->seen_vals);

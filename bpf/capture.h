@@ -33,7 +33,7 @@ struct capture_opts {
 	size_t ntgids;              /* ... when ntgids > 0; at most MAX_FILTER_TGIDS */
 	const char *comm;           /* only this exact comm, when not NULL */
 	uint32_t stack_entries;     /* stacks the seen map keeps; 0 chooses from the expected load */
-	uint32_t count_entries;     /* per counts map; 0 chooses */
+	uint32_t count_entries;     /* count keys kept (slots per half); 0 chooses */
 };
 
 /* One counted stack, as drained. Addresses are leaf first. */

@@ -22,11 +22,20 @@
 #define STACK_NO_USER (-1001)    /* kernel thread, idle or exiting: no user stack */
 #define STACK_NO_KERNEL (-1002)  /* sampled in user mode: there is no kernel stack */
 
-/* A record of the stacks ring buffer: the head, then @nr addresses, leaf first. */
+/*
+ * The records of the stacks ring buffer: a stack, or a counts key. Both
+ * start with the same 16 bytes; @kind tells them apart.
+ */
+enum sent_kind {
+	SENT_STACK,
+	SENT_KEY,
+};
+
+/* A stack: the head, then @nr addresses, leaf first. */
 struct sent_stack {
 	__u64 hash;
 	__u32 nr;
-	__u32 pad;
+	__u32 kind; /* SENT_STACK */
 	__u64 ips[MAX_STACK_DEPTH];
 };
 
@@ -45,6 +54,22 @@ struct stack_key {
 struct stack_value {
 	__u64 count; /* events */
 	__u64 bytes; /* read mode: bytes requested */
+};
+
+/*
+ * Counts are kept in slots: each key gets a slot the first time it is
+ * counted (the key_slots map remembers which), is sent to user space with
+ * it, and is counted in that slot of the active set's counts array, which
+ * user space reads (mmapped) and zeroes at each drain: no system call per
+ * key. The slots come in two halves of half_slots; keys take slots from
+ * one half until user space empties key_slots and switches halves, and it
+ * forgets the other half's keys one drain later, once nothing counts there.
+ */
+struct sent_key {
+	__u64 pad;
+	__u32 slot;
+	__u32 kind; /* SENT_KEY */
+	struct stack_key key;
 };
 
 /*

@@ -104,39 +104,38 @@ if ratio_within "$got" "${made:-0}" 1 0.02; then ok "an exited workload keeps it
 	not_ok "an exited workload keeps its named stacks ($got of ${made:-?})"; fi
 
 # 5. Stacks are sent to user space once and kept; when the seen map is 3/4
-# full a drain empties it and the next forgets what was not sent again. With
-# 64 entries and 40 call paths that happens at every other drain; every
-# read still lands on its own named stack, and none is reported missing.
-# The paths are 26 levels deep: 54 user frames, more than the first walk's
-# 48, so each user stack is walked a second time, whole.
-"$WORKLOADS/stack_tree" 40 26 &
+# full a drain empties it and the next forgets what was not sent again.
+# Counts keys take slots the same way: past 3/4 of a half of the slots,
+# keys move to the other half, and the half left is read once more and
+# forgotten a drain later. With 64 entries of each and 50 call paths both
+# happen at every other drain, while reads go on (bursts of 1000 rounds);
+# every read still lands on its own named stack, none is lost or reported
+# missing. The paths are 26 levels deep: 54 user frames, more than the
+# first walk's 48, so each user stack is walked twice.
+"$WORKLOADS/stack_tree" 50 26 1000 &
 tree=$!
 bg_pids+=("$tree")
 newest=$(newest_program_id)
-$FLAMETOP --folded --mode read --stack-entries 64 -p "$tree" >"$TEST_TMP/tree.folded" \
-	2>"$TEST_TMP/tree.err" &
+$FLAMETOP --folded --mode read --stack-entries 64 --count-entries 64 -p "$tree" \
+	>"$TEST_TMP/tree.folded" 2>"$TEST_TMP/tree.err" &
 ft=$!
 wait_program_after "$newest"
-# Rounds at a steady pace: a round stops the workload (SIGSTOP) when done,
-# and the next signals wake it again.
-end=$((SECONDS + 4))
-while [ $SECONDS -lt $end ]; do
+for _ in 1 2 3 4 5 6; do
 	kill -USR1 "$tree" && kill -CONT "$tree"
-	sleep 0.02
+	sleep 0.7
 done
-sleep 0.3
+sleep 0.5
 kill -INT "$ft"
 wait "$ft"
 paths=$(grep -cE '^stack_tree;.*;step;(left|right);step;' "$TEST_TMP/tree.folded")
-# A round reads once on each path: every path counts the same, one per round.
+# A burst reads as often on each path: every path counts the same.
 counts=$(grep -E '^stack_tree;.*;main;' "$TEST_TMP/tree.folded" | awk '{ print $NF }' | sort -u)
-check "40 call paths, each a named stack ($paths)" [ "$paths" -eq 40 ]
+check "50 call paths, each a named stack ($paths)" [ "$paths" -eq 50 ]
 deep=$(grep -E '^stack_tree;.*;main;' "$TEST_TMP/tree.folded" |
 	awk -F';' '{ n = 0; for (i = 1; i <= NF; i++) n += $i == "step" } n == 27' | wc -l)
-check "each path has all its 27 step frames, main to the read ($deep of 40 do)" [ "$deep" -eq 40 ]
-one_count() { [ "$(wc -w <<<"$counts")" -eq 1 ] && [ "$counts" -ge 20 ]; }
-check "every path counts the same reads, one per round, over ~4 drains (counts: $(echo $counts))" \
-	one_count
-check "no stack is reported missing" \
-	bash -c "! grep -qE 'stack lost|with a stack missing' '$TEST_TMP/tree.folded' '$TEST_TMP/tree.err'"
+check "each path has all its 27 step frames, main to the read ($deep of 50 do)" [ "$deep" -eq 50 ]
+one_count() { [ "$(wc -w <<<"$counts")" -eq 1 ] && [ "$counts" -ge 2000 ]; }
+check "every path counts the same reads, over several drains (counts: $(echo $counts))" one_count
+check "no read is lost and no stack reported missing ($(grep -o '[0-9]* lost.*' "$TEST_TMP/tree.err"))" \
+	bash -c "! grep -qE 'stack lost|with a stack missing| [1-9][0-9]* lost' '$TEST_TMP/tree.folded' '$TEST_TMP/tree.err'"
 one_count || diag <"$TEST_TMP/tree.err"

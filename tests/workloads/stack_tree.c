@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stack_tree N [LEVELS]: on each SIGUSR1, reads one byte of /dev/zero from
- * each of N distinct call paths, then stops itself (SIGSTOP) until the next
- * round; SIGTERM ends it. Path i walks down a binary tree of LEVELS levels
+ * stack_tree N [LEVELS [ROUNDS]]: on each SIGUSR1, reads one byte of
+ * /dev/zero from each of N distinct call paths, ROUNDS times over (default
+ * once), then stops itself (SIGSTOP) until the next signal; SIGTERM ends it. Path i walks down a binary tree of LEVELS levels
  * (default 17, at most 60), going through left() or right() as the bits of
  * i say, so a round makes exactly N distinct user stacks, each 2 * LEVELS
  * + 2 frames deep (main, then step and left or right at each level, then
@@ -64,11 +64,14 @@ static void on_go(int sig)
 int main(int argc, char **argv)
 {
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000;
+	int rounds = 1;
 	sigset_t mask, old;
 
 	if (argc > 2)
 		levels = atoi(argv[2]);
-	if (levels < 1 || levels > MAX_LEVELS)
+	if (argc > 3)
+		rounds = atoi(argv[3]);
+	if (levels < 1 || levels > MAX_LEVELS || rounds < 1)
 		return 2;
 	zero_fd = open("/dev/zero", O_RDONLY);
 	if (zero_fd < 0)
@@ -81,8 +84,10 @@ int main(int argc, char **argv)
 		while (!go)
 			sigsuspend(&old);
 		go = 0;
-		for (unsigned int i = 0; i < n; i++)
-			step(i, 0);
+		for (int r = 0; r < rounds; r++) {
+			for (unsigned int i = 0; i < n; i++)
+				step(i, 0);
+		}
 		raise(SIGSTOP);
 	}
 }

@@ -127,6 +127,7 @@ struct proc_seen {
 	__u64 mm;
 	__u64 ns;
 	__u32 tgid;
+	bool grown; /* was past PROC_YOUNG_NS when last met: no clock to read again */
 };
 
 struct {
@@ -365,14 +366,20 @@ static __always_inline void proc_note_push(struct task_struct *task, __u32 tgid,
 static __always_inline void proc_seen_note(__u32 tgid)
 {
 	struct task_struct *task = (void *)bpf_get_current_task();
-	__u64 mm = (__u64)BPF_CORE_READ(task, mm);
-	__u64 now = bpf_ktime_get_ns();
-	bool young = now - BPF_CORE_READ(task, group_leader, start_time) < PROC_YOUNG_NS;
+	__u64 mm = (__u64)BPF_CORE_READ(task, mm), now;
 	__u32 slot = tgid % PROC_SEEN_SLOTS;
 	struct proc_seen *seen = bpf_map_lookup_elem(&proc_seen, &slot);
+	bool known, young;
 
-	if (!seen || (seen->tgid == tgid && seen->mm == mm &&
-		      (!young || now - seen->ns < PROC_NOTE_GAP_NS)))
+	if (!seen)
+		return;
+	known = seen->tgid == tgid && seen->mm == mm;
+	if (known && seen->grown)
+		return;
+	now = bpf_ktime_get_ns();
+	young = now - BPF_CORE_READ(task, group_leader, start_time) < PROC_YOUNG_NS;
+	seen->grown = !young;
+	if (known && (!young || now - seen->ns < PROC_NOTE_GAP_NS))
 		return;
 	seen->tgid = tgid;
 	seen->mm = mm;

@@ -455,24 +455,7 @@ static uint32_t hook_frames(struct live *l, const uint64_t *ips, uint32_t nips)
 	return cut;
 }
 
-struct kstack_probe {
-	const struct live *l;
-	uint64_t hash;
-};
-
-static bool same_kstack(const void *ctx, uint32_t i)
-{
-	const struct kstack_probe *p = ctx;
-
-	return p->l->kstacks[i].hash == p->hash;
-}
-
-static uint64_t rehash_kstack(const void *ctx, uint32_t i)
-{
-	const struct live *l = ctx;
-
-	return l->kstacks[i].hash;
-}
+#define KSTACK_ENTRY sizeof(struct kstack_entry), offsetof(struct kstack_entry, hash)
 
 /* Remembers @n frames of a kernel stack just named (in @e when it was known). */
 static void kstack_remember(struct live *l, struct kstack_entry *e, uint64_t hash, uint64_t gen,
@@ -488,7 +471,8 @@ static void kstack_remember(struct live *l, struct kstack_entry *e, uint64_t has
 	if (!e) {
 		if (array__grow((void **)&l->kstacks, &l->kstacks_cap, l->nkstacks + 1,
 				sizeof(*l->kstacks), 256) ||
-		    hash_index__insert(&l->kstack_index, hash, l->nkstacks, rehash_kstack, l))
+		    hash_index__insert_key64(&l->kstack_index, hash, l->nkstacks, l->kstacks,
+					     KSTACK_ENTRY))
 			return;
 		e = &l->kstacks[l->nkstacks++];
 	}
@@ -506,9 +490,8 @@ static void kstack_remember(struct live *l, struct kstack_entry *e, uint64_t has
 static uint32_t kernel_frames(struct live *l, uint32_t *frames, uint32_t n, uint64_t hash,
 			      const uint64_t *ips, uint32_t nips)
 {
-	struct kstack_probe probe = { l, hash };
-	struct hash_slot *slot = hash_index__find(&l->kstack_index, hash, same_kstack, &probe);
-	struct kstack_entry *e = slot->entry1 ? &l->kstacks[slot->entry1 - 1] : NULL;
+	uint32_t i = hash_index__find_key64(&l->kstack_index, hash, l->kstacks, KSTACK_ENTRY);
+	struct kstack_entry *e = i != HASH_NONE ? &l->kstacks[i] : NULL;
 	uint64_t gen = names_gen(l, KERNEL_TGID);
 	uint32_t hook = 0, start = n;
 

@@ -156,23 +156,19 @@ int capture_mode__parse(const char *name, enum capture_mode *mode)
 	return -EINVAL;
 }
 
-/* A ring buffer's size: a power of two, within bounds. */
-static uint32_t pow2_bytes(uint64_t n)
+/* The least power of two from @min up that holds @n, but never above @max. */
+static uint32_t pow2_within(uint64_t n, uint32_t min, uint32_t max)
 {
-	uint32_t p = MIN_RING_BYTES;
+	uint32_t p = min;
 
-	while (p < n && p < MAX_RING_BYTES)
+	while (p < n && p < max)
 		p <<= 1;
 	return p;
 }
 
-static uint32_t pow2_at_least(uint64_t n)
+static uint32_t pow2_entries(uint64_t n)
 {
-	uint32_t p = 1;
-
-	while (p < n && p < MAX_MAP_ENTRIES)
-		p <<= 1;
-	return p;
+	return pow2_within(n, 1, MAX_MAP_ENTRIES);
 }
 
 /*
@@ -189,8 +185,8 @@ static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 		double period = o->drain_period > 0 ? o->drain_period : 1.0;
 
 		events = (uint64_t)(o->freq * (double)cap->ncpus * period * 1.25) + 64;
-		cap->stack_entries = pow2_at_least(8 * events);
-		cap->count_entries = pow2_at_least(2 * events);
+		cap->stack_entries = pow2_entries(8 * events);
+		cap->count_entries = pow2_entries(2 * events);
 	} else {
 		cap->stack_entries = READ_MODE_STACK_ENTRIES;
 		cap->count_entries = READ_MODE_COUNT_ENTRIES;
@@ -198,10 +194,11 @@ static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 	if (cap->stack_entries < MIN_STACK_ENTRIES)
 		cap->stack_entries = MIN_STACK_ENTRIES;
 	if (o->stack_entries)
-		cap->stack_entries = pow2_at_least(o->stack_entries);
+		cap->stack_entries = pow2_entries(o->stack_entries);
 	if (o->count_entries)
 		cap->count_entries = o->count_entries;
-	cap->ring_bytes = pow2_bytes((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK);
+	cap->ring_bytes = pow2_within((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK,
+				      MIN_RING_BYTES, MAX_RING_BYTES);
 }
 
 /* Parses a cpu list such as "0-3,5" into a mask; returns the count or -errno. */
@@ -483,32 +480,14 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	       capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
 }
 
-struct stack_probe {
-	const struct stack_table *table;
-	uint64_t hash;
-};
-
-static bool same_stack_hash(const void *ctx, uint32_t i)
-{
-	const struct stack_probe *p = ctx;
-
-	return p->table->entries[i].hash == p->hash;
-}
-
-static uint64_t stack_rehash(const void *ctx, uint32_t i)
-{
-	const struct stack_table *t = ctx;
-
-	return t->entries[i].hash;
-}
+#define STACK_ENTRY sizeof(struct stack_entry), offsetof(struct stack_entry, hash)
 
 /* The entry of the stack with @hash, or NULL. */
 static struct stack_entry *stack_table__find(const struct stack_table *t, uint64_t hash)
 {
-	struct stack_probe probe = { t, hash };
-	struct hash_slot *slot = hash_index__find(&t->index, hash, same_stack_hash, &probe);
+	uint32_t i = hash_index__find_key64(&t->index, hash, t->entries, STACK_ENTRY);
 
-	return slot->entry1 ? &t->entries[slot->entry1 - 1] : NULL;
+	return i != HASH_NONE ? &t->entries[i] : NULL;
 }
 
 /*
@@ -529,7 +508,7 @@ static int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t
 	if (array__grow((void **)&t->arena, &t->arena_cap, t->arena_len + nr, sizeof(uint64_t),
 			4096) ||
 	    array__grow((void **)&t->entries, &t->cap, t->n + 1, sizeof(*t->entries), 256) ||
-	    hash_index__insert(&t->index, hash, t->n, stack_rehash, t))
+	    hash_index__insert_key64(&t->index, hash, t->n, t->entries, STACK_ENTRY))
 		return -ENOMEM;
 	memcpy(t->arena + t->arena_len, ips, nr * sizeof(uint64_t));
 	t->entries[t->n++] = (struct stack_entry){ .hash = hash, .off = t->arena_len, .nr = nr,
@@ -565,7 +544,8 @@ static void stack_table__sweep(struct stack_table *t)
 		e.off = len;
 		len += e.nr;
 		t->entries[kept] = e;
-		hash_index__insert(&t->index, e.hash, kept++, stack_rehash, t); /* no growth */
+		/* No growth: the index held all of them. */
+		hash_index__insert_key64(&t->index, e.hash, kept++, t->entries, STACK_ENTRY);
 	}
 	t->n = kept;
 	t->arena_len = len;
@@ -863,23 +843,30 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 }
 
 /*
- * Empties the seen map, so that the BPF side sends the stacks it meets
- * again, and starts a new epoch of the stack table.
+ * Empties the hash map @fd, @batch entries per system call read into the
+ * scratch @keys and @vals (room for @batch of each).
  */
-static void forget_stacks(struct capture *cap)
+static void empty_map(int fd, void *keys, void *vals, uint32_t batch)
 {
-	int fd = bpf_map__fd(cap->skel->maps.seen);
-	uint64_t batch;
+	uint64_t token; /* where the kernel stopped, for the next call */
 	uint32_t count;
 	void *in = NULL;
 	int err;
 
 	do {
-		count = SEEN_BATCH;
-		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->seen_keys,
-						      cap->seen_vals, &count, NULL);
-		in = &batch;
+		count = batch;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &token, keys, vals, &count, NULL);
+		in = &token;
 	} while (!err);
+}
+
+/*
+ * Empties the seen map, so that the BPF side sends the stacks it meets
+ * again, and starts a new epoch of the stack table.
+ */
+static void forget_stacks(struct capture *cap)
+{
+	empty_map(bpf_map__fd(cap->skel->maps.seen), cap->seen_keys, cap->seen_vals, SEEN_BATCH);
 	stack_table__new_epoch(&cap->stacks);
 	/* Stacks the BPF side remembers (the idle memo) are to be sent again too. */
 	__atomic_fetch_add(&cap->skel->bss->stack_gen, 1, __ATOMIC_SEQ_CST);
@@ -928,21 +915,13 @@ static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn
 static void switch_halves(struct capture *cap)
 {
 	struct capture_bpf__bss *bss = cap->skel->bss;
-	int fd = bpf_map__fd(cap->skel->maps.key_slots);
 	int half = bss->slot_half & 1;
-	uint32_t batch, count;
-	void *in = NULL;
-	int err;
 
 	/* Before emptying: a key given a slot of the old half after this is given up. */
 	__atomic_store_n(&bss->slot_next[half ^ 1], 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&bss->slot_half, half ^ 1, __ATOMIC_SEQ_CST);
-	do {
-		count = KEY_BATCH;
-		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, cap->batch_keys,
-						      cap->batch_slots, &count, NULL);
-		in = &batch;
-	} while (!err);
+	empty_map(bpf_map__fd(cap->skel->maps.key_slots), cap->batch_keys, cap->batch_slots,
+		  KEY_BATCH);
 	cap->sweep_half = half;
 }
 

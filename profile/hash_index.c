@@ -118,6 +118,49 @@ int hash_index__insert(struct hash_index *h, uint64_t hash, uint32_t entry, hash
 	return 0;
 }
 
+struct key64_table {
+	const char *entries;
+	size_t stride, key_offset;
+	uint64_t key;
+};
+
+static uint64_t key64_of(const struct key64_table *t, uint32_t entry)
+{
+	uint64_t key;
+
+	memcpy(&key, t->entries + entry * t->stride + t->key_offset, sizeof(key));
+	return key;
+}
+
+static bool same_key64(const void *ctx, uint32_t entry)
+{
+	const struct key64_table *t = ctx;
+
+	return key64_of(t, entry) == t->key;
+}
+
+static uint64_t rehash_key64(const void *ctx, uint32_t entry)
+{
+	return key64_of(ctx, entry);
+}
+
+uint32_t hash_index__find_key64(const struct hash_index *h, uint64_t key, const void *entries,
+				size_t stride, size_t key_offset)
+{
+	struct key64_table t = { entries, stride, key_offset, key };
+	struct hash_slot *slot = hash_index__find(h, key, same_key64, &t);
+
+	return slot->entry1 ? slot->entry1 - 1 : HASH_NONE;
+}
+
+int hash_index__insert_key64(struct hash_index *h, uint64_t key, uint32_t entry,
+			     const void *entries, size_t stride, size_t key_offset)
+{
+	struct key64_table t = { entries, stride, key_offset, key };
+
+	return hash_index__insert(h, key, entry, rehash_key64, &t);
+}
+
 void hash_index__clear(struct hash_index *h)
 {
 	memset(h->slots, 0, (h->mask + 1) * sizeof(*h->slots));

@@ -48,6 +48,22 @@ struct hash_slot *hash_index__find(const struct hash_index *h, uint64_t hash, ha
 int hash_index__insert(struct hash_index *h, uint64_t hash, uint32_t entry, hash_of_fn rehash,
 		       const void *ctx);
 
+/*
+ * Entries that carry a well-mixed uint64_t key (a hash already, such as a
+ * stack's or a path's), at byte @key_offset of each @stride-byte element of
+ * @entries: the key is its own hash, and these two spare the caller the
+ * probe and rehash callbacks.
+ *
+ * hash_index__find_key64() returns the number of the entry with @key, or
+ * HASH_NONE. hash_index__insert_key64() records @entry, which has @key and
+ * is not in the index yet (hash_index__insert() otherwise).
+ */
+#define HASH_NONE UINT32_MAX
+uint32_t hash_index__find_key64(const struct hash_index *h, uint64_t key, const void *entries,
+				size_t stride, size_t key_offset);
+int hash_index__insert_key64(struct hash_index *h, uint64_t key, uint32_t entry,
+			     const void *entries, size_t stride, size_t key_offset);
+
 /* Empties the index, keeping its memory. */
 void hash_index__clear(struct hash_index *h);
 

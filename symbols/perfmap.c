@@ -264,17 +264,9 @@ const char *perf_map__lookup(const struct perf_map *pm, uint64_t addr)
 
 bool perf_map__covers(const struct perf_map *pm, uint64_t start, uint64_t end)
 {
-	size_t lo = 0, hi = pm->n;
+	/* The first entry starting at or above @start: after those at or below start - 1. */
+	size_t lo = start ? perf_map__upper(pm, start - 1) : 0;
 
-	/* The first entry starting at or above @start. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->v[mid].start < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < pm->n && pm->v[lo].start < end;
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,45 +27,26 @@ int path_set__init(struct path_set *s)
 	return hash_index__init(&s->index, 256);
 }
 
-struct key_probe {
-	const struct path_set *s;
-	uint64_t key;
-};
-
-static bool same_key(const void *ctx, uint32_t i)
-{
-	const struct key_probe *k = ctx;
-
-	return k->s->entries[i].key == k->key;
-}
-
-static uint64_t rehash_key(const void *ctx, uint32_t i)
-{
-	const struct path_set *s = ctx;
-
-	return s->entries[i].key;
-}
+#define PATH_ENTRY sizeof(struct path_entry), offsetof(struct path_entry, key)
 
 enum path_state path_set__get(const struct path_set *s, uint64_t key)
 {
-	struct key_probe probe = { s, key };
-	struct hash_slot *slot = hash_index__find(&s->index, key, same_key, &probe);
+	uint32_t i = hash_index__find_key64(&s->index, key, s->entries, PATH_ENTRY);
 
-	return slot->entry1 ? s->entries[slot->entry1 - 1].state : PATH_UNSET;
+	return i != HASH_NONE ? s->entries[i].state : PATH_UNSET;
 }
 
 int path_set__set(struct path_set *s, uint64_t key, enum path_state state)
 {
-	struct key_probe probe = { s, key };
-	struct hash_slot *slot = hash_index__find(&s->index, key, same_key, &probe);
+	uint32_t i = hash_index__find_key64(&s->index, key, s->entries, PATH_ENTRY);
 
-	if (slot->entry1) {
-		s->entries[slot->entry1 - 1].state = state;
+	if (i != HASH_NONE) {
+		s->entries[i].state = state;
 		return 0;
 	}
 	if (array__grow((void **)&s->entries, &s->cap, s->n + 1, sizeof(*s->entries), 64))
 		return -ENOMEM;
-	if (hash_index__insert(&s->index, key, s->n, rehash_key, s))
+	if (hash_index__insert_key64(&s->index, key, s->n, s->entries, PATH_ENTRY))
 		return -ENOMEM;
 	s->entries[s->n++] = (struct path_entry){ key, state };
 	return 0;

@@ -6,6 +6,8 @@
 #include "tests/unit/unit.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
 
 #include "profile/hash_index.h"
 
@@ -320,10 +322,45 @@ static void test_hash_words_depends_on_order_count_and_seed(void **state)
 	free(heap);
 }
 
+/* Entries keyed by a 64-bit hash of their own, somewhere inside each element. */
+struct keyed {
+	uint32_t tag;
+	uint64_t key;
+	uint32_t value;
+};
+
+#define KEYED sizeof(struct keyed), offsetof(struct keyed, key)
+
+static void test_key64_entries_found_through_growth(void **state)
+{
+	enum { N = 3000 };
+	struct keyed *v = calloc(N, sizeof(*v));
+	struct hash_index h;
+
+	(void)state;
+	assert_non_null(v);
+	assert_int_equal(hash_index__init(&h, 16), 0);
+	for (uint32_t i = 0; i < N; i++) {
+		/* Keys that share their low bits in pairs: the tags tell them apart. */
+		uint64_t key = ((uint64_t)(i / 2) << 32 | (i % 2)) * 0x9E3779B97F4A7C15ull;
+
+		assert_int_equal(hash_index__find_key64(&h, key, v, KEYED), HASH_NONE);
+		v[i] = (struct keyed){ .tag = 7, .key = key, .value = i };
+		assert_int_equal(hash_index__insert_key64(&h, key, i, v, KEYED), 0);
+	}
+	assert_true(h.mask + 1 >= N); /* it grew, rehashing from the keys in the elements */
+	for (uint32_t i = 0; i < N; i++)
+		assert_int_equal(v[hash_index__find_key64(&h, v[i].key, v, KEYED)].value, i);
+	assert_int_equal(hash_index__find_key64(&h, 12345, v, KEYED), HASH_NONE);
+	hash_index__free(&h);
+	free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_init_rounds_up_to_a_power_of_two),
+	    cmocka_unit_test(test_key64_entries_found_through_growth),
 	    cmocka_unit_test(test_find_in_empty_index_gives_empty_slot),
 	    cmocka_unit_test(test_growth_keeps_a_quarter_empty),
 	    cmocka_unit_test(test_many_entries_through_growth),

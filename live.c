@@ -318,28 +318,19 @@ static bool name_entry__fresh(const struct live *l, const struct name_entry *e, 
 }
 
 /*
- * The frame id naming @ip, from the cache or the symbolizer. @gen is the
- * symbolizer's generation of @tgid's names (names_gen()), asked once per
- * stack by the caller: a cached name made in another generation is made again.
+ * frame_of() when the front cache misses: the frame id naming @ip from the
+ * name index, or from the symbolizer (then cached); @hot is the front
+ * cache's slot for it, refilled.
  */
-static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t gen, uint64_t ip,
-			 bool is_return)
+static uint32_t frame_of_indexed(struct live *l, struct hot_name *hot, uint32_t tgid, uint64_t gen,
+				 uint64_t ip, bool is_return)
 {
-	struct hot_name *hot = hot_slot(l, tgid, ip, is_return);
 	uint32_t ret = is_return ? HOT_RETURN : 0;
 	struct name_probe probe = { l, ip, tgid, is_return };
 	struct name_entry *e, once = { .ip = ip, .tgid = tgid, .is_return = is_return };
-	struct hash_slot *slot;
-	uint64_t hash;
+	uint64_t hash = name_hash(tgid, ip, is_return);
+	struct hash_slot *slot = hash_index__find(&l->name_index, hash, same_name, &probe);
 
-	if (hot->entry1 && hot->ip == ip && hot->tgid == tgid && (hot->entry1 & HOT_RETURN) == ret) {
-		e = &l->names[(hot->entry1 & ~HOT_RETURN) - 1];
-		if (!name_entry__fresh(l, e, gen))
-			name_entry__resolve(l, e);
-		return e->frame;
-	}
-	hash = name_hash(tgid, ip, is_return);
-	slot = hash_index__find(&l->name_index, hash, same_name, &probe);
 	if (slot->entry1) {
 		e = &l->names[slot->entry1 - 1];
 		if (!name_entry__fresh(l, e, gen))
@@ -359,6 +350,27 @@ static uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t gen, uint64_t i
 		*hot = (struct hot_name){ .ip = ip, .tgid = tgid, .entry1 = (l->nnames + 1) | ret };
 		l->nnames++;
 	}
+	return e->frame;
+}
+
+/*
+ * The frame id naming @ip, from the cache or the symbolizer. @gen is the
+ * symbolizer's generation of @tgid's names (names_gen()), asked once per
+ * stack by the caller: a cached name made in another generation is made again.
+ * Runs for every frame drained: the front cache's hit is all it does inline.
+ */
+static inline uint32_t frame_of(struct live *l, uint32_t tgid, uint64_t gen, uint64_t ip,
+				bool is_return)
+{
+	struct hot_name *hot = hot_slot(l, tgid, ip, is_return);
+	uint32_t ret = is_return ? HOT_RETURN : 0;
+	struct name_entry *e;
+
+	if (!hot->entry1 || hot->ip != ip || hot->tgid != tgid || (hot->entry1 & HOT_RETURN) != ret)
+		return frame_of_indexed(l, hot, tgid, gen, ip, is_return);
+	e = &l->names[(hot->entry1 & ~HOT_RETURN) - 1];
+	if (!name_entry__fresh(l, e, gen))
+		name_entry__resolve(l, e);
 	return e->frame;
 }
 

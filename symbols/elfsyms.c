@@ -13,11 +13,13 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
 #include "symbols/addr_search.h"
+#include "symbols/addr_sort.h"
 #include "symbols/elffile.h"
 
 struct elf_segment {
@@ -188,11 +190,12 @@ static size_t leading_underscores(const char *s)
  * then by binding, then fewer leading underscores, then from .symtab (whose
  * zero size means "up to the next symbol"), then by name so the order is total.
  */
-static int elf_cand__cmp(const void *a, const void *b)
+static int elf_cand__cmp(const void *a, const void *b, void *unused)
 {
 	const struct elf_cand *x = a, *y = b;
 	size_t ux, uy;
 
+	(void)unused;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
 	if (!x->size != !y->size)
@@ -211,17 +214,8 @@ static int elf_cand__cmp(const void *a, const void *b)
 /* Keeps the first (preferred) candidate at each address, in place. */
 static void elf_cands__pick(struct elf_cands *c)
 {
-	size_t i, n = 0;
-
-	if (!c->n)
-		return;
-	qsort(c->v, c->n, sizeof(*c->v), elf_cand__cmp);
-	for (i = 0; i < c->n; i++) {
-		if (n && c->v[n - 1].addr == c->v[i].addr)
-			continue;
-		c->v[n++] = c->v[i];
-	}
-	c->n = n;
+	c->n = addr_sort__unique(c->v, c->n, sizeof(*c->v), offsetof(struct elf_cand, addr),
+				 elf_cand__cmp, NULL);
 }
 
 /* The loaded segment holding @vaddr, or NULL. */

@@ -13,12 +13,14 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
 #include "symbols/addr_search.h"
+#include "symbols/addr_sort.h"
 #include "symbols/sanitize.h"
 #include "symbols/text_line.h"
 
@@ -350,17 +352,10 @@ static bool ksym_entry__pads(const struct ksym_loader *ld, const struct ksym_ent
  */
 static void ksym_loader__sort(struct ksym_loader *ld)
 {
-	size_t i, n = 0;
+	size_t i, n;
 
-	if (!ld->n)
-		return;
-	qsort_r(ld->entries, ld->n, sizeof(*ld->entries), ksym_entry__cmp, ld->arena);
-	for (i = 0; i < ld->n; i++) {
-		if (n && ld->entries[n - 1].addr == ld->entries[i].addr)
-			continue;
-		ld->entries[n++] = ld->entries[i];
-	}
-	ld->n = n;
+	ld->n = addr_sort__unique(ld->entries, ld->n, sizeof(*ld->entries),
+				  offsetof(struct ksym_entry, addr), ksym_entry__cmp, ld->arena);
 	for (i = n = 0; i < ld->n; i++) {
 		if (i + 1 < ld->n && ksym_entry__pads(ld, &ld->entries[i], &ld->entries[i + 1])) {
 			ld->entries[i + 1].addr = ld->entries[i].addr;

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "array.h"
 #include "symbols/addr_search.h"
+#include "symbols/addr_sort.h"
 #include "symbols/procinfo.h"
 #include "symbols/rootfs.h"
 #include "symbols/sanitize.h"
@@ -86,10 +88,11 @@ static int perf_map__line(struct perf_map *pm, const char *s, size_t len)
 }
 
 /* By start; at one start the later line first, so that it is the one kept. */
-static int perf_map_entry__cmp(const void *a, const void *b)
+static int perf_map_entry__cmp(const void *a, const void *b, void *unused)
 {
 	const struct perf_map_entry *x = a, *y = b;
 
+	(void)unused;
 	if (x->start != y->start)
 		return x->start < y->start ? -1 : 1;
 	return x->line > y->line ? -1 : x->line < y->line;
@@ -97,17 +100,8 @@ static int perf_map_entry__cmp(const void *a, const void *b)
 
 static void perf_map__sort(struct perf_map *pm)
 {
-	size_t i, n = 0;
-
-	if (!pm->n)
-		return;
-	qsort(pm->v, pm->n, sizeof(*pm->v), perf_map_entry__cmp);
-	for (i = 0; i < pm->n; i++) {
-		if (n && pm->v[n - 1].start == pm->v[i].start)
-			continue;
-		pm->v[n++] = pm->v[i];
-	}
-	pm->n = n;
+	pm->n = addr_sort__unique(pm->v, pm->n, sizeof(*pm->v), offsetof(struct perf_map_entry, start),
+				  perf_map_entry__cmp, NULL);
 }
 
 /* Parses the line of @len bytes at @s; a NUL inside or an overlong line is skipped. */

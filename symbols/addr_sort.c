@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * addr_sort: a least-significant-digit radix sort of (address, index) pairs,
+ * one pass per byte in which the addresses differ (three or four for a
+ * library or the kernel), then the comparator on runs of equal addresses.
+ */
+#include "symbols/addr_sort.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct keyed {
+	uint64_t key;
+	size_t idx;
+};
+
+struct ties {
+	const char *base;
+	size_t size;
+	int (*cmp)(const void *, const void *, void *);
+	void *arg;
+};
+
+static uint64_t key_of(const char *base, size_t size, size_t key_offset, size_t i)
+{
+	uint64_t key;
+
+	memcpy(&key, base + i * size + key_offset, sizeof(key));
+	return key;
+}
+
+/* Elements of equal keys by the caller's comparator, then by position (qsort_r is not stable). */
+static int keyed__cmp_ties(const void *a, const void *b, void *ctx)
+{
+	const struct keyed *x = a, *y = b;
+	const struct ties *t = ctx;
+	int c = t->cmp(t->base + x->idx * t->size, t->base + y->idx * t->size, t->arg);
+
+	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Sorts @a (@n pairs) by key, using @tmp (room for @n); returns whichever of the two holds the result. */
+static struct keyed *radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
+{
+	uint64_t differ = 0;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		differ |= a[i].key ^ a[0].key;
+	for (unsigned int shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = {0}, pos = 0;
+		struct keyed *swap;
+
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (i = 0; i < n; i++)
+			count[(a[i].key >> shift) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[(a[i].key >> shift) & 0xff]++] = a[i];
+		swap = a;
+		a = tmp;
+		tmp = swap;
+	}
+	return a;
+}
+
+/* Sorts a short run by insertion: the usual run is an alias or two, where qsort_r's setup dominates. */
+static void insertion_sort(struct keyed *a, size_t n, struct ties *t)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct keyed x = a[i];
+		size_t j = i;
+
+		for (; j > 0 && keyed__cmp_ties(&a[j - 1], &x, t) > 0; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* Orders each run of equal keys in the sorted @a by the caller's comparator. */
+static void order_ties(struct keyed *a, size_t n, struct ties *t)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+			;
+		if (j - i <= 8)
+			insertion_sort(a + i, j - i, t);
+		else
+			qsort_r(a + i, j - i, sizeof(*a), keyed__cmp_ties, t);
+	}
+}
+
+/* Keeps the first of each run of equal keys in the sorted @base, in place; returns how many. */
+static size_t keep_first(char *base, size_t n, size_t size, size_t key_offset)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < n; i++) {
+		if (kept && key_of(base, size, key_offset, kept - 1) == key_of(base, size, key_offset, i))
+			continue;
+		if (kept != i)
+			memcpy(base + kept * size, base + i * size, size);
+		kept++;
+	}
+	return kept;
+}
+
+/*
+ * Sorts @base by radix and copies the first element of each key into @out;
+ * returns how many, or -1 when there is no memory for the pairs.
+ */
+static long sort_by_radix(const char *base, char *out, size_t n, size_t size, size_t key_offset,
+			  struct ties *t)
+{
+	struct keyed *a = malloc(n * sizeof(*a)), *tmp = malloc(n * sizeof(*tmp)), *sorted;
+	size_t i, kept = 0;
+
+	if (!a || !tmp) {
+		free(a);
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		a[i] = (struct keyed){ key_of(base, size, key_offset, i), i };
+	sorted = radix_sort(a, tmp, n);
+	order_ties(sorted, n, t);
+	for (i = 0; i < n; i++)
+		if (i == 0 || sorted[i].key != sorted[i - 1].key)
+			memcpy(out + kept++ * size, base + sorted[i].idx * size, size);
+	free(a);
+	free(tmp);
+	return (long)kept;
+}
+
+size_t addr_sort__unique(void *base, size_t n, size_t size, size_t key_offset,
+			 int (*cmp)(const void *, const void *, void *), void *arg)
+{
+	struct ties t = { base, size, cmp, arg };
+	char *out = NULL;
+	long kept = -1;
+
+	if (n < 2)
+		return n;
+	if (n <= SIZE_MAX / size && n <= SIZE_MAX / sizeof(struct keyed))
+		out = malloc(n * size);
+	if (out)
+		kept = sort_by_radix(base, out, n, size, key_offset, &t);
+	if (kept >= 0)
+		memcpy(base, out, (size_t)kept * size);
+	free(out);
+	if (kept >= 0)
+		return (size_t)kept;
+	qsort_r(base, n, size, cmp, arg);
+	return keep_first(base, n, size, key_offset);
+}

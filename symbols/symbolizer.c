@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,7 @@ struct reload_limit {
 struct symbolizer {
 	struct ksyms *ksyms;
 	char *kallsyms_path, *modules_path, *proc_root;
+	bool host_proc; /* proc_root is this machine's /proc, not a copy */
 	bool raw_names;
 	uint64_t pass;
 	uint64_t gens; /* the last generation handed out */
@@ -145,6 +147,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	};
 
 	s->proc_root = strdup(eo.proc_root);
+	s->host_proc = !o->proc_root;
 	s->kallsyms_path = strdup(o->kallsyms_path ? o->kallsyms_path : "/proc/kallsyms");
 	s->modules_path = strdup(o->modules_path ? o->modules_path : "/proc/modules");
 	s->elfs = elf_cache__new(&eo);
@@ -355,12 +358,25 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
  * empty read counts as one: an exiting process has no mappings left.
  * Returns 0 or -errno.
  */
+/*
+ * Has @tgid exited? Asked before its maps are opened: under process churn
+ * most processes noted have exited by the time their note is read, and a
+ * signal 0 costs a tenth of a failed lookup of /proc/PID. Only for the
+ * host's /proc (a copy's pids are not this machine's).
+ */
+static bool symbolizer__gone(const struct symbolizer *s, uint32_t tgid)
+{
+	return s->host_proc && kill((pid_t)tgid, 0) && errno == ESRCH;
+}
+
 static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 {
 	struct proc_maps fresh;
 	int err;
 
 	p->read_pass = s->pass;
+	if (symbolizer__gone(s, proc_entry__tgid(p)))
+		return -ESRCH;
 	s->maps_reads++;
 	err = proc_maps__read(s->proc_root, (int)proc_entry__tgid(p), &fresh);
 	if (err)

@@ -150,7 +150,7 @@ struct symbolizer_stats {
 	size_t elf_tables;     /* of those, the ones holding a symbol table */
 	size_t elf_bytes;      /* heap bytes held by those tables */
 	size_t held_files;     /* files held open, waiting to be read */
-	uint64_t maps_reads;   /* maps files read so far, first reads and re-reads */
+	uint64_t maps_reads;   /* maps files read so far, first reads and re-reads (not for a pid gone) */
 	uint64_t kernel_loads; /* kernel tables read so far, the first included */
 };
 

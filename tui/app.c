@@ -185,7 +185,7 @@ static unsigned int wait_for_input(struct app *a)
 	};
 	int timeout = -1;
 	unsigned int flags = 0;
-	int key;
+	int key, ready;
 
 	if (a->live) {
 		double next = a->next_drain < a->next_refresh ? a->next_drain : a->next_refresh;
@@ -196,8 +196,12 @@ static unsigned int wait_for_input(struct app *a)
 		if (events >= 0 && events < timeout)
 			timeout = events;
 	}
-	if (poll(fds, 2, timeout) > 0 && fds[1].revents)
+	ready = poll(fds, 2, timeout);
+	if (ready > 0 && fds[1].revents)
 		live__handle_events(a->live);
+	/* Woken by capture events alone: no key to read (curses would poll again). */
+	if (ready > 0 && !fds[0].revents)
+		return 0;
 	while (!(flags & ACT_QUIT) && (key = term__read_key()) != TERM_NO_KEY)
 		flags |= key == TERM_RESIZED ? APP_RESIZE : actions__key(&a->view, key);
 	return flags;

@@ -28,6 +28,8 @@ static struct {
 	int ncolors;       /* 256 or 8 */
 	short pair_fg[MAX_PAIRS], pair_bg[MAX_PAIRS];
 	int npairs;
+	struct screen_cell *shown; /* what stdscr holds, shown_w * shown_h; NULL: unknown */
+	int shown_w, shown_h;
 } term;
 
 static volatile sig_atomic_t stop_requested;
@@ -61,6 +63,8 @@ void term__close(void)
 	endwin();
 	delscreen(term.scr);
 	term.scr = NULL;
+	free(term.shown);
+	term.shown = NULL;
 	if (term.own_in)
 		fclose(term.in);
 	term.in = NULL;
@@ -316,12 +320,42 @@ static void put_cell(int row, int col, const struct screen_cell *c)
 	mvadd_wch(row, col, &cc);
 }
 
+static bool cell_equal(const struct screen_cell *a, const struct screen_cell *b)
+{
+	return a->ch == b->ch && a->style.role == b->style.role && a->style.heat == b->style.heat &&
+	       a->style.attr == b->style.attr;
+}
+
+/*
+ * Makes the copy of what stdscr holds fit @s; returns false when stdscr's
+ * content is not known (first draw, a new size, no memory): all is drawn.
+ */
+static bool shown_fits(const struct screen *s)
+{
+	size_t n = (size_t)s->w * (size_t)s->h;
+
+	if (term.shown && term.shown_w == s->w && term.shown_h == s->h)
+		return true;
+	free(term.shown);
+	term.shown = n ? malloc(n * sizeof(*term.shown)) : NULL;
+	term.shown_w = term.shown ? s->w : 0;
+	term.shown_h = term.shown ? s->h : 0;
+	return false;
+}
+
 void term__draw(const struct screen *s)
 {
+	bool known = shown_fits(s);
+
 	for (int row = 0; row < s->h; row++) {
 		for (int col = 0; col < s->w; col++) {
 			const struct screen_cell *c = screen__cell(s, row, col);
+			struct screen_cell *was = term.shown ? &term.shown[row * s->w + col] : NULL;
 
+			if (known && cell_equal(was, c))
+				continue;
+			if (was)
+				*was = *c;
 			if (c->ch != SCREEN_WIDE_TAIL)
 				put_cell(row, col, c);
 			else if (!term.utf8) /* its head was printed as one '?' */

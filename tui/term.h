@@ -28,13 +28,21 @@ int term__open(bool color, char *err, size_t err_size);
 /* The descriptor keys arrive on, to poll. */
 int term__input_fd(void);
 
-/* term__read_key() returns a key (TK_* or ASCII), TERM_RESIZED or TERM_NO_KEY; never blocks. */
+/*
+ * term__read_key() returns a key (TK_* or ASCII), TERM_RESIZED or TERM_NO_KEY;
+ * never blocks. Keys wait in the input descriptor (term__input_fd()), so a
+ * caller may ask only when it polls readable, after a signal (a resize) and
+ * now and then; once it returned TERM_NO_KEY nothing is held back.
+ */
 int term__read_key(void);
 
 /* The terminal's size now. */
 void term__size(int *width, int *height);
 
-/* term__draw() shows @s, sending only what changed since the last draw. */
+/*
+ * term__draw() shows @s: only the cells that differ from the last screen
+ * drawn are handed to curses, which sends the terminal only what changed.
+ */
 void term__draw(const struct screen *s);
 
 /* True once SIGINT, SIGTERM or SIGHUP arrived. */

@@ -735,6 +735,7 @@ static void test_noted_process_named_after_exit(void **state)
 static void test_unnoted_process_unnamed_after_exit(void **state)
 {
 	struct symbolizer *s = new_symbolizer(NULL);
+	struct symbolizer_stats st;
 	char copy[600];
 	struct child c;
 	uint64_t addr;
@@ -744,6 +745,9 @@ static void test_unnoted_process_unnamed_after_exit(void **state)
 	child_stop(&c);
 	expect_user(s, (uint32_t)c.pid, addr, false, SYM_UNKNOWN, "[unknown]");
 	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false, 0), -ENOENT);
+	/* Known gone (no such pid) before /proc was asked: no maps file was opened. */
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.maps_reads, 0);
 	symbolizer__free(s);
 }
 

@@ -84,6 +84,23 @@ struct kstack_entry {
 #define MAX_KSTACK_FRAMES (1u << 22) /* the kernel stack cache starts over beyond this */
 #define COMM_SLOTS 256            /* the direct-mapped cache of process frames */
 
+/*
+ * The user frames named last, by depth from the outermost: the stacks of a
+ * drain come process by process and share their outer frames (start-up,
+ * main loop, framework), which are then taken from here without a lookup.
+ * Good for one process, one generation of its names and one drain.
+ */
+struct depth_memo {
+	uint32_t tgid, drain;
+	uint64_t gen;
+	uint32_t valid; /* depths [0, valid) hold a name */
+	struct {
+		uint64_t ip;
+		uint32_t frame;
+		bool is_return;
+	} at[MAX_STACK_DEPTH];
+};
+
 /* A raw comm, as the kernel gave it, and its process frame. */
 struct comm_slot {
 	char comm[COMM_LEN];
@@ -113,6 +130,7 @@ struct live {
 	size_t kstack_len, kstack_cap;
 
 	struct comm_slot comms[COMM_SLOTS];
+	struct depth_memo user_memo;
 };
 
 enum { HOOK_UNKNOWN, HOOK_NO, HOOK_YES };
@@ -548,6 +566,47 @@ static uint32_t append_lost(struct live *l, uint32_t *frames, uint32_t n, int32_
 	return n;
 }
 
+/*
+ * Appends the names of the @nips addresses of @tgid's user stack, leaf first
+ * in @ips (the leaf exact, the others return addresses), to @frames + @n
+ * outermost first; returns the new count. As append_frames(), with the
+ * depths the previous stack shared taken from the depth memo.
+ */
+static uint32_t user_frames(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
+			    const uint64_t *ips, uint32_t nips)
+{
+	struct depth_memo *m = &l->user_memo;
+	uint64_t gen = names_gen(l, tgid);
+	uint32_t d = 0;
+
+	if (m->tgid != tgid || m->gen != gen || m->drain != l->drain) {
+		m->tgid = tgid;
+		m->gen = gen;
+		m->drain = l->drain;
+		m->valid = 0;
+	}
+	for (uint32_t i = nips; i-- > 0; d++) {
+		bool is_return = i > 0;
+		uint32_t f;
+
+		if (d < m->valid && m->at[d].ip == ips[i] && m->at[d].is_return == is_return) {
+			f = m->at[d].frame;
+		} else {
+			f = frame_of(l, tgid, gen, ips[i], is_return);
+			if (d < MAX_STACK_DEPTH) {
+				m->at[d].ip = ips[i];
+				m->at[d].frame = f;
+				m->at[d].is_return = is_return;
+				if (d == m->valid)
+					m->valid++;
+			}
+		}
+		if (f != PROFILE_NONE)
+			frames[n++] = f;
+	}
+	return n;
+}
+
 static void on_stack(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
@@ -563,8 +622,7 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 		return;
 	s.n = append_lost(l, frames, 1, st->uerr, FRAME_USER);
 	if (st->nu)
-		s.n = append_frames(l, frames, s.n, st->tgid, names_gen(l, st->tgid), st->uips,
-				    st->nu, true);
+		s.n = user_frames(l, frames, s.n, st->tgid, st->uips, st->nu);
 	s.n = append_lost(l, frames, s.n, st->kerr, FRAME_KERNEL);
 	if (st->nk)
 		s.n = kernel_frames(l, frames, s.n, st->khash, st->kips, st->nk);

@@ -176,6 +176,12 @@ static unsigned int refresh_data(struct app *a)
 	return ACT_REBUILD;
 }
 
+/* When the next drain or refresh is due. */
+static double next_tick(const struct app *a)
+{
+	return a->next_drain < a->next_refresh ? a->next_drain : a->next_refresh;
+}
+
 /* Waits for a key, a live event or the next clock tick; returns the keys' flags. */
 static unsigned int wait_for_input(struct app *a)
 {
@@ -188,8 +194,7 @@ static unsigned int wait_for_input(struct app *a)
 	int key, ready;
 
 	if (a->live) {
-		double next = a->next_drain < a->next_refresh ? a->next_drain : a->next_refresh;
-		double left = next - now_seconds();
+		double left = next_tick(a) - now_seconds();
 		int events = live__poll_events(a->live, &fds[1]);
 
 		timeout = left > 0 ? (int)ceil(left * 1000) : 0;
@@ -199,8 +204,12 @@ static unsigned int wait_for_input(struct app *a)
 	ready = poll(fds, 2, timeout);
 	if (ready > 0 && fds[1].revents)
 		live__handle_events(a->live);
-	/* Woken by capture events alone: no key to read (curses would poll again). */
-	if (ready > 0 && !fds[0].revents)
+	/*
+	 * Keys are read when typed, after a signal (a resize), and on the clock's
+	 * ticks; not when capture events or their quiet period alone woke the loop
+	 * (curses would poll the terminal again, up to 40 times a second).
+	 */
+	if (ready >= 0 && !fds[0].revents && !(a->live && now_seconds() >= next_tick(a)))
 		return 0;
 	while (!(flags & ACT_QUIT) && (key = term__read_key()) != TERM_NO_KEY)
 		flags |= key == TERM_RESIZED ? APP_RESIZE : actions__key(&a->view, key);

@@ -102,6 +102,7 @@ int term__open(bool color, char *err, size_t err_size)
 	curs_set(0);
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
+	typeahead(-1); /* else each refresh polls the keyboard and writes out every few lines */
 	scrollok(stdscr, FALSE);
 	term.color = color && has_colors() && start_color() == OK;
 	if (term.color) {

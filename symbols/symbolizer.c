@@ -414,6 +414,9 @@ static bool symbolizer__check_start(struct symbolizer *s, struct proc_entry *p, 
 	 * be mistaken for; a miss reads the maps again anyway. */
 	if (!p->maps.n && !start)
 		return false;
+	/* Gone: nothing runs under its pid now, so nothing reused it. */
+	if (!start && symbolizer__gone(s, proc_entry__tgid(p)))
+		return false;
 	if ((!start && proc_info__start_time(s->proc_root, proc_entry__tgid(p), &start)) ||
 	    start == p->start_time)
 		return false;

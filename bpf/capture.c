@@ -925,11 +925,11 @@ static void switch_halves(struct capture *cap)
 	cap->sweep_half = half;
 }
 
-/* Forgets the keys of the half left at the last switch, now read in both sets. */
+/* Forgets the keys of the half left at the last switch (its slots taken), now read in both sets. */
 static void forget_half(struct capture *cap, int half)
 {
 	memset(cap->slot_keys + half * cap->count_entries, 0,
-	       cap->count_entries * sizeof(*cap->slot_keys));
+	       slots_taken(cap, half) * sizeof(*cap->slot_keys));
 	cap->sweep_half = -1;
 }
 

@@ -41,7 +41,7 @@ static void enter(struct flat_walk *w, uint32_t node)
 	if (i == NOT_A_FUNCTION)
 		return;
 	e = &w->fl->entries[i];
-	e->self += n->self;
+	e->self += stack_trie__self(w->t, node);
 	if (w->on_path[n->frame]++ == 0)
 		e->total += n->total; /* the outermost call: each stack counts once */
 }

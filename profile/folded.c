@@ -72,10 +72,12 @@ long folded__write(FILE *out, const struct stack_trie *t, const struct profile *
 	for (uint32_t node = t->n ? t->nodes[TRIE_ROOT].first_child : TRIE_NONE;
 	     node != TRIE_NONE && !err; node = preorder_next(t, node)) {
 		err = path_text__enter(&pt, t, p, node);
-		if (err || !t->nodes[node].self)
+		uint64_t self = err ? 0 : stack_trie__self(t, node);
+
+		if (!self)
 			continue;
 		fwrite(pt.buf, 1, pt.len, out);
-		fprintf(out, " %" PRIu64 "\n", t->nodes[node].self);
+		fprintf(out, " %" PRIu64 "\n", self);
 		lines++;
 	}
 	free(pt.buf);

@@ -56,6 +56,15 @@ uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t
 	return c;
 }
 
+uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node)
+{
+	uint64_t self = t->nodes[node].total;
+
+	for (uint32_t c = t->nodes[node].first_child; c != TRIE_NONE; c = t->nodes[c].next_sibling)
+		self -= t->nodes[c].total;
+	return self;
+}
+
 /* A new node of @frame below @parent, counting nothing yet; TRIE_NONE when out of memory. */
 static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
 {
@@ -248,7 +257,6 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64
 	t->last_len = depth;
 	b->prev_frames = s->frames;
 	b->prev_n = s->n;
-	t->nodes[node].self += count;
 	t->nodes[node].total += count;
 	return 0;
 }
@@ -451,7 +459,6 @@ static int add_callers(struct stack_trie *out, const struct stack_trie *t, uint3
 		if (at == TRIE_NONE)
 			return -ENOMEM;
 	}
-	out->nodes[at].self += count;
 	out->nodes[at].total += count;
 	return 0;
 }

@@ -115,14 +115,16 @@ static size_t keep_first(char *base, size_t n, size_t size, size_t key_offset)
 }
 
 /*
- * Sorts @base by radix and copies the first element of each key into @out;
- * returns how many, or -1 when there is no memory for the pairs.
+ * Sorts @base by radix and keeps the first element of each key, in place;
+ * returns how many, or -1 when there is no memory for its buffers (@base
+ * is then untouched). The pairs' second buffer is freed before the copy's
+ * is taken, so that at most two of the three are held at once.
  */
-static long sort_by_radix(const char *base, char *out, size_t n, size_t size, size_t key_offset,
-			  struct ties *t)
+static long sort_by_radix(char *base, size_t n, size_t size, size_t key_offset, struct ties *t)
 {
 	struct keyed *a = malloc(n * sizeof(*a)), *tmp = malloc(n * sizeof(*tmp)), *sorted;
 	size_t i, kept = 0;
+	char *out;
 
 	if (!a || !tmp) {
 		free(a);
@@ -132,12 +134,19 @@ static long sort_by_radix(const char *base, char *out, size_t n, size_t size, si
 	for (i = 0; i < n; i++)
 		a[i] = (struct keyed){ key_of(base, size, key_offset, i), i };
 	sorted = radix_sort(a, tmp, n);
+	free(sorted == a ? tmp : a);
 	order_ties(sorted, n, t);
+	out = malloc(n * size);
+	if (!out) {
+		free(sorted);
+		return -1;
+	}
 	for (i = 0; i < n; i++)
 		if (i == 0 || sorted[i].key != sorted[i - 1].key)
 			memcpy(out + kept++ * size, base + sorted[i].idx * size, size);
-	free(a);
-	free(tmp);
+	memcpy(base, out, kept * size);
+	free(out);
+	free(sorted);
 	return (long)kept;
 }
 
@@ -145,18 +154,12 @@ size_t addr_sort__unique(void *base, size_t n, size_t size, size_t key_offset,
 			 int (*cmp)(const void *, const void *, void *), void *arg)
 {
 	struct ties t = { base, size, cmp, arg };
-	char *out = NULL;
 	long kept = -1;
 
 	if (n < 2)
 		return n;
 	if (n <= SIZE_MAX / size && n <= SIZE_MAX / sizeof(struct keyed))
-		out = malloc(n * size);
-	if (out)
-		kept = sort_by_radix(base, out, n, size, key_offset, &t);
-	if (kept >= 0)
-		memcpy(base, out, (size_t)kept * size);
-	free(out);
+		kept = sort_by_radix(base, n, size, key_offset, &t);
 	if (kept >= 0)
 		return (size_t)kept;
 	qsort_r(base, n, size, cmp, arg);

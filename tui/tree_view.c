@@ -311,7 +311,8 @@ static void draw_row(struct screen *s, int row, struct screen_rect r, const stru
 	const struct trie_node *n = &tp->trie->nodes[tr->node];
 	int x = r.col + COL_TREE, end = r.col + r.w;
 
-	numbers__draw(s, row, r.col, n->total, d->show_self ? n->self : NO_SHARE, n->total,
+	numbers__draw(s, row, r.col, n->total,
+		      d->show_self ? stack_trie__self(tp->trie, tr->node) : NO_SHARE, n->total,
 		      d->base);
 	x += draw_guides(s, row, x, end - x, tp, tr);
 	x += screen__put(s, row, x, end - x, marker(tr->flags), (struct cell_style){ .role = ROLE_GUIDE },

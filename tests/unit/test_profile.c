@@ -612,6 +612,56 @@ static void test_sorted_order_in_batches(void **state)
 	profile__free(p);
 }
 
+/*
+ * Stacks of one program: a trunk of 30 frames (two trunks, parting at frame
+ * 15), some stacks ending inside it, the rest with 0 to 4 frames of their
+ * own. The sort skips shared runs of frames: ends inside them still order
+ * first, and the parting still splits.
+ */
+static void test_sorted_order_long_shared_prefixes(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t trunk[2][31], alphabet[SORT_ALPHABET], seed = 777;
+
+	(void)state;
+	assert_non_null(p);
+	trunk[0][0] = trunk[1][0] = frame(p, "prog", FRAME_PROCESS);
+	for (int j = 1; j < 31; j++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "t%d", j);
+		trunk[0][j] = trunk[1][j] = frame(p, name, FRAME_USER);
+		if (j >= 15) {
+			snprintf(name, sizeof(name), "u%d", j);
+			trunk[1][j] = frame(p, name, FRAME_USER);
+		}
+	}
+	for (int i = 0; i < SORT_ALPHABET; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "g%d", i);
+		alphabet[i] = frame(p, name, FRAME_USER);
+	}
+	for (int i = 0; i < 3000; i++) {
+		uint32_t st[35], len = 31, own = next_random(&seed) % 5;
+		const uint32_t *t = trunk[next_random(&seed) % 2];
+
+		if (next_random(&seed) % 10 == 0) {
+			len = 1 + next_random(&seed) % 31; /* ends inside the trunk */
+			own = 0;
+		}
+		memcpy(st, t, len * sizeof(*st));
+		for (uint32_t j = 0; j < own; j++)
+			st[len + j] = alphabet[next_random(&seed) % SORT_ALPHABET];
+		assert_int_equal(add_stack(p, 1 + (int32_t)(next_random(&seed) % 2), st, len + own, 1),
+				 0);
+	}
+	assert_int_equal(profile__sort(p), 0);
+	assert_int_equal(profile__nsorted(p), profile__nstacks(p));
+	check_sorted_order(p);
+	profile__free(p);
+}
+
 /* The order, spelled out: a stack before those it begins, tgid last, ids not names. */
 static void test_sorted_order_prefixes(void **state)
 {
@@ -720,6 +770,7 @@ int main(void)
 	    cmocka_unit_test(test_many_stacks),
 	    cmocka_unit_test(test_sorted_order_in_batches),
 	    cmocka_unit_test(test_sorted_order_prefixes),
+	    cmocka_unit_test(test_sorted_order_long_shared_prefixes),
 	    cmocka_unit_test(test_stack_sort_matches_plain_sort),
 	};
 

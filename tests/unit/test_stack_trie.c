@@ -53,7 +53,7 @@ static void check_node(const struct stack_trie *t, uint32_t node, uint32_t paren
 
 	assert_int_equal(n->parent, parent);
 	assert_int_equal(n->depth, depth);
-	assert_int_equal(n->self, self);
+	assert_int_equal(stack_trie__self(t, node), self);
 	assert_int_equal(n->total, total);
 }
 
@@ -570,7 +570,7 @@ static void check_same_subtree(const struct stack_trie *a, uint32_t na, const st
 
 	assert_int_equal(a->nodes[na].frame, b->nodes[nb].frame);
 	assert_int_equal(a->nodes[na].depth, b->nodes[nb].depth);
-	assert_int_equal(a->nodes[na].self, b->nodes[nb].self);
+	assert_int_equal(stack_trie__self(a, na), stack_trie__self(b, nb));
 	assert_int_equal(a->nodes[na].total, b->nodes[nb].total);
 	for (; ca != TRIE_NONE && cb != TRIE_NONE;
 	     ca = a->nodes[ca].next_sibling, cb = b->nodes[cb].next_sibling)
@@ -621,7 +621,7 @@ static void check_counts(const struct stack_trie *t, const struct profile *p,
 		self[node] += count;
 	}
 	for (uint32_t i = 0; i < t->n; i++) {
-		assert_int_equal(t->nodes[i].self, self[i]);
+		assert_int_equal(stack_trie__self(t, i), self[i]);
 		assert_int_equal(t->nodes[i].total, total[i]);
 		assert_true(i == TRIE_ROOT || total[i] > 0);
 	}

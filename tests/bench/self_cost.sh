@@ -22,7 +22,7 @@ TICK=$(getconf CLK_TCK)
 # The cases, in the order they run and print, and their windows (s).
 CASES=(load idle)
 declare -A CASE_LABEL=([load]="cpu_split + /bin/true loop" [idle]="idle machine")
-declare -A WINDOW=([load]=15 [idle]=8)
+declare -A WINDOW=([load]=30 [idle]=30)
 TOOLS=(flametop perf bpftrace)
 
 # Each profiler: its command line, a regex its screen matches once it works.

@@ -102,7 +102,15 @@ int term__open(bool color, char *err, size_t err_size)
 	curs_set(0);
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
-	typeahead(-1); /* else each refresh polls the keyboard and writes out every few lines */
+	typeahead(-1); /* else each refresh polls the keyboard */
+	/*
+	 * Until its screen has once come back from endwin(), ncurses 6.4 flushes
+	 * its output at every cursor move: a write() per changed line of every
+	 * update. One round trip puts it in its running state; an update is then
+	 * one or two writes.
+	 */
+	endwin();
+	refresh();
 	scrollok(stdscr, FALSE);
 	term.color = color && has_colors() && start_color() == OK;
 	if (term.color) {

@@ -36,10 +36,19 @@
 #define OPEN_FILES_MAX 4096
 #define MISS_BACKOFF_MAX 64 /* passes between reloads for misses that find nothing new */
 #define BPF_BACKOFF_MAX 4   /* without a ksym_watch: between reloads for BPF programs */
+#define MAPS_BACKOFF_MAX 8  /* passes between maps re-reads for misses that find nothing new */
 #define VSYSCALL_ENTRY_BYTES 1024
 
 /* Room for "name [module]" and "file+0xoffset" built from capped parts. */
 #define SYM_TMP_BYTES (2 * NAME_MAX_BYTES + 32)
+
+/*
+ * A rate limit on reloads (the kernel table, a process's maps): allowed from
+ * next_pass on, then every 2, 4, ... max passes while they find the same.
+ */
+struct reload_limit {
+	uint64_t next_pass, backoff, max;
+};
 
 struct proc_entry {
 	struct id_node node;	/* key: {tgid, 0} */
@@ -51,16 +60,9 @@ struct proc_entry {
 	uint64_t used_pass;	/* the pass of the last lookup or note */
 	uint64_t perf_map_pass; /* the pass of the last perf map read; 0: never */
 	uint64_t vdso_key;	/* the vDSO image in the elf_cache; 0: not known yet */
+	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
 	struct proc_maps maps;
 	struct perf_map *perf_map;
-};
-
-/*
- * A rate limit on kernel table reloads: allowed from next_pass on, then
- * every 2, 4, ... max passes while they find the same table.
- */
-struct reload_limit {
-	uint64_t next_pass, backoff, max;
 };
 
 struct symbolizer {
@@ -110,6 +112,7 @@ static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 
 static void proc_entry__clear(struct proc_entry *p)
 {
+	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
 	proc_maps__free(&p->maps);
 	perf_map__free(p->perf_map);
 	p->perf_map = NULL;
@@ -445,6 +448,7 @@ static struct proc_entry *symbolizer__new_proc(struct symbolizer *s, uint32_t tg
 	if (!p)
 		return NULL;
 	p->node.key[0] = tgid;
+	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
 	if (id_table__insert(&s->procs, &p->node)) {
 		free(p);
 		return NULL;
@@ -519,15 +523,22 @@ uint64_t symbolizer__kernel_gen(struct symbolizer *s)
 	return s->kernel_gen;
 }
 
-/* The mapping of @p holding @addr, re-reading the maps once per pass on a miss. */
+/*
+ * The mapping of @p holding @addr. A miss re-reads the maps, at most once
+ * per pass, and every 2, 4, ... 8 passes while re-reads find the same maps:
+ * a stack walked through code without frame pointers (Debian's libc) ends in
+ * addresses no mapping holds, and would have the maps read every drain.
+ */
 static const struct proc_map *symbolizer__find_map(struct symbolizer *s, struct proc_entry *p,
 						   uint64_t addr)
 {
 	const struct proc_map *m = proc_maps__find(&p->maps, addr);
+	uint64_t gen = p->gen;
 
-	if (m || p->read_pass == s->pass)
+	if (m || p->read_pass == s->pass || s->pass < p->maps_limit.next_pass)
 		return m;
 	symbolizer__read_maps(s, p);
+	reload_limit__count(&p->maps_limit, s->pass, p->gen != gen);
 	return proc_maps__find(&p->maps, addr);
 }
 

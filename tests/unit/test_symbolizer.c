@@ -597,10 +597,15 @@ static void test_generation_follows_maps(void **state)
 	symbolizer__begin_pass(s);
 	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[unknown]");
 	assert_int_equal(symbolizer__user_gen(s, 4242), gen);
-	/* A new mapping read on a miss is a new generation. */
+	/*
+	 * A new mapping read on a miss is a new generation. That re-read found
+	 * nothing new: the next one waits a pass more.
+	 */
 	write_proc_file(root, "maps",
 			"7f0000000000-7f0000001000 r-xp 00000000 00:00 0\n"
 			"7f0000100000-7f0000101000 r-xp 00000000 00:00 0\n");
+	symbolizer__begin_pass(s);
+	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[unknown]");
 	symbolizer__begin_pass(s);
 	expect_user(s, 4242, 0x7f0000100010, false, SYM_UNKNOWN, "[anon]");
 	assert_true(symbolizer__user_gen(s, 4242) != gen);
@@ -748,6 +753,33 @@ static void test_unnoted_process_unnamed_after_exit(void **state)
 	/* Known gone (no such pid) before /proc was asked: no maps file was opened. */
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.maps_reads, 0);
+	symbolizer__free(s);
+}
+
+/*
+ * A miss that re-reading the maps does not mend (an address no mapping
+ * holds, as at the end of a stack walked through libc) has the maps read
+ * again in the next pass, then 2, 4 and 8 passes later: not every pass.
+ */
+static void test_maps_reread_backs_off(void **state)
+{
+	/* maps files read by the end of passes 1 to 20 */
+	const uint64_t want[] = { 1, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5 };
+	struct symbolizer *s = new_symbolizer(NULL);
+	struct symbolizer_stats st;
+	char copy[600];
+	struct child c;
+
+	(void)state;
+	start_copy(&c, "workload-misses", copy, sizeof(copy));
+	for (size_t pass = 0; pass < sizeof(want) / sizeof(want[0]); pass++) {
+		if (pass)
+			symbolizer__begin_pass(s);
+		expect_user(s, (uint32_t)c.pid, 0x10, false, SYM_UNKNOWN, "[unknown]");
+		symbolizer__stats(s, &st);
+		assert_int_equal(st.maps_reads, want[pass]);
+	}
+	child_stop(&c);
 	symbolizer__free(s);
 }
 
@@ -948,6 +980,7 @@ int main(void)
 	    cmocka_unit_test(test_unmapped_and_gone),
 	    cmocka_unit_test(test_anonymous_and_vdso),
 	    cmocka_unit_test(test_maps_reread_at_most_once_per_pass),
+	    cmocka_unit_test(test_maps_reread_backs_off),
 	    cmocka_unit_test(test_fixture_maps_under_other_proc_root),
 	    cmocka_unit_test(test_file_identity_checked_before_use),
 	    cmocka_unit_test(test_map_files_trusted_over_device),

@@ -77,7 +77,8 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 /*
  * symbolizer__user() names address @ip in process @tgid, as above. The
  * process's maps are read the first time @tgid is seen, and read again at
- * most once per pass when @ip falls outside every known mapping (a failed
+ * most once per pass when @ip falls outside every known mapping, backing off
+ * to every 2, 4 and 8 passes while re-reads find the same maps (a failed
  * re-read keeps the old snapshot: the process may have exited). Once per
  * pass its start time is checked, and a reused pid starts a new snapshot.
  *
@@ -137,7 +138,7 @@ bool symbolizer__kernel_hidden(const struct symbolizer *s);
 
 /*
  * Starts a new pass (one drain): allows one more maps re-read per process
- * and one more kernel reload, releases processes not looked up for
+ * and one more kernel reload (each under its back-off), releases processes not looked up for
  * PROC_GRACE_PASSES passes, and closes files held that long unread.
  */
 void symbolizer__begin_pass(struct symbolizer *s);

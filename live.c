@@ -329,10 +329,21 @@ static struct hot_name *hot_slot(struct live *l, uint32_t tgid, uint64_t ip, boo
 	return &l->hot[h >> (64 - HOT_BITS)];
 }
 
+/*
+ * Is a name (or a kernel stack of names) made in generation @made_gen, in
+ * drain @made_drain, still good for generation @gen? A function name is
+ * while the generation holds; a placeholder only within the drain that made it.
+ */
+static bool names_fresh(const struct live *l, uint64_t made_gen, bool named, uint32_t made_drain,
+			uint64_t gen)
+{
+	return made_gen == gen && (named || made_drain == l->drain);
+}
+
 /* Is @e's name good for @gen now? */
 static bool name_entry__fresh(const struct live *l, const struct name_entry *e, uint64_t gen)
 {
-	return e->gen == gen && (e->named || e->drain == l->drain);
+	return names_fresh(l, e->gen, e->named, e->drain, gen);
 }
 
 /*
@@ -407,17 +418,46 @@ static uint32_t lost_stack_frame(struct live *l, int32_t err, enum frame_kind ki
 	return profile__frame(l->prof, buf, strlen(buf), kind, false);
 }
 
+/* The frame at depth @d: from the memo @m when the previous stack had it there, else frame_of(). */
+static uint32_t memo_frame(struct live *l, struct depth_memo *m, uint32_t d, uint32_t tgid,
+			   uint64_t gen, uint64_t ip, bool is_return)
+{
+	uint32_t f;
+
+	if (d < m->valid && m->at[d].ip == ip && m->at[d].is_return == is_return)
+		return m->at[d].frame;
+	f = frame_of(l, tgid, gen, ip, is_return);
+	if (d < MAX_STACK_DEPTH) {
+		m->at[d].ip = ip;
+		m->at[d].frame = f;
+		m->at[d].is_return = is_return;
+		if (d == m->valid)
+			m->valid++;
+	}
+	return f;
+}
+
 /*
  * Appends the names of @nips addresses of @tgid's (or the kernel's) stack,
  * leaf first in @ips, to @frames + @n outermost first; returns the new count.
  * Every frame but the leaf is a return address; the leaf is too when
- * @leaf_exact is false.
+ * @leaf_exact is false. With a depth memo @m (may be NULL), the depths the
+ * previous stack of @tgid named alike in this drain are taken from it.
  */
 static uint32_t append_frames(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
-			      uint64_t gen, const uint64_t *ips, uint32_t nips, bool leaf_exact)
+			      uint64_t gen, const uint64_t *ips, uint32_t nips, bool leaf_exact,
+			      struct depth_memo *m)
 {
-	for (uint32_t i = nips; i-- > 0;) {
-		uint32_t f = frame_of(l, tgid, gen, ips[i], i > 0 || !leaf_exact);
+	if (m && (m->tgid != tgid || m->gen != gen || m->drain != l->drain)) {
+		m->tgid = tgid;
+		m->gen = gen;
+		m->drain = l->drain;
+		m->valid = 0;
+	}
+	for (uint32_t i = nips, d = 0; i-- > 0; d++) {
+		bool is_return = i > 0 || !leaf_exact;
+		uint32_t f = m ? memo_frame(l, m, d, tgid, gen, ips[i], is_return)
+			       : frame_of(l, tgid, gen, ips[i], is_return);
 
 		if (f != PROFILE_NONE)
 			frames[n++] = f;
@@ -525,13 +565,13 @@ static uint32_t kernel_frames(struct live *l, uint32_t *frames, uint32_t n, uint
 	uint64_t gen = names_gen(l, KERNEL_TGID);
 	uint32_t hook = 0, start = n;
 
-	if (e && e->gen == gen && (e->named || e->drain == l->drain)) {
+	if (e && names_fresh(l, e->gen, e->named, e->drain, gen)) {
 		memcpy(frames + n, l->kstack_frames + e->off, e->n * sizeof(*frames));
 		return n + e->n;
 	}
 	if (capture__mode(l->cap) != CAPTURE_SAMPLE)
 		hook = hook_frames(l, ips, nips);
-	n = append_frames(l, frames, n, KERNEL_TGID, gen, ips + hook, nips - hook, !hook);
+	n = append_frames(l, frames, n, KERNEL_TGID, gen, ips + hook, nips - hook, !hook, NULL);
 	kstack_remember(l, e, hash, gen, frames + start, n - start);
 	return n;
 }
@@ -566,47 +606,6 @@ static uint32_t append_lost(struct live *l, uint32_t *frames, uint32_t n, int32_
 	return n;
 }
 
-/*
- * Appends the names of the @nips addresses of @tgid's user stack, leaf first
- * in @ips (the leaf exact, the others return addresses), to @frames + @n
- * outermost first; returns the new count. As append_frames(), with the
- * depths the previous stack shared taken from the depth memo.
- */
-static uint32_t user_frames(struct live *l, uint32_t *frames, uint32_t n, uint32_t tgid,
-			    const uint64_t *ips, uint32_t nips)
-{
-	struct depth_memo *m = &l->user_memo;
-	uint64_t gen = names_gen(l, tgid);
-	uint32_t d = 0;
-
-	if (m->tgid != tgid || m->gen != gen || m->drain != l->drain) {
-		m->tgid = tgid;
-		m->gen = gen;
-		m->drain = l->drain;
-		m->valid = 0;
-	}
-	for (uint32_t i = nips; i-- > 0; d++) {
-		bool is_return = i > 0;
-		uint32_t f;
-
-		if (d < m->valid && m->at[d].ip == ips[i] && m->at[d].is_return == is_return) {
-			f = m->at[d].frame;
-		} else {
-			f = frame_of(l, tgid, gen, ips[i], is_return);
-			if (d < MAX_STACK_DEPTH) {
-				m->at[d].ip = ips[i];
-				m->at[d].frame = f;
-				m->at[d].is_return = is_return;
-				if (d == m->valid)
-					m->valid++;
-			}
-		}
-		if (f != PROFILE_NONE)
-			frames[n++] = f;
-	}
-	return n;
-}
-
 static void on_stack(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
@@ -622,7 +621,8 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 		return;
 	s.n = append_lost(l, frames, 1, st->uerr, FRAME_USER);
 	if (st->nu)
-		s.n = user_frames(l, frames, s.n, st->tgid, st->uips, st->nu);
+		s.n = append_frames(l, frames, s.n, st->tgid, names_gen(l, st->tgid), st->uips,
+				    st->nu, true, &l->user_memo);
 	s.n = append_lost(l, frames, s.n, st->kerr, FRAME_KERNEL);
 	if (st->nk)
 		s.n = kernel_frames(l, frames, s.n, st->khash, st->kips, st->nk);

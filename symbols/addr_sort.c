@@ -40,7 +40,7 @@ static int keyed__cmp_ties(const void *a, const void *b, void *ctx)
 	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* Sorts @a (@n pairs) by key, using @tmp (room for @n); returns whichever of the two holds the result. */
+/* Sorts @a (@n pairs) by key, using @tmp (room for @n); returns the one holding the result. */
 static struct keyed *radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
 {
 	uint64_t differ = 0;
@@ -71,7 +71,7 @@ static struct keyed *radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
 	return a;
 }
 
-/* Sorts a short run by insertion: the usual run is an alias or two, where qsort_r's setup dominates. */
+/* Sorts a short run by insertion: usually an alias or two, where qsort_r's setup would dominate. */
 static void insertion_sort(struct keyed *a, size_t n, struct ties *t)
 {
 	for (size_t i = 1; i < n; i++) {

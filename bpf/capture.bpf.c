@@ -17,11 +17,18 @@
  * is given once and sent with the key (see stack_key.h).
  *
  * Stacks: bpf_get_stack() walks a stack into a per-CPU scratch record,
- * which is hashed (64 bits). A hash the `seen` map does not hold yet is
- * added there and the stack sent through the `stacks` ring buffer, so user
- * space reads each stack once (from shared memory, without a system call
- * per stack) and keeps it until it empties `seen` (and bumps stack_gen);
- * it forgets the stacks not sent again one drain later. Two different
+ * which is hashed (64 bits). A hash the seen map in use does not hold yet
+ * is added there and the stack sent through the `stacks` ring buffer, so
+ * user space reads each stack once (from shared memory, without a system
+ * call per stack) and keeps it until it switches to the other seen map, an
+ * empty one (and bumps stack_gen); it forgets the stacks not sent again
+ * one drain later, and puts a fresh map where the one left was.
+ *
+ * Two maps instead of one to empty: the loader reaches the maps that must
+ * be emptied now and then (seen, key_slots) through two-slot arrays of
+ * maps and a selector in .bss. Emptying is a switch of the selector to a
+ * map made empty, and the map left is replaced whole once nothing uses
+ * it, instead of having its entries deleted one by one. Two different
  * stacks with the same 64-bit hash would be merged: among n stacks, with a
  * probability of about n^2 / 2^65.
  */
@@ -50,7 +57,8 @@ __u32 active_set;
 __u32 filter_tgids_on;
 __u32 filter_comm_on;
 __u64 filter_comm[COMM_LEN / 8];
-__u64 stack_gen; /* bumped by the loader each time it empties the seen map */
+__u64 stack_gen; /* bumped by the loader each time it switches seen maps */
+__u32 seen_sel;  /* the seen map in use: seen[seen_sel & 1] */
 
 #define COUNTS_MAP(name)                                                                           \
 	struct {                                                                                   \
@@ -64,23 +72,40 @@ __u64 stack_gen; /* bumped by the loader each time it empties the seen map */
 COUNTS_MAP(counts0);
 COUNTS_MAP(counts1);
 
-/* The slot of each key counted since the loader last emptied it (see stack_key.h). */
-struct {
+/* The slot of each key counted in a half of the slots (see stack_key.h). */
+struct key_slots_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__type(key, struct stack_key);
-	__type(value, __u32);
-	__uint(max_entries, 1024); /* half_slots, sized by the loader */
+	__uint(key_size, sizeof(struct stack_key)); /* by size: BTF would hold the key a forward */
+	__uint(value_size, sizeof(__u32));
+	__uint(max_entries, 1024); /* half_slots */
+};
+
+/* One key_slots map per half, made and put in by the loader before attaching. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, 2);
+	__array(values, struct key_slots_map);
 } key_slots SEC(".maps");
 
 const volatile __u32 half_slots = 1024;
 __u32 slot_half;    /* the half new keys take their slots from */
 __u32 slot_next[2]; /* slots taken in each half */
 
-struct {
+/* The hashes of the stacks sent in this epoch. */
+struct seen_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__type(key, __u64);
 	__type(value, __u8);
-	__uint(max_entries, 1024); /* sized by the loader */
+	__uint(max_entries, 1024);
+};
+
+/* Two seen maps, made and put in by the loader before attaching; seen_sel picks one. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, 2);
+	__array(values, struct seen_map);
 } seen SEC(".maps");
 
 struct {
@@ -217,16 +242,19 @@ static __always_inline long ring_send(void *data, __u64 size)
 	return bpf_ringbuf_output(&stacks, data, size, wakeup);
 }
 
-/* Sends @t to user space, once (its hash goes in the seen map). */
+/* Sends @t to user space, once (its hash goes in the seen map in use). */
 static __always_inline long send_stack(struct sent_stack *t)
 {
-	__u32 nr = t->nr;
+	__u32 sel = *(volatile __u32 *)&seen_sel & 1, nr = t->nr;
+	void *sent = bpf_map_lookup_elem(&seen, &sel);
 	__u8 one = 1;
 	long err;
 
-	if (bpf_map_lookup_elem(&seen, &t->hash))
+	if (!sent)
+		return -EFAULT; /* never: the loader fills both slots before attaching */
+	if (bpf_map_lookup_elem(sent, &t->hash))
 		return 0;
-	err = bpf_map_update_elem(&seen, &t->hash, &one, BPF_NOEXIST);
+	err = bpf_map_update_elem(sent, &t->hash, &one, BPF_NOEXIST);
 	if (err)
 		return err == -EEXIST ? 0 : err; /* -EEXIST: another CPU sends it */
 	if (nr > MAX_STACK_DEPTH)
@@ -234,7 +262,7 @@ static __always_inline long send_stack(struct sent_stack *t)
 	t->kind = SENT_STACK;
 	err = ring_send(t, SENT_STACK_HEAD + nr * sizeof(__u64));
 	if (err)
-		bpf_map_delete_elem(&seen, &t->hash); /* not sent: try again next time */
+		bpf_map_delete_elem(sent, &t->hash); /* not sent: try again next time */
 	return err;
 }
 
@@ -281,24 +309,24 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 }
 
 /*
- * Takes a new slot for @key and sends both to user space. A key that took
- * its slot in the half the loader just left is given up (and its event
- * lost): the loader may already have emptied key_slots past it.
+ * Takes a new slot in @half for @key, noted in that half's key_slots map
+ * @slots, and sends both to user space. A key that took its slot in the
+ * half the loader just left is given up (and its event lost): the loader
+ * may already be done with that half's keys.
  */
-static __always_inline long new_slot(struct stack_key *key, __u32 *slot)
+static __always_inline long new_slot(void *slots, __u32 half, struct stack_key *key, __u32 *slot)
 {
-	__u32 half = *(volatile __u32 *)&slot_half & 1, n;
 	struct sent_key rec = { .kind = SENT_KEY };
-	__u32 *won;
+	__u32 *won, n;
 	long err;
 
 	n = __sync_fetch_and_add(&slot_next[half], 1);
 	if (n >= half_slots)
 		return -E2BIG;
 	*slot = n + half * half_slots;
-	err = bpf_map_update_elem(&key_slots, key, slot, BPF_NOEXIST);
+	err = bpf_map_update_elem(slots, key, slot, BPF_NOEXIST);
 	if (err == -EEXIST) { /* another CPU gave it a slot first */
-		won = bpf_map_lookup_elem(&key_slots, key);
+		won = bpf_map_lookup_elem(slots, key);
 		if (!won)
 			return -EAGAIN;
 		*slot = *won;
@@ -312,20 +340,25 @@ static __always_inline long new_slot(struct stack_key *key, __u32 *slot)
 		err = ring_send(&rec, sizeof(rec));
 	}
 	if (err)
-		bpf_map_delete_elem(&key_slots, key);
+		bpf_map_delete_elem(slots, key);
 	return err;
 }
 
 /* Counts one event of @key in @set's counts array, weighing @bytes. */
 static __always_inline void count_in(int set, struct stack_key *key, __u64 bytes)
 {
-	__u32 *known = bpf_map_lookup_elem(&key_slots, key);
+	__u32 half = *(volatile __u32 *)&slot_half & 1, slot, *known;
+	void *slots = bpf_map_lookup_elem(&key_slots, &half);
 	struct stack_value *v;
-	__u32 slot;
 
+	if (!slots) { /* never: the loader fills both slots before attaching */
+		stat_add(STAT_LOST_COUNTS_FULL, 1);
+		return;
+	}
+	known = bpf_map_lookup_elem(slots, key);
 	if (known)
 		slot = *known;
-	else if (new_slot(key, &slot)) {
+	else if (new_slot(slots, half, key, &slot)) {
 		stat_add(STAT_LOST_COUNTS_FULL, 1);
 		return;
 	}

@@ -61,9 +61,11 @@ struct stack_value {
  * counted (the key_slots map remembers which), is sent to user space with
  * it, and is counted in that slot of the active set's counts array, which
  * user space reads (mmapped) and zeroes at each drain: no system call per
- * key. The slots come in two halves of half_slots; keys take slots from
- * one half until user space empties key_slots and switches halves, and it
- * forgets the other half's keys one drain later, once nothing counts there.
+ * key. The slots come in two halves of half_slots, each with its own
+ * key_slots map; keys take slots from one half until user space switches
+ * halves (the other half's map is empty then), and it forgets the half
+ * left's keys one drain later, once nothing counts there, and gives that
+ * half an empty map.
  */
 struct sent_key {
 	__u64 pad;

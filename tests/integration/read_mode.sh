@@ -103,15 +103,18 @@ got=$(folded_sum "$TEST_TMP/exit.folded" ';main;reader_[ab];')
 if ratio_within "$got" "${made:-0}" 1 0.02; then ok "an exited workload keeps its named stacks ($got of $made)"; else
 	not_ok "an exited workload keeps its named stacks ($got of ${made:-?})"; fi
 
-# 5. Stacks are sent to user space once and kept; when the seen map is 3/4
-# full a drain empties it and the next forgets what was not sent again.
-# Counts keys take slots the same way: past 3/4 of a half of the slots,
-# keys move to the other half, and the half left is read once more and
-# forgotten a drain later. With 64 entries of each and 50 call paths both
-# happen at every other drain, while reads go on (bursts of 1000 rounds);
-# every read still lands on its own named stack, none is lost or reported
-# missing. The paths are 26 levels deep: 54 user frames, more than the
-# first walk's 48, so each user stack is walked twice.
+# 5. Stacks are sent to user space once and kept; when the seen map in use
+# is 3/4 full a drain switches to the other one (empty), the next forgets
+# what was not sent again and empties the one left. Counts keys take slots
+# the same way: past 3/4 of a half of the slots, keys move to the other
+# half (and its own empty key_slots map), and the half left is read once
+# more and forgotten a drain later. With 64 entries of each and 50 call
+# paths both happen at every other drain, while reads go on (bursts of 1000
+# rounds, 9 of them: reads come after each map was switched to twice, so a
+# map not emptied in between would show); every read still lands on its own
+# named stack, none is lost or reported missing. The paths are 26 levels
+# deep: 54 user frames, more than the first walk's 48, so each user stack
+# is walked twice.
 "$WORKLOADS/stack_tree" 50 26 1000 &
 tree=$!
 bg_pids+=("$tree")
@@ -120,7 +123,7 @@ $FLAMETOP --folded --mode read --stack-entries 64 --count-entries 64 -p "$tree" 
 	>"$TEST_TMP/tree.folded" 2>"$TEST_TMP/tree.err" &
 ft=$!
 wait_program_after "$newest"
-for _ in 1 2 3 4 5 6; do
+for _ in $(seq 9); do
 	kill -USR1 "$tree" && kill -CONT "$tree"
 	sleep 0.7
 done

@@ -4,8 +4,10 @@
  * capture.bpf.c for the kernel side of the double buffering.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <linux/perf_event.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +78,9 @@ struct map_pair {
 	uint32_t key_size, value_size, entries;
 	int outer;  /* the array of maps */
 	int fd[2];  /* the maps in its slots */
+	pthread_t filler; /* puts the maps in while a skeleton loads */
+	bool filling;
+	int fill_err;
 };
 
 /* A slot's key, once the BPF side sent it. */
@@ -478,14 +483,13 @@ static int map_pair__make(const struct map_pair *p)
 }
 
 /*
- * Makes @p: two empty hash maps of @entries in a two-slot array of maps
- * (put in with one call: each call waits for an RCU grace period). Returns
- * 0 or -errno; map_pair__close() frees what was made either way.
+ * Makes @p: two empty hash maps of @entries and the two-slot array of maps
+ * for them (map_pair__fill() puts them in). Returns 0 or -errno;
+ * map_pair__close() frees what was made either way.
  */
 static int map_pair__open(struct map_pair *p, const char *name, uint32_t key_size,
 			  uint32_t value_size, uint32_t entries)
 {
-	uint32_t slots[2] = { 0, 1 }, n = 2;
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
 
 	*p = (struct map_pair){ .name = name, .key_size = key_size, .value_size = value_size,
@@ -498,9 +502,44 @@ static int map_pair__open(struct map_pair *p, const char *name, uint32_t key_siz
 	opts.inner_map_fd = p->fd[0];
 	p->outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, name, sizeof(uint32_t),
 				  sizeof(uint32_t), 2, &opts);
-	if (p->outer < 0 || bpf_map_update_batch(p->outer, slots, p->fd, &n, NULL))
-		return -errno;
-	return 0;
+	return p->outer < 0 ? -errno : 0;
+}
+
+/* Puts @p's maps in its slots; sets p->fill_err. */
+static void *map_pair__fill(void *arg)
+{
+	struct map_pair *p = arg;
+	uint32_t slots[2] = { 0, 1 }, n = 2;
+
+	p->fill_err = bpf_map_update_batch(p->outer, slots, p->fd, &n, NULL) ? -errno : 0;
+	return NULL;
+}
+
+/*
+ * Starts putting @p's maps in. The kernel waits for an RCU grace period
+ * (5-15 ms here) after each update of an array of maps: a thread waits,
+ * alongside the other pair's and while the skeleton loads; or this one,
+ * when no thread can be had. map_pair__filled() tells how it went.
+ */
+static void map_pair__start_fill(struct map_pair *p)
+{
+	sigset_t all, old;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
+	p->filling = pthread_create(&p->filler, NULL, map_pair__fill, p) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!p->filling)
+		map_pair__fill(p);
+}
+
+/* Waits until @p's maps are in. Returns 0 or -errno. */
+static int map_pair__filled(struct map_pair *p)
+{
+	if (p->filling)
+		pthread_join(p->filler, NULL);
+	p->filling = false;
+	return p->fill_err;
 }
 
 /*
@@ -523,6 +562,7 @@ static void map_pair__renew(struct map_pair *p, uint32_t slot)
 
 static void map_pair__close(struct map_pair *p)
 {
+	map_pair__filled(p);
 	for (int i = 0; i < 2; i++)
 		if (p->fd[i] >= 0)
 			close(p->fd[i]);
@@ -689,7 +729,9 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 	struct capture *cap = ctx;
 	int err;
 
-	err = load_skeleton(cap, h);
+	/* No event before the maps are in. */
+	err = load_skeleton(cap, h) ?: map_pair__filled(&cap->seen) ?:
+	      map_pair__filled(&cap->key_slots);
 	if (!err) {
 		cap->hook = h->name;
 		err = h->attach(cap, why, size);
@@ -799,6 +841,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		snprintf(err_buf, err_size, "can't make the capture's maps: %s", strerror(-err));
 		goto cleanup;
 	}
+	map_pair__start_fill(&cap->seen);
+	map_pair__start_fill(&cap->key_slots);
 
 	chosen = attach_first_hook(cap, opts->mode);
 	if (chosen < 0) {

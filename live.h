@@ -56,10 +56,11 @@ int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const
  * -1 during a short quiet time after some were handled (so that a burst of
  * new processes costs a few wakeups, not one each), and returns how many
  * milliseconds the caller may sleep before asking again (-1: no limit).
- * When @pfd polls readable, the caller calls live__handle_events(), which
- * never blocks.
+ * Events that came during a quiet time it handles itself, once the time
+ * is over. When @pfd polls readable, the caller calls
+ * live__handle_events(). Neither blocks.
  */
-int live__poll_events(const struct live *l, struct pollfd *pfd);
+int live__poll_events(struct live *l, struct pollfd *pfd);
 void live__handle_events(struct live *l);
 
 /*

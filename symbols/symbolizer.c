@@ -357,11 +357,6 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 }
 
 /*
- * Reads the maps of @p now. On failure the snapshot it had is kept, and an
- * empty read counts as one: an exiting process has no mappings left.
- * Returns 0 or -errno.
- */
-/*
  * Has @tgid exited? Asked before its maps are opened: under process churn
  * most processes noted have exited by the time their note is read, and a
  * signal 0 costs a tenth of a failed lookup of /proc/PID. Only for the
@@ -372,6 +367,11 @@ static bool symbolizer__gone(const struct symbolizer *s, uint32_t tgid)
 	return s->host_proc && kill((pid_t)tgid, 0) && errno == ESRCH;
 }
 
+/*
+ * Reads the maps of @p now. On failure the snapshot it had is kept, and an
+ * empty read counts as one: an exiting process has no mappings left.
+ * Returns 0 or -errno.
+ */
 static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 {
 	struct proc_maps fresh;

@@ -207,7 +207,7 @@ static unsigned int wait_for_input(struct app *a)
 	/*
 	 * Keys are read when typed, after a signal (a resize), and on the clock's
 	 * ticks; not when capture events or their quiet period alone woke the loop
-	 * (curses would poll the terminal again, up to 40 times a second).
+	 * (curses would poll the terminal again, up to 25 times a second).
 	 */
 	if (ready >= 0 && !fds[0].revents && !(a->live && now_seconds() >= next_tick(a)))
 		return 0;

@@ -121,6 +121,8 @@ static bool in_ranges(uint32_t cp, const struct cp_range *r, size_t n)
 static uint32_t printable(uint32_t cp, int *width)
 {
 	*width = 1;
+	if (cp >= 0x20 && cp < 0x7f) /* most of a screen: no table to look in */
+		return cp;
 	if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || cp == 0xad || (cp >= 0xfdd0 && cp <= 0xfdef) ||
 	    (cp & 0xfffe) == 0xfffe || (cp >= 0xe000 && cp <= 0xf8ff) ||
 	    in_ranges(cp, zero_width, sizeof(zero_width) / sizeof(zero_width[0])))

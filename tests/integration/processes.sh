@@ -42,25 +42,47 @@ check "a replaced executable is named from the file it runs, not the new one" \
 	bash -c "grep -qE '^replaced_split;.*;main;work;leaf_[ab] [0-9]+$' '$TEST_TMP/gone.folded' &&
 		! grep -q 'read_zeros' '$TEST_TMP/gone.folded'"
 
-# 2. Forty processes of 60 ms each, started one after the other while sampling:
-# each has exited long before the drain that names its samples.
-before=$(newest_program_id)
-$FLAMETOP --folded --duration 6 -F 499 -c short_spin >"$TEST_TMP/short.folded" 2>"$TEST_TMP/short.err" &
-ft=$!
-if wait_program_after "$before"; then
-	sleep 0.5
-	for _ in $(seq 40); do "$WORKLOADS/short_spin" 60; done
-fi
-wait "$ft"
-read -r named total < <(user_leaf_named "$TEST_TMP/short.folded" short_spin \
-	'short_spin_leaf|short_spin_work|now_ms|main')
+# short_lived OUT FLAGS...: forty processes of 60 ms each, started one after
+# the other while flametop samples with FLAGS into OUT; each has exited long
+# before the drain that names its samples. Prints "named total" of their samples.
+short_lived() {
+	local out=$1 before ft
+	shift
+	before=$(newest_program_id)
+	$FLAMETOP --folded --duration 6 "$@" >"$out" 2>"$out.err" &
+	ft=$!
+	if wait_program_after "$before"; then
+		sleep 0.5
+		for _ in $(seq 40); do "$WORKLOADS/short_spin" 60; done
+	fi
+	wait "$ft"
+	user_leaf_named "$out" short_spin 'short_spin_leaf|short_spin_work|now_ms|main'
+}
+
+# check_named WHAT NAMED TOTAL OUT: at least 70% of the TOTAL samples named.
+check_named() {
+	if [ "$3" -gt 0 ] && [ $(($2 * 100)) -ge $(($3 * 70)) ]; then
+		ok "at least 70% of $1 are named ($2 of $3)"
+	else
+		not_ok "at least 70% of $1 are named ($2 of $3)"
+		sort -t' ' -k2 -nr "$4" | head -n 5 | diag
+	fi
+}
+
+# 2. Short-lived processes, alone (-c short_spin) at 499 Hz.
+read -r named total < <(short_lived "$TEST_TMP/short.folded" -F 499 -c short_spin)
 check "short-lived processes were sampled ($total samples)" [ "$total" -ge 200 ]
-if [ "$total" -gt 0 ] && [ $((named * 100)) -ge $((total * 70)) ]; then
-	ok "at least 70% of the short-lived processes' samples are named ($named of $total)"
-else
-	not_ok "at least 70% of the short-lived processes' samples are named ($named of $total)"
-	sort -t' ' -k2 -nr "$TEST_TMP/short.folded" | head -n 5 | diag
-fi
+check_named "the short-lived processes' samples" "$named" "$total" "$TEST_TMP/short.folded"
+
+# 2b. The same at 99 Hz while a shell starts processes without pause: their
+# notes keep the loop in its quiet times between wakeups, and a 60 ms
+# process's note must still be read while it runs.
+start_bg bash -c 'while :; do /bin/true; done'
+churn=$bg_pid
+read -r named total < <(short_lived "$TEST_TMP/churn.folded")
+kill "$churn"
+check "short-lived processes were sampled amid churn ($total samples)" [ "$total" -ge 120 ]
+check_named "their samples amid churn" "$named" "$total" "$TEST_TMP/churn.folded"
 
 # 3. A library loaded with dlopen after sampling started.
 cat >"$TEST_TMP/late.c" <<'SRC'

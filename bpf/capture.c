@@ -78,8 +78,10 @@ struct map_pair {
 	uint32_t key_size, value_size, entries;
 	int outer;  /* the array of maps */
 	int fd[2];  /* the maps in its slots */
-	pthread_t filler; /* puts the maps in while a skeleton loads */
-	bool filling;
+	/* A worker thread puts maps in: the kernel waits for an RCU grace period. */
+	pthread_t worker;
+	bool working;
+	int renew_slot; /* the slot the worker renews; -1: it fills both */
 	int fill_err;
 };
 
@@ -484,7 +486,7 @@ static int map_pair__make(const struct map_pair *p)
 
 /*
  * Makes @p: two empty hash maps of @entries and the two-slot array of maps
- * for them (map_pair__fill() puts them in). Returns 0 or -errno;
+ * for them (map_pair__start() puts them in). Returns 0 or -errno;
  * map_pair__close() frees what was made either way.
  */
 static int map_pair__open(struct map_pair *p, const char *name, uint32_t key_size,
@@ -505,48 +507,11 @@ static int map_pair__open(struct map_pair *p, const char *name, uint32_t key_siz
 	return p->outer < 0 ? -errno : 0;
 }
 
-/* Puts @p's maps in its slots; sets p->fill_err. */
-static void *map_pair__fill(void *arg)
-{
-	struct map_pair *p = arg;
-	uint32_t slots[2] = { 0, 1 }, n = 2;
-
-	p->fill_err = bpf_map_update_batch(p->outer, slots, p->fd, &n, NULL) ? -errno : 0;
-	return NULL;
-}
-
-/*
- * Starts putting @p's maps in. The kernel waits for an RCU grace period
- * (5-15 ms here) after each update of an array of maps: a thread waits,
- * alongside the other pair's and while the skeleton loads; or this one,
- * when no thread can be had. map_pair__filled() tells how it went.
- */
-static void map_pair__start_fill(struct map_pair *p)
-{
-	sigset_t all, old;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
-	p->filling = pthread_create(&p->filler, NULL, map_pair__fill, p) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!p->filling)
-		map_pair__fill(p);
-}
-
-/* Waits until @p's maps are in. Returns 0 or -errno. */
-static int map_pair__filled(struct map_pair *p)
-{
-	if (p->filling)
-		pthread_join(p->filler, NULL);
-	p->filling = false;
-	return p->fill_err;
-}
-
 /*
  * Gives @slot of @p an empty map, the one there no longer in use. When no
  * new map can be had, the old one is emptied entry by entry instead.
  */
-static void map_pair__renew(struct map_pair *p, uint32_t slot)
+static void map_pair__renew_now(struct map_pair *p, uint32_t slot)
 {
 	int fd = map_pair__make(p);
 
@@ -560,9 +525,52 @@ static void map_pair__renew(struct map_pair *p, uint32_t slot)
 	clear_map(p->fd[slot], p->key_size);
 }
 
+/* The worker's job: put both maps in (setting p->fill_err), or renew one slot. */
+static void *map_pair__work(void *arg)
+{
+	struct map_pair *p = arg;
+	uint32_t slots[2] = { 0, 1 }, n = 2;
+
+	if (p->renew_slot >= 0)
+		map_pair__renew_now(p, (uint32_t)p->renew_slot);
+	else
+		p->fill_err = bpf_map_update_batch(p->outer, slots, p->fd, &n, NULL) ? -errno : 0;
+	return NULL;
+}
+
+/* Waits for @p's worker. Returns 0, or -errno when the maps could not be put in. */
+static int map_pair__wait(struct map_pair *p)
+{
+	if (p->working)
+		pthread_join(p->worker, NULL);
+	p->working = false;
+	return p->fill_err;
+}
+
+/*
+ * Starts putting maps in @p: both (@renew_slot -1), or a new empty map in
+ * @renew_slot, no longer in use. The kernel waits for an RCU grace period
+ * (5-15 ms here) after each update of an array of maps: a thread does it,
+ * while the skeleton loads or the screen is drawn; or this one, when no
+ * thread can be had. Until map_pair__wait(), only the worker uses @p.
+ */
+static void map_pair__start(struct map_pair *p, int renew_slot)
+{
+	sigset_t all, old;
+
+	map_pair__wait(p); /* one job at a time */
+	p->renew_slot = renew_slot;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
+	p->working = pthread_create(&p->worker, NULL, map_pair__work, p) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!p->working)
+		map_pair__work(p);
+}
+
 static void map_pair__close(struct map_pair *p)
 {
-	map_pair__filled(p);
+	map_pair__wait(p);
 	for (int i = 0; i < 2; i++)
 		if (p->fd[i] >= 0)
 			close(p->fd[i]);
@@ -730,8 +738,8 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 	int err;
 
 	/* No event before the maps are in. */
-	err = load_skeleton(cap, h) ?: map_pair__filled(&cap->seen) ?:
-	      map_pair__filled(&cap->key_slots);
+	err = load_skeleton(cap, h) ?: map_pair__wait(&cap->seen) ?:
+	      map_pair__wait(&cap->key_slots);
 	if (!err) {
 		cap->hook = h->name;
 		err = h->attach(cap, why, size);
@@ -841,8 +849,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		snprintf(err_buf, err_size, "can't make the capture's maps: %s", strerror(-err));
 		goto cleanup;
 	}
-	map_pair__start_fill(&cap->seen);
-	map_pair__start_fill(&cap->key_slots);
+	map_pair__start(&cap->seen, -1);
+	map_pair__start(&cap->key_slots, -1);
 
 	chosen = attach_first_hook(cap, opts->mode);
 	if (chosen < 0) {
@@ -972,6 +980,7 @@ static void forget_stacks(struct capture *cap)
 {
 	uint32_t *sel = &cap->skel->bss->seen_sel;
 
+	map_pair__wait(&cap->seen); /* the other map renewed */
 	__atomic_store_n(sel, (__atomic_load_n(sel, __ATOMIC_SEQ_CST) & 1) ^ 1, __ATOMIC_SEQ_CST);
 	stack_table__new_epoch(&cap->stacks);
 	/* Stacks the BPF side remembers (the idle memo) are to be sent again too. */
@@ -1023,6 +1032,7 @@ static void switch_halves(struct capture *cap)
 	struct capture_bpf__bss *bss = cap->skel->bss;
 	int half = bss->slot_half & 1;
 
+	map_pair__wait(&cap->key_slots); /* the other half's map renewed */
 	__atomic_store_n(&bss->slot_next[half ^ 1], 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&bss->slot_half, half ^ 1, __ATOMIC_SEQ_CST);
 	cap->sweep_half = half;
@@ -1036,7 +1046,7 @@ static void forget_half(struct capture *cap, int half)
 {
 	memset(cap->slot_keys + half * cap->count_entries, 0,
 	       slots_taken(cap, half) * sizeof(*cap->slot_keys));
-	map_pair__renew(&cap->key_slots, half);
+	map_pair__start(&cap->key_slots, half);
 	cap->sweep_half = -1;
 }
 
@@ -1062,7 +1072,7 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 	/* The counts that may refer to stacks of a past epoch are read now. */
 	if (cap->stacks.sweep) {
 		stack_table__sweep(&cap->stacks);
-		map_pair__renew(&cap->seen, (cap->skel->bss->seen_sel & 1) ^ 1);
+		map_pair__start(&cap->seen, (cap->skel->bss->seen_sel & 1) ^ 1);
 	} else if (cap->stacks.current * 4 > cap->stack_entries * 3)
 		forget_stacks(cap);
 	return total;

@@ -28,13 +28,14 @@ measure() {
 	[ -n "$wl" ] && { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
 }
 
-# measure_bpftrace PROBE WORKLOAD: ns per event of bpftrace's program on PROBE.
+# measure_bpftrace PROBE WORKLOAD [ACTION]: ns per event of bpftrace's program
+# on PROBE doing ACTION (by default what flametop does: count both stacks).
 measure_bpftrace() {
-	local probe=$1 workload=$2 wl= bt id
+	local probe=$1 workload=$2 action=${3:-"@[kstack, ustack, comm] = count();"} wl= bt id
 	[ -n "$workload" ] && { "$WORKLOADS/$workload" $((SECS + 3)) >/dev/null & wl=$!; }
 	[ "$workload" = reader_ab ] && { sleep 0.2; kill -USR1 "$wl"; }
 	id=$(newest_program_id)
-	bpftrace -e "$probe { @[kstack, ustack, comm] = count(); }" >/dev/null 2>&1 &
+	bpftrace -e "$probe { $action }" >/dev/null 2>&1 &
 	bt=$!
 	sleep "$SECS"
 	bpftool prog show 2>/dev/null | awk -v after="$id" -F: '$1 > after' |
@@ -54,6 +55,14 @@ declare -A probe=([sample]='profile:hz:99' [read]="$READ_PROBE")
 [ -n "$have_bpftrace" ] && with_tracefs
 cases=("sample|cpu_split|on_sample|" "sample|syscall_loop|on_sample|" "sample||on_sample|"
 	"read|reader_ab|on_sys_enter_read|--mode read")
+# Where a sample's cost comes from: bpftrace counting only, or walking one
+# stack, beside flametop walking one stack (-K, -U). cpu_split is sampled in
+# user mode (-K walks nothing there: flametop's own work alone), syscall_loop
+# mostly in the kernel.
+parts=("counts the sample, walks no stack|cpu_split|@ = count();|-K"
+	"walks the user stack|cpu_split|@[ustack] = count();|-U"
+	"walks the kernel stack|syscall_loop|@[kstack] = count();|-K")
+declare -A part_bt part_ft
 for _ in $(seq "$BENCH_RUNS"); do
 	for c in "${cases[@]}"; do
 		IFS='|' read -r mode wl prog flags <<<"$c"
@@ -61,6 +70,12 @@ for _ in $(seq "$BENCH_RUNS"); do
 		ns[$c]+="${n:-0} "
 		runs[$c]=${r:-0}
 		[ -n "$have_bpftrace" ] && bt_ns[$c]+="$(measure_bpftrace "${probe[$mode]}" "$wl") "
+	done
+	for p in "${parts[@]}"; do
+		IFS='|' read -r _ wl action flags <<<"$p"
+		[ -n "$have_bpftrace" ] &&
+			part_bt[$p]+="$(measure_bpftrace 'profile:hz:99' "$wl" "$action") "
+		part_ft[$p]+="$(measure on_sample "$wl" "$flags" | cut -d' ' -f1) "
 	done
 done
 undo_tracefs
@@ -80,6 +95,19 @@ for c in "${cases[@]}"; do
 	IFS='|' read -r mode wl prog flags <<<"$c"
 	# shellcheck disable=SC2086
 	echo "| $mode | ${wl:-idle machine} | $(median_minmax ${ns[$c]}) | ${runs[$c]} | $([ -n "$have_bpftrace" ] && median_minmax ${bt_ns[$c]} || echo "not run: no bpftrace") |"
+done
+echo
+echo "Where a sample's cost comes from (same runs): bpftrace's \`profile:hz:99\` doing"
+echo "less, beside flametop walking one stack only. cpu_split is sampled in user mode, so"
+echo "flametop -K walks no stack there: its own work alone (filters, the double buffer,"
+echo "the count, the stats)."
+echo
+echo "| the program | workload | bpftrace ns per sample | flametop ns per sample |"
+echo "|---|---|---|---|"
+for p in "${parts[@]}"; do
+	IFS='|' read -r what wl action flags <<<"$p"
+	# shellcheck disable=SC2086
+	echo "| $what (bpftrace \`$action\`, flametop $flags) | $wl | $([ -n "$have_bpftrace" ] && median_minmax ${part_bt[$p]} || echo "not run: no bpftrace") | $(median_minmax ${part_ft[$p]}) |"
 done
 echo
 echo "Where the time goes: at 99 Hz every sample starts with cold caches, and the"

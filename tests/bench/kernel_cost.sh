@@ -110,12 +110,23 @@ for p in "${parts[@]}"; do
 	echo "| $what (bpftrace \`$action\`, flametop $flags) | $wl | $([ -n "$have_bpftrace" ] && median_minmax ${part_bt[$p]} || echo "not run: no bpftrace") | $(median_minmax ${part_ft[$p]}) |"
 done
 echo
-echo "Where the time goes: at 99 Hz every sample starts with cold caches, and the"
-echo "kernel's own stack walks dominate (the ORC unwinder for kernel stacks,"
-echo "copy_from_user_nmi() along the frame pointers of user stacks): bpftrace's program,"
-echo "doing the same work, lands in the same range, and both vary run to run. An idle"
-echo "CPU's stack is walked once per (ip, sp) and reused, which is why the idle machine"
-echo "costs no more than a busy one. Read mode's events come back to back with warm"
-echo "caches; flametop's extra there over bpftrace's STACK_TRACE map is hashing each"
+own=$(median ${part_ft[${parts[0]}]})
+uwalk=$(median ${part_bt[${parts[1]}]:-})
+kwalk=$(median ${part_bt[${parts[2]}]:-})
+echo "Where the time goes: at 99 Hz every sample starts with cold caches (on this VM a"
+echo "page not in the TLB costs a walk of two page tables), and run to run the figures"
+echo "move by half. flametop's own work, without a stack walk (the filters, the double"
+echo "buffer, the key's slot, the count, the stats), costs $own ns a sample here. The rest"
+if [ -n "$have_bpftrace" ]; then
+	echo "is the kernel's stack walks: bpftrace's program walking only the user stack"
+	echo "(copy_from_user_nmi() along the frame pointers) costs $uwalk ns, only the kernel"
+	echo "stack (the ORC unwinder) $kwalk ns$(awk -v u="$uwalk" -v k="$kwalk" 'BEGIN { if (u > 1500 && k > 1500) printf ": each walk alone costs more than the 1.5 us target" }')."
+	echo "flametop's programs do the same walks, and land in the same range as bpftrace's."
+else
+	echo "is the kernel's stack walks (no bpftrace here to measure them alone)."
+fi
+echo "An idle CPU's stack is walked once per (ip, sp) and reused, which is why the idle"
+echo "machine costs no more than a busy one. Read mode's events come back to back with"
+echo "warm caches; flametop's extra there over bpftrace's STACK_TRACE map is hashing each"
 echo "stack in BPF and looking its hash up in the seen map (a stack crosses to user"
 echo "space once), the double-buffer bookkeeping and the check for processes not seen yet."

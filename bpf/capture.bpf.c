@@ -22,15 +22,15 @@
  * user space reads each stack once (from shared memory, without a system
  * call per stack) and keeps it until it switches to the other seen map, an
  * empty one (and bumps stack_gen); it forgets the stacks not sent again
- * one drain later, and puts a fresh map where the one left was.
+ * one drain later, and puts a fresh map where the one left was. Two
+ * different stacks with the same 64-bit hash would be merged: among n
+ * stacks, with a probability of about n^2 / 2^65.
  *
- * Two maps instead of one to empty: the loader reaches the maps that must
- * be emptied now and then (seen, key_slots) through two-slot arrays of
- * maps and a selector in .bss. Emptying is a switch of the selector to a
- * map made empty, and the map left is replaced whole once nothing uses
- * it, instead of having its entries deleted one by one. Two different
- * stacks with the same 64-bit hash would be merged: among n stacks, with a
- * probability of about n^2 / 2^65.
+ * Two maps instead of one to empty: the maps the loader must empty now and
+ * then (seen, key_slots) are reached here through two-slot arrays of maps,
+ * by a selector in .bss. Emptying is the loader switching the selector to
+ * a map made empty; the map left is replaced whole once nothing uses it,
+ * instead of having its entries deleted one by one.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -4,8 +4,8 @@
  * capture.bpf.c for the kernel side of the double buffering.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -50,9 +50,8 @@ struct stack_entry {
  * The stacks counts may refer to, by hash: every stack the BPF side sent.
  * When the seen map in use is 3/4 full, a drain switches to the other one
  * (empty) and starts a new epoch: the BPF side sends the stacks it meets
- * again, and the next drain,
- * once the counts of the interval that straddled the change are read,
- * forgets the stacks not sent since.
+ * again, and the next drain, once the counts of the interval that
+ * straddled the change are read, forgets the stacks not sent since.
  */
 struct stack_table {
 	struct stack_entry *entries;
@@ -101,6 +100,7 @@ struct capture {
 
 	struct ring_buffer *proc_notes; /* NULL: no process notes */
 	struct ring_buffer *stack_ring; /* the stacks ring buffer */
+	int stacks_fill_fd;             /* epoll, edge-triggered: the stacks ring past a quarter */
 	capture_proc_fn proc_fn;        /* only during capture__consume_events() */
 	void *proc_ctx;
 
@@ -457,6 +457,9 @@ static void detach(struct capture *cap)
 	cap->proc_notes = NULL;
 	ring_buffer__free(cap->stack_ring);
 	cap->stack_ring = NULL;
+	if (cap->stacks_fill_fd >= 0)
+		close(cap->stacks_fill_fd);
+	cap->stacks_fill_fd = -1;
 	capture_bpf__destroy(cap->skel);
 	cap->skel = NULL;
 }
@@ -730,6 +733,24 @@ static int on_proc_note(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/*
+ * Sets cap->stacks_fill_fd to an epoll set that polls readable only after
+ * a wakeup of the stacks ring buffer (edge-triggered), which the BPF side
+ * asks for once, when the ring fills past a quarter; -1 when none can be
+ * had (then a quiet time for notes is not cut short by the stacks).
+ */
+static void watch_stacks_fill(struct capture *cap)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLET };
+	int fd = epoll_create1(EPOLL_CLOEXEC);
+
+	if (fd >= 0 && epoll_ctl(fd, EPOLL_CTL_ADD, bpf_map__fd(cap->skel->maps.stacks), &ev)) {
+		close(fd);
+		fd = -1;
+	}
+	cap->stacks_fill_fd = fd;
+}
+
 /* Loads a skeleton for hook @h, attaches it and starts reading process notes. */
 static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
 {
@@ -758,6 +779,7 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 		detach(cap);
 		return err;
 	}
+	watch_stacks_fill(cap);
 	/* Without notes (no ring buffer), capture still works, naming fewer short processes. */
 	cap->proc_notes =
 		ring_buffer__new(bpf_map__fd(cap->skel->maps.proc_notes), on_proc_note, cap, NULL);
@@ -829,6 +851,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	if (!cap)
 		return -ENOMEM;
 	cap->seen = cap->key_slots = (struct map_pair){ .outer = -1, .fd = { -1, -1 } };
+	cap->stacks_fill_fd = -1;
 	libbpf_set_print(libbpf_keep_last);
 	cap->mode = opts->mode;
 	cap->opts = opts;
@@ -1033,6 +1056,7 @@ static void switch_halves(struct capture *cap)
 	int half = bss->slot_half & 1;
 
 	map_pair__wait(&cap->key_slots); /* the other half's map renewed */
+	/* A key given a slot of the old half after this is given up (see new_slot()). */
 	__atomic_store_n(&bss->slot_next[half ^ 1], 0, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&bss->slot_half, half ^ 1, __ATOMIC_SEQ_CST);
 	cap->sweep_half = half;
@@ -1105,10 +1129,18 @@ int capture__event_fd(const struct capture *cap)
 	return ring_buffer__epoll_fd(cap->proc_notes ? cap->proc_notes : cap->stack_ring);
 }
 
+int capture__stacks_fill_fd(const struct capture *cap)
+{
+	return cap->stacks_fill_fd;
+}
+
 int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx)
 {
+	struct epoll_event ev;
 	int n;
 
+	if (cap->stacks_fill_fd >= 0) /* takes the edge: the fd polls readable at the next */
+		epoll_wait(cap->stacks_fill_fd, &ev, 1, 0);
 	ring_buffer__consume(cap->stack_ring); /* keeps the stacks ring buffer from filling */
 	if (!cap->proc_notes)
 		return 0;

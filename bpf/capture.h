@@ -111,6 +111,14 @@ typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting, uint64_
 int capture__event_fd(const struct capture *cap);
 
 /*
+ * capture__stacks_fill_fd() returns a descriptor that polls readable once
+ * new stacks have filled their ring buffer past a quarter since the last
+ * capture__consume_events() (not when a process note waits), or -1. To
+ * poll while notes are left to wait.
+ */
+int capture__stacks_fill_fd(const struct capture *cap);
+
+/*
  * capture__consume_events() reads the new stacks waiting (kept for the
  * next drain) and calls @fn for each process note waiting, in order,
  * without blocking. Returns the number of notes, or -errno. Notes and

@@ -142,3 +142,23 @@ check "every path counts the same reads, over several drains (counts: $(echo $co
 check "no read is lost and no stack reported missing ($(grep -o '[0-9]* lost.*' "$TEST_TMP/tree.err"))" \
 	bash -c "! grep -qE 'stack lost|with a stack missing| [1-9][0-9]* lost' '$TEST_TMP/tree.folded' '$TEST_TMP/tree.err'"
 one_count || diag <"$TEST_TMP/tree.err"
+
+# 6. A burst of new stacks right after the process is noted: the loop then
+# leaves process notes alone for a quiet time, but stacks filling their ring
+# buffer past a quarter still wake it. 5000 distinct paths read at once
+# (~1.9 MiB of stacks and keys through the default 1 MiB ring): none lost.
+"$WORKLOADS/stack_tree" 5000 &
+burst=$!
+bg_pids+=("$burst")
+newest=$(newest_program_id)
+$FLAMETOP --folded --mode read -p "$burst" >"$TEST_TMP/burst.folded" 2>"$TEST_TMP/burst.err" &
+ft=$!
+wait_program_after "$newest"
+kill -USR1 "$burst" && kill -CONT "$burst"
+sleep 1.5
+kill -INT "$ft"
+wait "$ft"
+paths=$(grep -cE '^stack_tree;.*;main;' "$TEST_TMP/burst.folded")
+check "a burst of 5000 new stacks: each a named stack ($paths)" [ "$paths" -eq 5000 ]
+check "... none lost ($(grep -o '[0-9]* lost.*' "$TEST_TMP/burst.err"))" \
+	bash -c "! grep -qE 'stack lost|with a stack missing| [1-9][0-9]* lost' '$TEST_TMP/burst.folded' '$TEST_TMP/burst.err'"

@@ -145,15 +145,18 @@ one_count || diag <"$TEST_TMP/tree.err"
 
 # 6. A burst of new stacks right after the process is noted: the loop then
 # leaves process notes alone for a quiet time, but stacks filling their ring
-# buffer past a quarter still wake it. 5000 distinct paths read at once
-# (~1.9 MiB of stacks and keys through the default 1 MiB ring): none lost.
-"$WORKLOADS/stack_tree" 5000 &
+# buffer past a quarter still wake it. 5000 distinct paths, with 0.2 ms of
+# sleep every 100 (~1.9 MiB of stacks and keys, more than the default 1 MiB
+# ring holds, read within a quiet time, but not within a quarter's worth of
+# time): none lost. (With the quiet time polling nothing, ~900 were lost.)
+"$WORKLOADS/stack_tree" 5000 17 1 200 &
 burst=$!
 bg_pids+=("$burst")
 newest=$(newest_program_id)
 $FLAMETOP --folded --mode read -p "$burst" >"$TEST_TMP/burst.folded" 2>"$TEST_TMP/burst.err" &
 ft=$!
 wait_program_after "$newest"
+sleep 0.5 # past startup (the kernel's symbols are read while capture starts)
 kill -USR1 "$burst" && kill -CONT "$burst"
 sleep 1.5
 kill -INT "$ft"

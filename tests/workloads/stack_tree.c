@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * stack_tree N [LEVELS [ROUNDS]]: on each SIGUSR1, reads one byte of
- * /dev/zero from each of N distinct call paths, ROUNDS times over (default
- * once), then stops itself (SIGSTOP) until the next signal; SIGTERM ends it. Path i walks down a binary tree of LEVELS levels
+ * stack_tree N [LEVELS [ROUNDS [PAUSE_US]]]: on each SIGUSR1, reads one
+ * byte of /dev/zero from each of N distinct call paths, ROUNDS times over
+ * (default once), sleeping PAUSE_US microseconds after every 100 paths
+ * (default 0), then stops itself (SIGSTOP) until the next signal; SIGTERM
+ * ends it. Path i walks down a binary tree of LEVELS levels
  * (default 17, at most 60), going through left() or right() as the bits of
  * i say, so a round makes exactly N distinct user stacks, each 2 * LEVELS
  * + 2 frames deep (main, then step and left or right at each level, then
@@ -12,6 +14,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "raw_read.h"
@@ -65,13 +68,16 @@ int main(int argc, char **argv)
 {
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000;
 	int rounds = 1;
+	long pause_us = 0;
 	sigset_t mask, old;
 
 	if (argc > 2)
 		levels = atoi(argv[2]);
 	if (argc > 3)
 		rounds = atoi(argv[3]);
-	if (levels < 1 || levels > MAX_LEVELS || rounds < 1)
+	if (argc > 4)
+		pause_us = atol(argv[4]);
+	if (levels < 1 || levels > MAX_LEVELS || rounds < 1 || pause_us < 0 || pause_us >= 1000000)
 		return 2;
 	zero_fd = open("/dev/zero", O_RDONLY);
 	if (zero_fd < 0)
@@ -85,8 +91,12 @@ int main(int argc, char **argv)
 			sigsuspend(&old);
 		go = 0;
 		for (int r = 0; r < rounds; r++) {
-			for (unsigned int i = 0; i < n; i++)
+			for (unsigned int i = 0; i < n; i++) {
 				step(i, 0);
+				if (pause_us && i % 100 == 99)
+					nanosleep(&(struct timespec){ .tv_nsec = pause_us * 1000 },
+						  NULL);
+			}
 		}
 		raise(SIGSTOP);
 	}

@@ -75,16 +75,16 @@ int stack_trie__init(struct stack_trie *t);
 int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f);
 
 /*
- * stack_trie__child() returns the child of @parent for frame @frame, or
- * TRIE_NONE. Used to follow a path of frames across rebuilds; it steps
- * through @parent's children, so it costs one step per child.
- */
-/*
  * stack_trie__self() returns the count of the stacks ending at @node: its
  * total less its children's (kept that way, a node takes 32 bytes, not 40).
  */
 uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node);
 
+/*
+ * stack_trie__child() returns the child of @parent for frame @frame, or
+ * TRIE_NONE. Used to follow a path of frames across rebuilds; it steps
+ * through @parent's children, so it costs one step per child.
+ */
 uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t frame);
 
 /*

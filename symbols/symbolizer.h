@@ -138,8 +138,9 @@ bool symbolizer__kernel_hidden(const struct symbolizer *s);
 
 /*
  * Starts a new pass (one drain): allows one more maps re-read per process
- * and one more kernel reload (each under its back-off), releases processes not looked up for
- * PROC_GRACE_PASSES passes, and closes files held that long unread.
+ * and one more kernel reload (each under its back-off), releases processes
+ * not looked up for PROC_GRACE_PASSES passes, and closes files held that
+ * long unread.
  */
 void symbolizer__begin_pass(struct symbolizer *s);
 

@@ -47,6 +47,10 @@ measure_bpftrace() {
 
 have_bpftrace=
 ensure_package bpftrace bpftrace && have_bpftrace=1
+# bt_cell V...: a table cell of bpftrace figures, or why there are none.
+bt_cell() {
+	if [ -n "$have_bpftrace" ]; then median_minmax "$@"; else echo "not run: no bpftrace"; fi
+}
 old=$(sysctl -n kernel.bpf_stats_enabled)
 sysctl -qw kernel.bpf_stats_enabled=1
 declare -A ns runs bt_ns
@@ -94,7 +98,7 @@ echo "|---|---|---|---|---|"
 for c in "${cases[@]}"; do
 	IFS='|' read -r mode wl prog flags <<<"$c"
 	# shellcheck disable=SC2086
-	echo "| $mode | ${wl:-idle machine} | $(median_minmax ${ns[$c]}) | ${runs[$c]} | $([ -n "$have_bpftrace" ] && median_minmax ${bt_ns[$c]} || echo "not run: no bpftrace") |"
+	echo "| $mode | ${wl:-idle machine} | $(median_minmax ${ns[$c]}) | ${runs[$c]} | $(bt_cell ${bt_ns[$c]}) |"
 done
 echo
 echo "Where a sample's cost comes from (same runs): bpftrace's \`profile:hz:99\` doing"
@@ -107,7 +111,7 @@ echo "|---|---|---|---|"
 for p in "${parts[@]}"; do
 	IFS='|' read -r what wl action flags <<<"$p"
 	# shellcheck disable=SC2086
-	echo "| $what (bpftrace \`$action\`, flametop $flags) | $wl | $([ -n "$have_bpftrace" ] && median_minmax ${part_bt[$p]} || echo "not run: no bpftrace") | $(median_minmax ${part_ft[$p]}) |"
+	echo "| $what (bpftrace \`$action\`, flametop $flags) | $wl | $(bt_cell ${part_bt[$p]}) | $(median_minmax ${part_ft[$p]}) |"
 done
 echo
 own=$(median ${part_ft[${parts[0]}]})

@@ -274,19 +274,46 @@ static __always_inline long send_stack(struct sent_stack *t)
  */
 #define FIRST_DEPTH 48
 
+/* The per-CPU record a stack is walked into, or NULL (never). */
+static __always_inline struct sent_stack *scratch_stack(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
 /*
- * Walks the current kernel or user stack and sends it to user space unless
- * the seen map says it was; sets *@hash to its key. Returns 0, or a
- * negative errno (counted in the stats) when there is no stack to count.
+ * Hashes the @nr addresses walked into @t and sends them to user space
+ * unless the seen map says they were; sets *@hash to their key. Returns 0,
+ * or a negative errno (counted in the stats) when there is no stack to count.
+ */
+static __always_inline long stack_walked(struct sent_stack *t, __u32 nr, bool user, __u64 *hash)
+{
+	long err;
+
+	if (!nr) { /* an empty stack is a failed walk */
+		stack_failed(-EFAULT, user);
+		return -EFAULT;
+	}
+	t->nr = nr;
+	t->hash = trace_hash(t);
+	*hash = t->hash;
+	err = send_stack(t);
+	if (err)
+		stack_failed(err, user);
+	return err;
+}
+
+/*
+ * Walks the current kernel or user stack with bpf_get_stack() and sends it
+ * as stack_walked() does.
  */
 static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 {
 	__u64 flags = user ? BPF_F_USER_STACK : 0;
-	struct sent_stack *t;
-	__u32 zero = 0;
+	struct sent_stack *t = scratch_stack();
 	long len;
 
-	t = bpf_map_lookup_elem(&scratch, &zero);
 	if (!t) {
 		stack_failed(-EFAULT, user);
 		return -EFAULT;
@@ -294,18 +321,101 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 	len = bpf_get_stack(ctx, t->ips, FIRST_DEPTH * sizeof(t->ips[0]), flags);
 	if (len == FIRST_DEPTH * sizeof(t->ips[0])) /* maybe cut short: walk it whole */
 		len = bpf_get_stack(ctx, t->ips, sizeof(t->ips), flags);
-	if (len <= 0) {
-		len = len < 0 ? len : -EFAULT; /* an empty stack is a failed walk */
+	if (len < 0) {
 		stack_failed(len, user);
 		return len;
 	}
-	t->nr = len / sizeof(t->ips[0]);
-	t->hash = trace_hash(t);
-	*hash = t->hash;
-	len = send_stack(t);
-	if (len)
-		stack_failed(len, user);
-	return len;
+	return stack_walked(t, len / sizeof(t->ips[0]), user, hash);
+}
+
+/*
+ * The user registers a user stack walk starts from. A frame record, where
+ * the frame pointer points, holds the caller's frame pointer then the
+ * return address, on x86-64 and arm64 alike.
+ */
+struct user_regs {
+	__u64 ip, sp, fp; /* ip 0: not known */
+};
+
+/* The user registers saved in @regs, a struct pt_regs pointer. */
+#define USER_REGS_CORE(regs)                                                                       \
+	((struct user_regs){ .ip = PT_REGS_IP_CORE(regs),                                          \
+			     .sp = PT_REGS_SP_CORE(regs),                                          \
+			     .fp = PT_REGS_FP_CORE(regs) })
+
+/*
+ * Whether @r can be walked here: known, and a 64-bit task's. 32-bit tasks
+ * lay their frames out otherwise, and their stacks lie below 4 GiB
+ * (bpf_get_stack() walks those).
+ */
+static __always_inline bool user_regs_walkable(const struct user_regs *r)
+{
+	return r->ip && r->sp >> 32;
+}
+
+/*
+ * The current task's user registers, saved when it entered the kernel;
+ * false when this kernel cannot say (bpf_task_pt_regs() came in 5.15) or
+ * they cannot be walked here.
+ */
+static __always_inline bool saved_user_regs(struct user_regs *r)
+{
+	struct pt_regs *regs;
+
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
+		return false;
+	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (!regs)
+		return false;
+	*r = USER_REGS_CORE(regs);
+	return user_regs_walkable(r);
+}
+
+/*
+ * Walks the user stack from @r along the frame pointers, as the kernel's
+ * perf_callchain_user() does, and sends it as stack_walked() does. It also
+ * stops at a frame pointer that does not lead up the stack (callers' frames
+ * sit above their callees'), where the kernel's walk would read on, most
+ * often at a small number left in the frame pointer register by code built
+ * without frame pointers (libc's start code): reading it faults, and a fault
+ * costs more here than the rest of the walk.
+ */
+static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *hash)
+{
+	struct sent_stack *t = scratch_stack();
+	__u64 fp = r->fp, below = r->sp, frame[2];
+	__u32 nr = 1;
+
+	if (!t) {
+		stack_failed(-EFAULT, true);
+		return -EFAULT;
+	}
+	t->ips[0] = r->ip;
+	for (int i = 1; i < MAX_STACK_DEPTH; i++) {
+		if (fp < below || bpf_probe_read_user(frame, sizeof(frame), (void *)fp))
+			break;
+		if (!frame[1])
+			break;
+		t->ips[i] = frame[1];
+		nr = i + 1;
+		below = fp + sizeof(frame);
+		fp = frame[0];
+	}
+	return stack_walked(t, nr, true, hash);
+}
+
+/*
+ * Walks the current user stack, from @at's user registers when the event
+ * has them (a sample in user mode, a system call's entry), else from those
+ * the task saved entering the kernel.
+ */
+static __always_inline long walk_user_stack(void *ctx, const struct user_regs *at, __u64 *hash)
+{
+	struct user_regs r = *at;
+
+	if (!user_regs_walkable(&r) && !saved_user_regs(&r))
+		return walk_stack(ctx, true, hash);
+	return walk_user_frames(&r, hash);
 }
 
 /*
@@ -437,6 +547,7 @@ static __always_inline bool event_wanted(struct stack_key *key)
 struct where {
 	bool in_kernel; /* false for a sample in user mode: no kernel stack to walk */
 	__u64 ip, sp;   /* the interrupted instruction and stack pointer; 0 when unknown */
+	struct user_regs user; /* user registers at the event, when it has them */
 };
 
 /*
@@ -505,7 +616,7 @@ static __always_inline int record_event(void *ctx, __u64 bytes, const struct whe
 	else if (!has_user_stack(key.pid))
 		key.uerr = STACK_NO_USER;
 	else
-		key.uerr = walk_stack(ctx, true, &key.ustack);
+		key.uerr = walk_user_stack(ctx, &at->user, &key.ustack);
 
 	count_in(set, &key, bytes);
 	inflight_add(set, -1);
@@ -528,6 +639,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 
 	/* On x86-64 and arm64 the kernel lives in the upper half of the address space. */
 	at.in_kernel = (long)at.ip < 0;
+	if (!at.in_kernel)
+		at.user = (struct user_regs){ .ip = at.ip, .sp = at.sp, .fp = PT_REGS_FP(&ctx->regs) };
 	return record_event(ctx, 0, &at);
 }
 
@@ -582,18 +695,23 @@ static __always_inline __u64 iov_bytes(const struct iovec *iov, unsigned long n)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 {
-	unsigned long arg2 = PT_REGS_PARM2_CORE_SYSCALL(regs);
-	unsigned long arg3 = PT_REGS_PARM3_CORE_SYSCALL(regs);
+	unsigned long arg2, arg3;
+	struct where at = { .in_kernel = true };
 
 	switch (nr) {
 	case NR_read:
 	case NR_pread64:
-		return record_event(ctx, arg3, &in_kernel);
 	case NR_readv:
 	case NR_preadv:
 	case NR_preadv2:
-		return record_event(ctx, iov_bytes((const struct iovec *)arg2, arg3), &in_kernel);
+		break;
 	default:
 		return 0;
 	}
+	arg2 = PT_REGS_PARM2_CORE_SYSCALL(regs);
+	arg3 = PT_REGS_PARM3_CORE_SYSCALL(regs);
+	at.user = USER_REGS_CORE(regs); /* the registers the task entered the kernel with */
+	if (nr == NR_read || nr == NR_pread64)
+		return record_event(ctx, arg3, &at);
+	return record_event(ctx, iov_bytes((const struct iovec *)arg2, arg3), &at);
 }

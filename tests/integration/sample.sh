@@ -63,6 +63,20 @@ check "-K: every frame after the comm is a kernel frame" \
 check "-U: no kernel frame, and the user stacks are whole" \
 	bash -c "grep -q ';main;work;leaf_a ' '$TEST_TMP/u.folded' && ! grep -q '_\[k\]' '$TEST_TMP/u.folded'"
 
+# 4b. User stacks the frame-pointer walk must not take on trust: a frame
+# record naming itself as its caller's ends the walk there (the kernel's own
+# walk would repeat cycle_thread to 127 frames); a thread whose stack lies
+# below 4 GiB, as 32-bit tasks' do, is still walked whole.
+start_bg "$WORKLOADS/odd_frames" 4
+sleep 0.3
+$FLAMETOP --folded --duration 2 -U -p "$bg_pid" >"$TEST_TMP/odd.folded" 2>/dev/null
+cut -c1-200 "$TEST_TMP/odd.folded" | diag
+check "a self-naming frame record ends the walk: cycle;cycle_thread;cycled;cycle_leaf" \
+	grep -qE '^cycle;cycle_thread;cycled;cycle_leaf(;spin)? ' "$TEST_TMP/odd.folded"
+check "... and no frame repeats after it" bash -c "! grep -q 'cycle_thread;cycle_thread' '$TEST_TMP/odd.folded'"
+check "a stack below 4 GiB is walked whole: low_thread;low_work;low_leaf" \
+	grep -qE '^low_stack;.*low_thread;low_work;low_leaf(;spin)? ' "$TEST_TMP/odd.folded"
+
 # 5. Idle is kept and labeled swapper/N; the machine adds up.
 $FLAMETOP --folded --duration 2 >"$TEST_TMP/all.folded" 2>"$TEST_TMP/all.err"
 check "idle samples are labeled swapper/N" grep -qE '^swapper/[0-9]+;' "$TEST_TMP/all.folded"

@@ -12,12 +12,13 @@
  * Double buffering: events are counted in the counts array of set
  * `active_set` (0 or 1). Before each drain the loader flips active_set, then
  * waits until no event is still recording into the old set (the per-CPU
- * `inflight` counters), so it reads a set nothing writes to, and zeroes its
- * counts before the set becomes active again. A key's slot in the arrays
- * is given once and sent with the key (see stack_key.h).
+ * inflight counters, in the stats map), so it reads a set nothing writes
+ * to, and zeroes its counts before the set becomes active again. A key's
+ * slot in the arrays is given once and sent with the key (see stack_key.h).
  *
- * Stacks: bpf_get_stack() walks a stack into a per-CPU scratch record,
- * which is hashed (64 bits). A hash the seen map in use does not hold yet
+ * Stacks: the kernel's are walked by bpf_get_stack(), the user's along the
+ * frame pointers (walk_user_frames()), into per-CPU scratch records, and
+ * hashed (64 bits). A hash the seen map in use does not hold yet
  * is added there and the stack sent through the `stacks` ring buffer, so
  * user space reads each stack once (from shared memory, without a system
  * call per stack) and keeps it until it switches to the other seen map, an
@@ -89,7 +90,7 @@ struct {
 } key_slots SEC(".maps");
 
 const volatile __u32 half_slots = 1024;
-__u32 slot_half;    /* the half new keys take their slots from */
+__u32 slot_half;    /* & 1: the half new keys take their slots from; bumped at each switch */
 __u32 slot_next[2]; /* slots taken in each half */
 
 /* The hashes of the stacks sent in this epoch. */
@@ -113,12 +114,12 @@ struct {
 	__uint(max_entries, 1 << 20); /* sized by the loader */
 } stacks SEC(".maps");
 
-/* Where a stack is walked before it is hashed and sent. */
+/* Where stacks are walked before they are hashed and sent: the kernel's [0], the user's [1]. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
 	__type(value, struct sent_stack);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 } scratch SEC(".maps");
 
 struct {
@@ -127,13 +128,6 @@ struct {
 	__type(value, struct stat_counters);
 	__uint(max_entries, 1);
 } stats SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, __s64);
-	__uint(max_entries, 2);
-} inflight SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -173,10 +167,11 @@ static __always_inline void stat_add(__u32 slot, __u64 n)
 
 static __always_inline void inflight_add(__u32 set, __s64 n)
 {
-	__s64 *v = bpf_map_lookup_elem(&inflight, &set);
+	__u32 zero = 0;
+	struct stat_counters *c = bpf_map_lookup_elem(&stats, &zero);
 
-	if (v)
-		__sync_fetch_and_add(v, n);
+	if (c)
+		__sync_fetch_and_add(&c->inflight[set & 1], n);
 }
 
 /*
@@ -210,17 +205,28 @@ static __always_inline void stack_failed(long err, bool user)
 
 #define HASH_MUL 0x9E3779B97F4A7C15ULL
 
+/* A stack's hash: HASH_MUL, each address in turn through hash_step(), then hash_end(). */
+static __always_inline __u64 hash_step(__u64 h, __u64 ip)
+{
+	h = (h ^ ip) * HASH_MUL;
+	return h ^ (h >> 29);
+}
+
+static __always_inline __u64 hash_end(__u64 h, __u32 nr)
+{
+	return (h ^ nr) * HASH_MUL;
+}
+
 static __always_inline __u64 trace_hash(const struct sent_stack *t)
 {
-	__u64 h = HASH_MUL ^ t->nr;
+	__u64 h = HASH_MUL;
 
 	for (int i = 0; i < MAX_STACK_DEPTH; i++) {
 		if (i >= t->nr)
 			break;
-		h = (h ^ t->ips[i]) * HASH_MUL;
-		h ^= h >> 29;
+		h = hash_step(h, t->ips[i]);
 	}
-	return h;
+	return hash_end(h, t->nr);
 }
 
 #define RINGBUF_HDR 8 /* the ring buffer's own header before each record */
@@ -274,44 +280,40 @@ static __always_inline long send_stack(struct sent_stack *t)
  */
 #define FIRST_DEPTH 48
 
-/* The per-CPU record a stack is walked into, or NULL (never). */
-static __always_inline struct sent_stack *scratch_stack(void)
+/* The per-CPU record the kernel or the user stack is walked into, or NULL (never). */
+static __always_inline struct sent_stack *scratch_stack(bool user)
 {
-	__u32 zero = 0;
+	__u32 side = user;
 
-	return bpf_map_lookup_elem(&scratch, &zero);
+	return bpf_map_lookup_elem(&scratch, &side);
 }
 
 /*
- * Hashes the @nr addresses walked into @t and sends them to user space
- * unless the seen map says they were; sets *@hash to their key. Returns 0,
- * or a negative errno (counted in the stats) when there is no stack to count.
+ * Sends the stack of hash @hash walked into the kernel's or the user's
+ * scratch record, unless the seen map says it was. A record that holds
+ * another stack was not walked for this event (an idle CPU's kernel stack
+ * comes from idle_kernel_stack()'s memo: it was sent when walked). Returns
+ * 0, or a negative errno (counted in the stats) when it could not be.
  */
-static __always_inline long stack_walked(struct sent_stack *t, __u32 nr, bool user, __u64 *hash)
+static __always_inline long send_walked(bool user, __u64 hash)
 {
-	long err;
+	struct sent_stack *t = scratch_stack(user);
+	long err = !t ? -EFAULT : t->hash == hash ? send_stack(t) : 0;
 
-	if (!nr) { /* an empty stack is a failed walk */
-		stack_failed(-EFAULT, user);
-		return -EFAULT;
-	}
-	t->nr = nr;
-	t->hash = trace_hash(t);
-	*hash = t->hash;
-	err = send_stack(t);
 	if (err)
 		stack_failed(err, user);
 	return err;
 }
 
 /*
- * Walks the current kernel or user stack with bpf_get_stack() and sends it
- * as stack_walked() does.
+ * Walks the current kernel or user stack with bpf_get_stack() into its
+ * scratch record and sets *@hash to its key. Returns 0, or a negative
+ * errno (counted in the stats) when there is no stack to count.
  */
 static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 {
 	__u64 flags = user ? BPF_F_USER_STACK : 0;
-	struct sent_stack *t = scratch_stack();
+	struct sent_stack *t = scratch_stack(user);
 	long len;
 
 	if (!t) {
@@ -321,11 +323,14 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 	len = bpf_get_stack(ctx, t->ips, FIRST_DEPTH * sizeof(t->ips[0]), flags);
 	if (len == FIRST_DEPTH * sizeof(t->ips[0])) /* maybe cut short: walk it whole */
 		len = bpf_get_stack(ctx, t->ips, sizeof(t->ips), flags);
-	if (len < 0) {
+	if (len <= 0) {
+		len = len < 0 ? len : -EFAULT; /* an empty stack is a failed walk */
 		stack_failed(len, user);
 		return len;
 	}
-	return stack_walked(t, len / sizeof(t->ips[0]), user, hash);
+	t->nr = len / sizeof(t->ips[0]);
+	t->hash = *hash = trace_hash(t);
+	return 0;
 }
 
 /*
@@ -373,35 +378,38 @@ static __always_inline bool saved_user_regs(struct user_regs *r)
 
 /*
  * Walks the user stack from @r along the frame pointers, as the kernel's
- * perf_callchain_user() does, and sends it as stack_walked() does. It also
- * stops at a frame pointer that does not lead up the stack (callers' frames
- * sit above their callees'), where the kernel's walk would read on, most
- * often at a small number left in the frame pointer register by code built
- * without frame pointers (libc's start code): reading it faults, and a fault
- * costs more here than the rest of the walk.
+ * perf_callchain_user() does, into its scratch record, as walk_stack()
+ * does. It also stops at a frame pointer that does not lead up the stack
+ * (callers' frames sit above their callees'), where the kernel's walk would
+ * read on, most often at a small number left in the frame pointer register
+ * by code built without frame pointers (libc's start code): reading it
+ * faults, and a fault costs more here than the rest of the walk. (The
+ * depth is kept in t->nr, not in a register: the verifier would go on from
+ * each exit of the loop with its own depth, hundreds of times over.)
  */
 static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *hash)
 {
-	struct sent_stack *t = scratch_stack();
-	__u64 fp = r->fp, below = r->sp, frame[2];
-	__u32 nr = 1;
+	struct sent_stack *t = scratch_stack(true);
+	__u64 fp = r->fp, below = r->sp, frame[2], h;
 
 	if (!t) {
 		stack_failed(-EFAULT, true);
 		return -EFAULT;
 	}
 	t->ips[0] = r->ip;
+	t->nr = 1;
+	h = hash_step(HASH_MUL, r->ip);
 	for (int i = 1; i < MAX_STACK_DEPTH; i++) {
-		if (fp < below || bpf_probe_read_user(frame, sizeof(frame), (void *)fp))
-			break;
-		if (!frame[1])
+		if (fp < below || bpf_probe_read_user(frame, sizeof(frame), (void *)fp) || !frame[1])
 			break;
 		t->ips[i] = frame[1];
-		nr = i + 1;
+		t->nr = i + 1;
+		h = hash_step(h, frame[1]);
 		below = fp + sizeof(frame);
 		fp = frame[0];
 	}
-	return stack_walked(t, nr, true, hash);
+	t->hash = *hash = hash_end(h, t->nr);
+	return 0;
 }
 
 /*
@@ -454,21 +462,99 @@ static __always_inline long new_slot(void *slots, __u32 half, struct stack_key *
 	return err;
 }
 
-/* Counts one event of @key in @set's counts array, weighing @bytes. */
-static __always_inline void count_in(int set, struct stack_key *key, __u64 bytes)
-{
-	__u32 half = *(volatile __u32 *)&slot_half & 1, slot, *known;
-	void *slots = bpf_map_lookup_elem(&key_slots, &half);
-	struct stack_value *v;
+/*
+ * The keys last counted on this CPU, with their slots, direct-mapped by a
+ * hash of the key. A key met again while its half of the slots is in use
+ * and the stacks sent since are kept (slot_half and stack_gen as they were)
+ * is counted in its slot without looking it or its stacks up in the maps:
+ * at 99 Hz every one of those lookups is a few cache misses.
+ */
+#define KEY_MEMO_WAYS 16
 
-	if (!slots) { /* never: the loader fills both slots before attaching */
-		stat_add(STAT_LOST_COUNTS_FULL, 1);
-		return;
-	}
+struct key_memo_entry {
+	struct stack_key key;
+	__u32 slot;
+	__u32 half; /* slot_half before the slot was looked up */
+	__u64 gen;  /* stack_gen before the key's stacks were sent */
+};
+
+/*
+ * Looked up by index, not reached by pointer arithmetic: an offset made
+ * from the key would make the verifier track the key's hashes exactly, and
+ * go over the rest of the program once for each way a stack walk ends.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct key_memo_entry);
+	__uint(max_entries, KEY_MEMO_WAYS);
+} key_memo SEC(".maps");
+
+/* The memo entry where @key would be, or NULL (never). */
+static __always_inline struct key_memo_entry *key_memo_at(const struct stack_key *key)
+{
+	__u64 h = (key->kstack ^ key->ustack ^ ((__u64)key->tgid << 32 | key->pid)) * HASH_MUL;
+	__u32 way = (h >> 32) & (KEY_MEMO_WAYS - 1);
+
+	return bpf_map_lookup_elem(&key_memo, &way);
+}
+
+/* Sets *@slot to @key's when the memo entry @m holds it and still may. */
+static __always_inline bool memo_slot(const struct key_memo_entry *m, const struct stack_key *key,
+				      __u32 *slot)
+{
+	const __u64 *a, *b = (const __u64 *)key;
+
+	if (!m || m->gen != *(volatile __u64 *)&stack_gen ||
+	    m->half != *(volatile __u32 *)&slot_half) /* see read_mode.sh 5b */
+		return false;
+	a = (const __u64 *)&m->key;
+	for (int i = 0; i < sizeof(*key) / sizeof(__u64); i++)
+		if (a[i] != b[i])
+			return false;
+	*slot = m->slot;
+	return true;
+}
+
+/*
+ * Sends @key's stacks (a failure goes into its errors), then finds or takes
+ * its slot and remembers it in the memo entry @m. Returns 0, or a negative
+ * errno when the event cannot be counted.
+ */
+static __always_inline long key_slot(struct stack_key *key, struct key_memo_entry *m, __u32 *slot)
+{
+	__u64 gen = *(volatile __u64 *)&stack_gen;
+	__u32 half_now = *(volatile __u32 *)&slot_half, half = half_now & 1, *known;
+	void *slots;
+
+	if (!key->kerr)
+		key->kerr = send_walked(false, key->kstack);
+	if (!key->uerr)
+		key->uerr = send_walked(true, key->ustack);
+	slots = bpf_map_lookup_elem(&key_slots, &half);
+	if (!slots) /* never: the loader fills both slots before attaching */
+		return -EFAULT;
 	known = bpf_map_lookup_elem(slots, key);
 	if (known)
-		slot = *known;
-	else if (new_slot(slots, half, key, &slot)) {
+		*slot = *known;
+	else if (new_slot(slots, half, key, slot))
+		return -E2BIG;
+	if (m)
+		*m = (struct key_memo_entry){ .key = *key, .slot = *slot, .half = half_now, .gen = gen };
+	return 0;
+}
+
+/*
+ * Counts one event of @key in @set's counts array, weighing @bytes, after
+ * sending its stacks unless the memo says they were.
+ */
+static __always_inline void count_in(int set, struct stack_key *key, __u64 bytes)
+{
+	struct key_memo_entry *m = key_memo_at(key);
+	struct stack_value *v;
+	__u32 slot;
+
+	if (!memo_slot(m, key, &slot) && key_slot(key, m, &slot)) {
 		stat_add(STAT_LOST_COUNTS_FULL, 1);
 		return;
 	}
@@ -582,6 +668,8 @@ static __always_inline long idle_kernel_stack(void *ctx, const struct where *at,
 		return 0;
 	}
 	err = walk_stack(ctx, false, hash);
+	if (!err)
+		err = send_walked(false, *hash);
 	if (m && !err)
 		*m = (struct idle_memo){ .ip = at->ip, .sp = at->sp, .gen = gen, .kstack = *hash,
 					 .valid = true };
@@ -613,7 +701,7 @@ static __always_inline int record_event(void *ctx, __u64 bytes, const struct whe
 		key.kerr = walk_stack(ctx, false, &key.kstack);
 	if (!walk_user)
 		key.uerr = STACK_NOT_WALKED;
-	else if (!has_user_stack(key.pid))
+	else if (!at->user.ip && !has_user_stack(key.pid)) /* user registers: there is one */
 		key.uerr = STACK_NO_USER;
 	else
 		key.uerr = walk_user_stack(ctx, &at->user, &key.ustack);
@@ -711,7 +799,8 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 	arg2 = PT_REGS_PARM2_CORE_SYSCALL(regs);
 	arg3 = PT_REGS_PARM3_CORE_SYSCALL(regs);
 	at.user = USER_REGS_CORE(regs); /* the registers the task entered the kernel with */
-	if (nr == NR_read || nr == NR_pread64)
-		return record_event(ctx, arg3, &at);
-	return record_event(ctx, iov_bytes((const struct iovec *)arg2, arg3), &at);
+	return record_event(ctx, nr == NR_read || nr == NR_pread64
+					 ? arg3
+					 : iov_bytes((const struct iovec *)arg2, arg3),
+			    &at);
 }

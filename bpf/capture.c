@@ -122,7 +122,6 @@ struct capture {
 	struct map_pair key_slots;          /* per half of the slots */
 	struct map_pair seen;               /* per epoch of the stack table, by seen_sel */
 	struct stack_table stacks;
-	uint64_t *percpu; /* npossible values */
 	struct stat_counters *counters; /* npossible values of the stats map */
 };
 
@@ -829,9 +828,8 @@ static int alloc_scratch(struct capture *cap)
 	cap->sweep_half = -1;
 	if (hash_index__init(&cap->stacks.index, 1024))
 		return -ENOMEM;
-	cap->percpu = calloc(cap->npossible, sizeof(uint64_t));
 	cap->counters = calloc(cap->npossible, sizeof(*cap->counters));
-	if (!cap->slot_keys || !cap->percpu || !cap->counters)
+	if (!cap->slot_keys || !cap->counters)
 		return -ENOMEM;
 	return map_counts(cap);
 }
@@ -943,24 +941,32 @@ int capture__set_filter(struct capture *cap, const uint32_t *tgids, size_t ntgid
 	return 0;
 }
 
-static int64_t percpu_sum(const struct capture *cap, int fd, uint32_t slot)
+/* Reads every CPU's counters at once into cap->counters. */
+static int read_counters(const struct capture *cap)
+{
+	uint32_t zero = 0;
+
+	return bpf_map_lookup_elem(bpf_map__fd(cap->skel->maps.stats), &zero, cap->counters) ? -errno
+											      : 0;
+}
+
+/* Events still recording into @set, over every CPU; -1 when it cannot be read. */
+static int64_t inflight_sum(const struct capture *cap, int set)
 {
 	int64_t sum = 0;
 
-	if (bpf_map_lookup_elem(fd, &slot, cap->percpu))
+	if (read_counters(cap))
 		return -1;
 	for (int i = 0; i < cap->npossible; i++)
-		sum += (int64_t)cap->percpu[i];
+		sum += cap->counters[i].inflight[set];
 	return sum;
 }
 
 /* Waits (briefly) until no event is still recording into @set. */
 static void wait_quiescent(struct capture *cap, int set)
 {
-	int fd = bpf_map__fd(cap->skel->maps.inflight);
-
 	for (int i = 0; i < 10000; i++) {
-		if (percpu_sum(cap, fd, set) <= 0)
+		if (inflight_sum(cap, set) <= 0)
 			return;
 		if (i < 100)
 			sched_yield();
@@ -1058,7 +1064,7 @@ static void switch_halves(struct capture *cap)
 	map_pair__wait(&cap->key_slots); /* the other half's map renewed */
 	/* A key given a slot of the old half after this is given up (see new_slot()). */
 	__atomic_store_n(&bss->slot_next[half ^ 1], 0, __ATOMIC_SEQ_CST);
-	__atomic_store_n(&bss->slot_half, half ^ 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&bss->slot_half, 1, __ATOMIC_SEQ_CST); /* & 1 is now half ^ 1 */
 	cap->sweep_half = half;
 }
 
@@ -1100,15 +1106,6 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 	} else if (cap->stacks.current * 4 > cap->stack_entries * 3)
 		forget_stacks(cap);
 	return total;
-}
-
-/* Reads every CPU's counters at once into cap->counters. */
-static int read_counters(const struct capture *cap)
-{
-	uint32_t zero = 0;
-
-	return bpf_map_lookup_elem(bpf_map__fd(cap->skel->maps.stats), &zero, cap->counters) ? -errno
-											      : 0;
 }
 
 int capture__cpu_events(const struct capture *cap, uint64_t *events, int n)
@@ -1190,7 +1187,6 @@ void capture__close(struct capture *cap)
 	map_pair__close(&cap->seen);
 	map_pair__close(&cap->key_slots);
 	stack_table__free(&cap->stacks);
-	free(cap->percpu);
 	free(cap->counters);
 	free(cap);
 }

@@ -111,8 +111,14 @@ enum stat_slot {
 	STAT_NR,
 };
 
-/* The value of the per-CPU stats map's one entry: every slot, read at once. */
+/*
+ * The value of the per-CPU stats map's one entry, read at once: the stats
+ * slots, and the events still being recorded into each set of counts on
+ * this CPU (see capture.bpf.c's set_enter()). One value, so that an event
+ * touches one cache line for both.
+ */
 struct stat_counters {
+	__s64 inflight[2];
 	__u64 slot[STAT_NR];
 };
 

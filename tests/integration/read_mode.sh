@@ -143,6 +143,53 @@ check "no read is lost and no stack reported missing ($(grep -o '[0-9]* lost.*' 
 	bash -c "! grep -qE 'stack lost|with a stack missing| [1-9][0-9]* lost' '$TEST_TMP/tree.folded' '$TEST_TMP/tree.err'"
 one_count || diag <"$TEST_TMP/tree.err"
 
+# 5b. Each CPU remembers the keys it counted last, with their slots, while
+# its half of the slots and the stacks sent stay as they were. reader_ab's
+# two keys come back hundreds of thousands of times a second, beside
+# stack_tree's bursts, whose new stacks and keys fill 64-entry maps: once
+# only the seen maps switch (a memo kept past that would leave the reader's
+# stacks unsent, and the drain after forgets them), once only the halves of
+# the slots (a memo kept past that counts reads in slots since forgotten).
+# Every one of reader_ab's reads is counted on its own named stack, none
+# lost or reported missing. Each runs on a CPU of its own where there are
+# two, so that stack_tree's keys do not push the reader's out of its CPU's
+# memo (which would hide a memo kept too long).
+cpu0=() cpu1=()
+[ "$(nproc)" -ge 2 ] && cpu0=(taskset -c 0) cpu1=(taskset -c 1)
+memo_case() { # NAME FLAGS...: reader_ab beside stack_tree's bursts, traced with FLAGS
+	local name=$1 ab tree ft made got_a got_b
+	shift
+	"${cpu0[@]}" "$WORKLOADS/reader_ab" 30 >"$TEST_TMP/memo.out" &
+	ab=$!
+	"${cpu1[@]}" "$WORKLOADS/stack_tree" 50 26 1000 &
+	tree=$!
+	bg_pids+=("$ab" "$tree")
+	newest=$(newest_program_id)
+	$FLAMETOP --folded --mode read "$@" -p "$ab,$tree" >"$TEST_TMP/memo.folded" 2>"$TEST_TMP/memo.err" &
+	ft=$!
+	wait_program_after "$newest"
+	kill -USR1 "$ab"
+	for _ in $(seq 6); do
+		kill -USR1 "$tree" && kill -CONT "$tree"
+		sleep 0.7
+	done
+	kill -USR2 "$ab"
+	wait "$ab"
+	kill -INT "$ft"
+	wait "$ft"
+	made=$(sed -nE 's/reader_a=([0-9]+) reader_b=([0-9]+)/\1 \2/p' "$TEST_TMP/memo.out" | awk '{ print $1 + $2 }')
+	got_a=$(folded_sum "$TEST_TMP/memo.folded" '^reader_ab;.*;main;reader_a;')
+	got_b=$(folded_sum "$TEST_TMP/memo.folded" '^reader_ab;.*;main;reader_b;')
+	check "$name: every read of keys counted again and again is on its stack ($((got_a + got_b)) of ${made:-?})" \
+		[ -n "$made" -a "$((got_a + got_b))" = "${made:-x}" ]
+	check "$name: ... reader_a twice as often as reader_b ($got_a:$got_b)" [ "$got_a" = "$((2 * got_b))" ]
+	check "$name: ... none lost or reported missing ($(grep -o '[0-9]* lost.*' "$TEST_TMP/memo.err"))" \
+		bash -c "! grep -qE 'stack lost|with a stack missing| [1-9][0-9]* lost' '$TEST_TMP/memo.folded' '$TEST_TMP/memo.err'"
+	kill "$tree" 2>/dev/null
+}
+memo_case "seen maps switching" --stack-entries 64 --count-entries 4096
+memo_case "halves switching" --stack-entries 4096 --count-entries 64
+
 # 6. A burst of new stacks right after the process is noted: the loop then
 # leaves process notes alone for a quiet time, but stacks filling their ring
 # buffer past a quarter still wake it. 5000 distinct paths, with 0.2 ms of

@@ -156,10 +156,17 @@ struct {
 	__uint(max_entries, PROC_SEEN_SLOTS);
 } proc_seen SEC(".maps");
 
-static __always_inline void stat_add(__u32 slot, __u64 n)
+/* This CPU's stats and inflight counters, or NULL (never). */
+static __always_inline struct stat_counters *cpu_stats(void)
 {
 	__u32 zero = 0;
-	struct stat_counters *c = bpf_map_lookup_elem(&stats, &zero);
+
+	return bpf_map_lookup_elem(&stats, &zero);
+}
+
+static __always_inline void stat_add(__u32 slot, __u64 n)
+{
+	struct stat_counters *c = cpu_stats();
 
 	if (c && slot < STAT_NR)
 		__sync_fetch_and_add(&c->slot[slot], n);
@@ -167,8 +174,7 @@ static __always_inline void stat_add(__u32 slot, __u64 n)
 
 static __always_inline void inflight_add(__u32 set, __s64 n)
 {
-	__u32 zero = 0;
-	struct stat_counters *c = bpf_map_lookup_elem(&stats, &zero);
+	struct stat_counters *c = cpu_stats();
 
 	if (c)
 		__sync_fetch_and_add(&c->inflight[set & 1], n);

@@ -45,6 +45,20 @@ median_minmax() {
 		function fmt(x) { return (x >= 100 || x <= -100) ? sprintf("%.0f", x) : sprintf("%.3g", x) }'
 }
 
+# md_table HEADER...: a Markdown table with the columns HEADER..., and a row
+# for each line of standard input, its cells separated by tabs.
+md_table() {
+	local cells
+	printf '| %s ' "$@"
+	echo '|'
+	printf '|---%.0s' "$@"
+	echo '|'
+	while IFS=$'\t' read -r -a cells; do
+		printf '| %s ' "${cells[@]}"
+		echo '|'
+	done
+}
+
 # median V...: the median alone.
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {

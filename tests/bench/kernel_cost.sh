@@ -93,26 +93,24 @@ echo
 echo "bpftrace: \`profile:hz:99\` (sample) or \`$READ_PROBE\` (read) with"
 echo "\`@[kstack, ustack, comm] = count()\`, under the same workload."
 echo
-echo "| mode | workload | flametop ns per event | events in the last run | bpftrace ns per event |"
-echo "|---|---|---|---|---|"
 for c in "${cases[@]}"; do
 	IFS='|' read -r mode wl prog flags <<<"$c"
 	# shellcheck disable=SC2086
-	echo "| $mode | ${wl:-idle machine} | $(median_minmax ${ns[$c]}) | ${runs[$c]} | $(bt_cell ${bt_ns[$c]}) |"
-done
+	printf '%s\t%s\t%s\t%s\t%s\n' "$mode" "${wl:-idle machine}" "$(median_minmax ${ns[$c]})" \
+		"${runs[$c]}" "$(bt_cell ${bt_ns[$c]})"
+done | md_table mode workload "flametop ns per event" "events in the last run" "bpftrace ns per event"
 echo
 echo "Where a sample's cost comes from (same runs): bpftrace's \`profile:hz:99\` doing"
 echo "less, beside flametop walking one stack only. cpu_split is sampled in user mode, so"
 echo "flametop -K walks no stack there: its own work alone (filters, the double buffer,"
 echo "the count, the stats)."
 echo
-echo "| the program | workload | bpftrace ns per sample | flametop ns per sample |"
-echo "|---|---|---|---|"
 for p in "${parts[@]}"; do
 	IFS='|' read -r what wl action flags <<<"$p"
 	# shellcheck disable=SC2086
-	echo "| $what (bpftrace \`$action\`, flametop $flags) | $wl | $(bt_cell ${part_bt[$p]}) | $(median_minmax ${part_ft[$p]}) |"
-done
+	printf '%s\t%s\t%s\t%s\n' "$what (bpftrace \`$action\`, flametop $flags)" "$wl" \
+		"$(bt_cell ${part_bt[$p]})" "$(median_minmax ${part_ft[$p]})"
+done | md_table "the program" workload "bpftrace ns per sample" "flametop ns per sample"
 echo
 own=$(median ${part_ft[${parts[0]}]})
 uwalk=$(median ${part_bt[${parts[1]}]:-})

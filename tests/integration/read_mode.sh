@@ -115,6 +115,14 @@ if ratio_within "$got" "${made:-0}" 1 0.02; then ok "an exited workload keeps it
 # named stack, none is lost or reported missing. The paths are 26 levels
 # deep: 54 user frames, more than the first walk's 48, so each user stack
 # is walked twice.
+# tree_bursts PID N: N bursts of the stopped stack_tree PID, 0.7 s apart.
+tree_bursts() {
+	for _ in $(seq "$2"); do
+		kill -USR1 "$1" && kill -CONT "$1"
+		sleep 0.7
+	done
+}
+
 "$WORKLOADS/stack_tree" 50 26 1000 &
 tree=$!
 bg_pids+=("$tree")
@@ -123,10 +131,7 @@ $FLAMETOP --folded --mode read --stack-entries 64 --count-entries 64 -p "$tree" 
 	>"$TEST_TMP/tree.folded" 2>"$TEST_TMP/tree.err" &
 ft=$!
 wait_program_after "$newest"
-for _ in $(seq 9); do
-	kill -USR1 "$tree" && kill -CONT "$tree"
-	sleep 0.7
-done
+tree_bursts "$tree" 9
 sleep 0.5
 kill -INT "$ft"
 wait "$ft"
@@ -169,10 +174,7 @@ memo_case() { # NAME FLAGS...: reader_ab beside stack_tree's bursts, traced with
 	ft=$!
 	wait_program_after "$newest"
 	kill -USR1 "$ab"
-	for _ in $(seq 6); do
-		kill -USR1 "$tree" && kill -CONT "$tree"
-		sleep 0.7
-	done
+	tree_bursts "$tree" 6
 	kill -USR2 "$ab"
 	wait "$ab"
 	kill -INT "$ft"

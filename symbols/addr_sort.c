@@ -2,10 +2,12 @@
 /*
  * addr_sort: a least-significant-digit radix sort of (address, index) pairs,
  * one pass per byte in which the addresses differ (three or four for a
- * library or the kernel), then the comparator on runs of equal addresses.
+ * library or the kernel), then the comparator picks one of each run of
+ * equal addresses.
  */
 #include "symbols/addr_sort.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +32,12 @@ static uint64_t key_of(const char *base, size_t size, size_t key_offset, size_t 
 	return key;
 }
 
-/* Elements of equal keys by the caller's comparator, then by position (qsort_r is not stable). */
-static int keyed__cmp_ties(const void *a, const void *b, void *ctx)
+/* Does @x go before @y, both of one key? The caller's comparator, then position. */
+static bool keyed__before(const struct keyed *x, const struct keyed *y, const struct ties *t)
 {
-	const struct keyed *x = a, *y = b;
-	const struct ties *t = ctx;
 	int c = t->cmp(t->base + x->idx * t->size, t->base + y->idx * t->size, t->arg);
 
-	return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+	return c ? c < 0 : x->idx < y->idx;
 }
 
 /* Sorts @a (@n pairs) by key, using @tmp (room for @n); returns the one holding the result. */
@@ -71,32 +71,24 @@ static struct keyed *radix_sort(struct keyed *a, struct keyed *tmp, size_t n)
 	return a;
 }
 
-/* Sorts a short run by insertion: usually an alias or two, where qsort_r's setup would dominate. */
-static void insertion_sort(struct keyed *a, size_t n, struct ties *t)
+/*
+ * The preferred element of each run of equal keys in the sorted @a (@n
+ * pairs), moved to the front in key order; returns how many. Only the first
+ * of a run is kept, so the rest of it is never ordered: one pass picks it.
+ */
+static size_t pick_preferred(struct keyed *a, size_t n, const struct ties *t)
 {
-	for (size_t i = 1; i < n; i++) {
-		struct keyed x = a[i];
-		size_t j = i;
+	size_t kept = 0;
 
-		for (; j > 0 && keyed__cmp_ties(&a[j - 1], &x, t) > 0; j--)
-			a[j] = a[j - 1];
-		a[j] = x;
-	}
-}
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t best = i;
 
-/* Orders each run of equal keys in the sorted @a by the caller's comparator. */
-static void order_ties(struct keyed *a, size_t n, struct ties *t)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && a[j].key == a[i].key; j++)
-			;
-		if (j - i <= 8)
-			insertion_sort(a + i, j - i, t);
-		else
-			qsort_r(a + i, j - i, sizeof(*a), keyed__cmp_ties, t);
+			if (keyed__before(&a[j], &a[best], t))
+				best = j;
+		a[kept++] = a[best];
 	}
+	return kept;
 }
 
 /* Keeps the first of each run of equal keys in the sorted @base, in place; returns how many. */
@@ -123,7 +115,7 @@ static size_t keep_first(char *base, size_t n, size_t size, size_t key_offset)
 static long sort_by_radix(char *base, size_t n, size_t size, size_t key_offset, struct ties *t)
 {
 	struct keyed *a = malloc(n * sizeof(*a)), *tmp = malloc(n * sizeof(*tmp)), *sorted;
-	size_t i, kept = 0;
+	size_t i, kept;
 	char *out;
 
 	if (!a || !tmp) {
@@ -135,15 +127,14 @@ static long sort_by_radix(char *base, size_t n, size_t size, size_t key_offset, 
 		a[i] = (struct keyed){ key_of(base, size, key_offset, i), i };
 	sorted = radix_sort(a, tmp, n);
 	free(sorted == a ? tmp : a);
-	order_ties(sorted, n, t);
-	out = malloc(n * size);
+	kept = pick_preferred(sorted, n, t);
+	out = malloc(kept * size);
 	if (!out) {
 		free(sorted);
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (i == 0 || sorted[i].key != sorted[i - 1].key)
-			memcpy(out + kept++ * size, base + sorted[i].idx * size, size);
+	for (i = 0; i < kept; i++)
+		memcpy(out + i * size, base + sorted[i].idx * size, size);
 	memcpy(base, out, kept * size);
 	free(out);
 	free(sorted);

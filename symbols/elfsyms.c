@@ -3,7 +3,8 @@
  * elfsyms: function symbols and PT_LOAD segments of one ELF file.
  *
  * The file is read once with libelf (which checks section extents against
- * the file size, and string offsets against their table) and nothing of it
+ * the file size; string offsets are checked against their table here, or by
+ * elf_strptr() for a table that does not end in a NUL) and nothing of it
  * is kept but a sorted array of ranges and the names they carry. The file is
  * untrusted: every count and index in it is checked before use.
  */
@@ -46,7 +47,7 @@ struct elf_symtab {
 struct elf_cand {
 	uint64_t addr, size;
 	const char *name;
-	uint8_t bind_rank; /* 0 global, 1 weak, 2 local, 3 anything else */
+	uint32_t rank; /* among the symbols at its address, lower preferred (elf_cand__rank()) */
 	bool dynsym;
 };
 
@@ -85,15 +86,76 @@ static bool elf_sym__is_function(const GElf_Sym *sym)
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) && sym->st_shndx != SHN_UNDEF;
 }
 
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * The preference of @x among the symbols at its address, lower first: sized,
+ * then by binding (@bind), then fewer leading underscores, then from .symtab
+ * (whose zero size means "up to the next symbol").
+ */
+static uint32_t elf_cand__rank(const struct elf_cand *x, unsigned char bind)
+{
+	size_t under = leading_underscores(x->name);
+
+	return (uint32_t)!x->size << 24 | (uint32_t)bind_rank(bind) << 16 |
+	       (uint32_t)(under < 0xff ? under : 0xff) << 8 | x->dynsym;
+}
+
+/*
+ * The string table of a symbol section, section @ndx of @e. Its names are
+ * read straight from its data when that is one piece ending in a NUL (every
+ * offset below its size then starts a terminated string); else through
+ * elf_strptr(), which checks each name.
+ */
+struct elf_strings {
+	Elf *e;
+	size_t ndx;
+	const char *buf; /* NULL: elf_strptr() */
+	size_t len;
+};
+
+static void elf_strings__open(struct elf_strings *s, Elf *e, size_t ndx)
+{
+	Elf_Scn *scn = elf_getscn(e, ndx);
+	Elf_Data *d = NULL;
+	GElf_Shdr sh;
+
+	*s = (struct elf_strings){ .e = e, .ndx = ndx };
+	if (scn && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_STRTAB)
+		d = elf_getdata(scn, NULL);
+	if (d && d->d_buf && d->d_size && ((const char *)d->d_buf)[d->d_size - 1] == '\0' &&
+	    !elf_getdata(scn, d)) {
+		s->buf = d->d_buf;
+		s->len = d->d_size;
+	}
+}
+
+/* The name at @off, or NULL when the table has none there. */
+static const char *elf_strings__at(const struct elf_strings *s, size_t off)
+{
+	if (!s->buf)
+		return elf_strptr(s->e, s->ndx, off);
+	return off < s->len ? s->buf + off : NULL;
+}
+
 /* Adds the function symbols of one SHT_SYMTAB or SHT_DYNSYM section. Returns 0 or -ENOMEM. */
 static int elf_cands__add_section(struct elf_cands *c, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	size_t entsize = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
 	Elf_Data *data = elf_getdata(scn, NULL);
+	struct elf_strings names;
 	size_t i, n;
 
 	if (!data || !data->d_buf || !entsize || data->d_type != ELF_T_SYM)
 		return 0;
+	elf_strings__open(&names, e, sh->sh_link);
 	n = data->d_size / entsize;
 	if (n > INT32_MAX)
 		n = INT32_MAX; /* gelf_getsym() takes an int index */
@@ -103,13 +165,13 @@ static int elf_cands__add_section(struct elf_cands *c, Elf *e, Elf_Scn *scn, con
 
 		if (!gelf_getsym(data, (int)i, &sym) || !elf_sym__is_function(&sym))
 			continue;
-		x.name = elf_strptr(e, sh->sh_link, sym.st_name);
+		x.name = elf_strings__at(&names, sym.st_name);
 		if (!x.name || !x.name[0])
 			continue;
 		x.addr = sym.st_value;
 		x.size = sym.st_size;
-		x.bind_rank = bind_rank(GELF_ST_BIND(sym.st_info));
 		x.dynsym = sh->sh_type == SHT_DYNSYM;
+		x.rank = elf_cand__rank(&x, GELF_ST_BIND(sym.st_info));
 		if (elf_cands__push(c, &x))
 			return -ENOMEM;
 	}
@@ -176,38 +238,16 @@ static int elf_symtab__read_segments(struct elf_symtab *t, Elf *e)
 	return 0;
 }
 
-static size_t leading_underscores(const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] == '_')
-		n++;
-	return n;
-}
-
-/*
- * Order: address, then the symbol preferred at that address first: sized,
- * then by binding, then fewer leading underscores, then from .symtab (whose
- * zero size means "up to the next symbol"), then by name so the order is total.
- */
+/* Order: address, then the preferred symbol first (rank), then by name so the order is total. */
 static int elf_cand__cmp(const void *a, const void *b, void *unused)
 {
 	const struct elf_cand *x = a, *y = b;
-	size_t ux, uy;
 
 	(void)unused;
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	if (!x->size != !y->size)
-		return x->size ? -1 : 1;
-	if (x->bind_rank != y->bind_rank)
-		return x->bind_rank < y->bind_rank ? -1 : 1;
-	ux = leading_underscores(x->name);
-	uy = leading_underscores(y->name);
-	if (ux != uy)
-		return ux < uy ? -1 : 1;
-	if (x->dynsym != y->dynsym)
-		return x->dynsym ? 1 : -1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 

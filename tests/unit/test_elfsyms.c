@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 
 #include "symbols/elfsyms.h"
 
@@ -486,6 +487,53 @@ static void test_bad_links_and_string_indexes_never_crash(void **state)
 	free(buf);
 }
 
+/*
+ * A .symtab whose string table does not end in a NUL: its names are then
+ * read one by one through libelf's checks. func_c is given the table's last
+ * name, which now runs past the table's end: it is not taken, and the
+ * other names still are.
+ */
+static void test_strtab_without_final_nul(void **state)
+{
+	struct nm_table *nm = &nm_table;
+	unsigned char *buf, *strs;
+	Elf64_Shdr *sym, *str;
+	struct elf_symtab *t;
+	char path[512];
+	size_t len, i, last;
+	bool renamed = false;
+
+	(void)state;
+	build_fixtures();
+	nm_read(lib, 1, nm);
+	buf = copy_binary(lib, "unterminated-strtab.so", path, &len);
+	sym = section_of_type(buf, len, SHT_SYMTAB);
+	str = (Elf64_Shdr *)(buf + ((Elf64_Ehdr *)buf)->e_shoff + sym->sh_link * sizeof(Elf64_Shdr));
+	assert_true(str->sh_type == SHT_STRTAB && str->sh_size >= 2 &&
+		    str->sh_offset + str->sh_size <= len);
+	strs = buf + str->sh_offset;
+	for (last = str->sh_size - 1; last > 0 && strs[last - 1]; last--)
+		;
+	for (i = 0; i + sizeof(Elf64_Sym) <= sym->sh_size; i += sizeof(Elf64_Sym)) {
+		Elf64_Sym *e = (Elf64_Sym *)(buf + sym->sh_offset + i);
+
+		if (e->st_name < str->sh_size && strcmp((char *)strs + e->st_name, "func_c") == 0) {
+			e->st_name = (uint32_t)last;
+			renamed = true;
+		}
+	}
+	assert_true(renamed);
+	strs[str->sh_size - 1] = 'x';
+	save_binary(path, buf, len);
+	t = open_path(path);
+	assert_non_null(t);
+	expect_name(t, nm_find(nm, "func_a")->value, "func_a", 0);
+	expect_name(t, nm_find(nm, "func_b")->value + 1, "func_b", 1);
+	expect_no_name(t, nm_find(nm, "func_c")->value);
+	elf_symtab__free(t);
+	free(buf);
+}
+
 static void test_bad_program_headers_never_crash(void **state)
 {
 	unsigned char *buf;
@@ -569,6 +617,7 @@ int main(void)
 	    cmocka_unit_test(test_not_elf_fails),
 	    cmocka_unit_test(test_symtab_out_of_file_falls_back_to_dynsym),
 	    cmocka_unit_test(test_bad_links_and_string_indexes_never_crash),
+	    cmocka_unit_test(test_strtab_without_final_nul),
 	    cmocka_unit_test(test_bad_program_headers_never_crash),
 	    cmocka_unit_test(test_truncated_and_scrambled_files_never_crash),
 	};

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "live.h"
 #include "profile/hash_index.h"
 #include "symbols/sanitize.h"
+#include "symbols/text_line.h"
 
 #define KERNEL_TGID UINT32_MAX
 #define MAX_FRAMES (1 + 2 * (MAX_STACK_DEPTH + 1))
@@ -57,6 +59,9 @@ struct idle_account {
 	uint64_t *events;     /* samples per CPU at the last drain */
 	uint64_t *idle_ticks; /* idle + iowait per CPU at the last drain, in USER_HZ */
 	double *carry;        /* fractions of a sample not credited yet */
+	int stat_fd;          /* /proc/stat, kept open: read again from its start */
+	char *stat_text;      /* room for its "cpu" lines */
+	size_t stat_size;
 	double last;          /* when (monotonic seconds) */
 	bool filtered;        /* a pid or comm filter is on: credit nothing */
 	long user_hz;
@@ -150,27 +155,46 @@ static double monotonic_seconds(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The longest "cpuN" line of /proc/stat: ten 64-bit numbers, a name and spaces. */
+#define STAT_CPU_LINE 256
+
 /*
- * Reads idle + iowait ticks of each "cpuN" line of /proc/stat into
- * @ticks[N] for N < @n. Returns 0 or -errno.
+ * Parses idle + iowait ticks of each whole "cpuN" line of the /proc/stat
+ * text @text (NUL-terminated) into @ticks[N] for N < @n; other lines, and
+ * lines cut short or malformed, are left alone.
  */
-static int read_idle_ticks(uint64_t *ticks, int n)
+static void parse_idle_ticks(const char *text, uint64_t *ticks, int n)
 {
-	FILE *f = fopen("/proc/stat", "re");
-	char line[512];
+	for (const char *p = text, *end; (end = strchr(p, '\n')) != NULL; p = end + 1) {
+		uint64_t cpu, v[5];
+		int i = 0;
 
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v[5];
-		int cpu;
-
-		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu", &cpu, &v[0], &v[1], &v[2], &v[3],
-			   &v[4]) == 6 &&
-		    cpu >= 0 && cpu < n)
+		if (strncmp(p, "cpu", 3) != 0 || (p += 3, text_line__parse_u64(&p, 10, &cpu)))
+			continue;
+		while (i < 5 && *p == ' ' && (p++, text_line__parse_u64(&p, 10, &v[i]) == 0))
+			i++;
+		if (i == 5 && cpu < (uint64_t)n)
 			ticks[cpu] = v[3] + v[4];
 	}
-	fclose(f);
+}
+
+/*
+ * Reads /proc/stat (open in @a) again from its start, as many bytes as its
+ * "cpu" lines can take (no more: lines of interrupt counts follow), and
+ * parses their idle + iowait ticks into @ticks. Returns 0 or -errno.
+ */
+static int read_idle_ticks(struct idle_account *a, uint64_t *ticks)
+{
+	size_t len = 0;
+	ssize_t got = 0;
+
+	while (len + 1 < a->stat_size &&
+	       (got = pread(a->stat_fd, a->stat_text + len, a->stat_size - 1 - len, (off_t)len)) > 0)
+		len += (size_t)got;
+	if (got < 0)
+		return -errno;
+	a->stat_text[len] = '\0';
+	parse_idle_ticks(a->stat_text, ticks, a->ncpus);
 	return 0;
 }
 
@@ -179,7 +203,11 @@ static void idle_account__free(struct idle_account *a)
 	free(a->events);
 	free(a->idle_ticks);
 	free(a->carry);
+	free(a->stat_text);
+	if (a->stat_fd >= 0)
+		close(a->stat_fd);
 	memset(a, 0, sizeof(*a));
+	a->stat_fd = -1;
 }
 
 /* Starts idle accounting when it applies: fixed-rate sampling, no filter. */
@@ -194,13 +222,17 @@ static void idle_account__start(struct idle_account *a, struct capture *cap,
 	a->events = calloc(n, sizeof(*a->events));
 	a->idle_ticks = calloc(n, sizeof(*a->idle_ticks));
 	a->carry = calloc(n, sizeof(*a->carry));
+	a->stat_size = ((size_t)n + 1) * STAT_CPU_LINE;
+	a->stat_text = malloc(a->stat_size);
+	a->stat_fd = open("/proc/stat", O_RDONLY | O_CLOEXEC);
 	a->user_hz = sysconf(_SC_CLK_TCK);
-	if (!a->events || !a->idle_ticks || !a->carry || a->user_hz <= 0 ||
-	    read_idle_ticks(a->idle_ticks, n) || capture__cpu_events(cap, a->events, n) < 0) {
+	a->ncpus = n;
+	if (!a->events || !a->idle_ticks || !a->carry || !a->stat_text || a->stat_fd < 0 ||
+	    a->user_hz <= 0 || read_idle_ticks(a, a->idle_ticks) ||
+	    capture__cpu_events(cap, a->events, n) < 0) {
 		idle_account__free(a);
 		return;
 	}
-	a->ncpus = n;
 	a->freq = o->freq;
 	a->last = monotonic_seconds();
 	a->on = true;
@@ -229,7 +261,7 @@ static void idle_account__update(struct live *l)
 	double now = monotonic_seconds(), expected = (now - a->last) * a->freq;
 
 	memcpy(ticks, a->idle_ticks, sizeof(ticks));
-	if (capture__cpu_events(l->cap, events, a->ncpus) < 0 || read_idle_ticks(ticks, a->ncpus))
+	if (capture__cpu_events(l->cap, events, a->ncpus) < 0 || read_idle_ticks(a, ticks))
 		return;
 	for (int cpu = 0; cpu < a->ncpus; cpu++) {
 		double got = (double)(events[cpu] - a->events[cpu]);
@@ -262,6 +294,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
+	l->idle.stat_fd = -1;
 	ret = capture__open(copts, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/pidfd.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -63,6 +64,7 @@ struct proc_entry {
 	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
 	struct proc_maps maps;
 	struct perf_map *perf_map;
+	int pidfd; /* the process whose start time is start_time, or -1 (see check_start()) */
 };
 
 struct symbolizer {
@@ -80,7 +82,8 @@ struct symbolizer {
 	struct id_table procs;
 	struct lru proc_lru;
 	struct elf_cache *elfs;
-	uint64_t maps_reads;
+	uint64_t maps_reads, start_reads;
+	size_t pidfds, max_pidfds; /* held by entries, and the most they may hold */
 	long user_hz; /* the clock ticks of /proc/PID/stat's start time */
 };
 
@@ -120,10 +123,29 @@ static void proc_entry__clear(struct proc_entry *p)
 	p->vdso_key = 0;
 }
 
+/* Closes @p's pidfd, if it has one. */
+static void symbolizer__drop_pidfd(struct symbolizer *s, struct proc_entry *p)
+{
+	if (p->pidfd < 0)
+		return;
+	close(p->pidfd);
+	p->pidfd = -1;
+	s->pidfds--;
+}
+
+/* Gives @p the pidfd @fd (may be -1), in place of the one it had. */
+static void symbolizer__set_pidfd(struct symbolizer *s, struct proc_entry *p, int fd)
+{
+	symbolizer__drop_pidfd(s, p);
+	p->pidfd = fd;
+	s->pidfds += fd >= 0;
+}
+
 static void symbolizer__release(struct symbolizer *s, struct proc_entry *p)
 {
 	lru__remove(&s->proc_lru, &p->lru);
 	id_table__remove(&s->procs, &p->node);
+	symbolizer__drop_pidfd(s, p);
 	proc_entry__clear(p);
 	free(p);
 }
@@ -151,6 +173,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 
 	s->proc_root = strdup(eo.proc_root);
 	s->host_proc = !o->proc_root;
+	s->max_pidfds = s->host_proc ? eo.max_files : 0;
 	s->kallsyms_path = strdup(o->kallsyms_path ? o->kallsyms_path : "/proc/kallsyms");
 	s->modules_path = strdup(o->modules_path ? o->modules_path : "/proc/modules");
 	s->elfs = elf_cache__new(&eo);
@@ -396,9 +419,15 @@ static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 	return 0;
 }
 
-/* @p is now the process started at @start: what was known of its pid is dropped. */
-static void symbolizer__restart(struct symbolizer *s, struct proc_entry *p, uint64_t start)
+/*
+ * @p is now the process started at @start: what was known of its pid is
+ * dropped, its pidfd too unless it is @pidfd (that process's, or -1).
+ */
+static void symbolizer__restart(struct symbolizer *s, struct proc_entry *p, uint64_t start,
+				int pidfd)
 {
+	if (p->pidfd != pidfd)
+		symbolizer__drop_pidfd(s, p);
 	proc_entry__clear(p);
 	p->start_time = start;
 	symbolizer__changed(s, p);
@@ -406,24 +435,63 @@ static void symbolizer__restart(struct symbolizer *s, struct proc_entry *p, uint
 }
 
 /*
+ * A pidfd of the process that has @tgid now, or -1 (not this machine's
+ * /proc, no room left, a kernel before 5.3, the process gone).
+ */
+static int symbolizer__open_pidfd(const struct symbolizer *s, uint32_t tgid)
+{
+	return s->pidfds < s->max_pidfds ? pidfd_open((pid_t)tgid, 0) : -1;
+}
+
+/* Does @p's pidfd say its process still runs? One that says not is closed. */
+static bool symbolizer__still_runs(struct symbolizer *s, struct proc_entry *p)
+{
+	if (p->pidfd < 0)
+		return false;
+	if (pidfd_send_signal(p->pidfd, 0, NULL, 0) == 0)
+		return true;
+	symbolizer__drop_pidfd(s, p);
+	return false;
+}
+
+/*
  * Checks that @p is still the process it was, started at @start (clock
  * ticks since boot, as /proc/PID/stat says), or when @start is 0 at what
  * /proc says now. Returns true when the pid was reused.
+ *
+ * Asking /proc costs a path lookup and a read per process per pass; once a
+ * start time has been read, a pidfd opened just before it stands for the
+ * process it belongs to, and later checks only ask the pidfd whether that
+ * process still runs.
  */
 static bool symbolizer__check_start(struct symbolizer *s, struct proc_entry *p, uint64_t start)
 {
+	uint32_t tgid = proc_entry__tgid(p);
+	int pidfd = -1;
+
 	p->checked_pass = s->pass;
 	/* Without maps (the process had gone) there is nothing a new process could
 	 * be mistaken for; a miss reads the maps again anyway. */
 	if (!p->maps.n && !start)
 		return false;
+	if (!start && symbolizer__still_runs(s, p))
+		return false;
 	/* Gone: nothing runs under its pid now, so nothing reused it. */
-	if (!start && symbolizer__gone(s, proc_entry__tgid(p)))
+	if (!start && symbolizer__gone(s, tgid))
 		return false;
-	if ((!start && proc_info__start_time(s->proc_root, proc_entry__tgid(p), &start)) ||
-	    start == p->start_time)
+	if (!start) {
+		pidfd = symbolizer__open_pidfd(s, tgid);
+		s->start_reads++;
+		if (proc_info__start_time(s->proc_root, tgid, &start)) {
+			if (pidfd >= 0)
+				close(pidfd);
+			return false;
+		}
+		symbolizer__set_pidfd(s, p, pidfd);
+	}
+	if (start == p->start_time)
 		return false;
-	symbolizer__restart(s, p, start);
+	symbolizer__restart(s, p, start, pidfd);
 	return true;
 }
 
@@ -448,6 +516,7 @@ static struct proc_entry *symbolizer__new_proc(struct symbolizer *s, uint32_t tg
 	if (!p)
 		return NULL;
 	p->node.key[0] = tgid;
+	p->pidfd = -1;
 	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
 	if (id_table__insert(&s->procs, &p->node)) {
 		free(p);
@@ -689,6 +758,8 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
 	st->elf_bytes = es.bytes;
 	st->held_files = es.held_files;
 	st->maps_reads = s->maps_reads;
+	st->start_reads = s->start_reads;
+	st->pidfds = s->pidfds;
 	st->kernel_loads = s->kernel_loads;
 }
 
@@ -696,6 +767,8 @@ static void proc_entry__release_node(struct id_node *node)
 {
 	struct proc_entry *p = (struct proc_entry *)node;
 
+	if (p->pidfd >= 0)
+		close(p->pidfd);
 	proc_entry__clear(p);
 	free(p);
 }

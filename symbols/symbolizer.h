@@ -153,6 +153,8 @@ struct symbolizer_stats {
 	size_t elf_bytes;      /* heap bytes held by those tables */
 	size_t held_files;     /* files held open, waiting to be read */
 	uint64_t maps_reads;   /* maps files read so far, first reads and re-reads (not for a pid gone) */
+	uint64_t start_reads;  /* start times read from /proc to check a known process */
+	size_t pidfds;	       /* pidfds held: known processes checked without /proc */
 	uint64_t kernel_loads; /* kernel tables read so far, the first included */
 };
 

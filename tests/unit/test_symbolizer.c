@@ -811,6 +811,40 @@ static void test_exited_processes_released_after_grace(void **state)
 }
 
 /*
+ * A known process is checked once per pass: its start time is read from
+ * /proc once, then a pidfd opened just before that read answers whether it
+ * still runs; when it has exited the pidfd is closed and nothing is read.
+ */
+static void test_running_process_checked_by_pidfd(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	struct symbolizer_stats st;
+	char copy[600];
+	struct child c;
+	uint64_t addr, gen;
+
+	(void)state;
+	addr = start_copy(&c, "workload-pidfd", copy, sizeof(copy));
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	gen = symbolizer__user_gen(s, (uint32_t)c.pid);
+	for (int pass = 0; pass < 3; pass++) {
+		symbolizer__begin_pass(s);
+		expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	}
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.start_reads, 1);
+	assert_int_equal(st.pidfds, 1);
+	assert_int_equal(symbolizer__user_gen(s, (uint32_t)c.pid), gen);
+	child_stop(&c);
+	symbolizer__begin_pass(s);
+	assert_int_equal(symbolizer__user_gen(s, (uint32_t)c.pid), gen);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.start_reads, 1);
+	assert_int_equal(st.pidfds, 0);
+	symbolizer__free(s);
+}
+
+/*
  * A note carries the process's start time: the one /proc gives keeps the
  * entry; another one means the pid was reused, and what was known of it is
  * dropped (its names' generation changes).
@@ -993,6 +1027,7 @@ int main(void)
 	    cmocka_unit_test(test_noted_process_named_after_exit),
 	    cmocka_unit_test(test_unnoted_process_unnamed_after_exit),
 	    cmocka_unit_test(test_exited_processes_released_after_grace),
+	    cmocka_unit_test(test_running_process_checked_by_pidfd),
 	    cmocka_unit_test(test_note_start_time_tells_pids_apart),
 	    cmocka_unit_test(test_open_files_capped),
 	    cmocka_unit_test(test_tables_bounded_by_bytes),

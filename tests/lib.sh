@@ -70,11 +70,24 @@ flametop_programs_after() {
 		awk -v after="$1" '$1 > after'
 }
 
+# attached_programs: ids of the programs BPF links hold, one per line.
+attached_programs() {
+	bpftool link show 2>/dev/null | sed -nE 's/.* prog ([0-9]+).*/\1/p'
+}
+
 # wait_program_after ID: until a flametop program newer than ID is loaded
-# (at most 10 s).
+# and attached (at most 10 s). A program is loaded before its hook is tried
+# (read mode tries two hooks before the one that works here), so loaded alone
+# is not yet tracing. Kernels whose perf events take programs without a BPF
+# link show no link: there, loaded is all there is to wait for (3 s more).
 wait_program_after() {
-	for _ in $(seq 100); do
-		[ -n "$(flametop_programs_after "$1")" ] && return 0
+	local loaded i
+	for i in $(seq 100); do
+		loaded=$(flametop_programs_after "$1")
+		if [ -n "$loaded" ]; then
+			grep -qxF -f <(echo "$loaded") <(attached_programs) && return 0
+			[ "$i" -ge 30 ] && [ -z "$(attached_programs)" ] && return 0
+		fi
 		sleep 0.1
 	done
 	return 1

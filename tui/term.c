@@ -357,14 +357,19 @@ void term__draw(const struct screen *s)
 	bool known = shown_fits(s);
 
 	for (int row = 0; row < s->h; row++) {
-		for (int col = 0; col < s->w; col++) {
-			const struct screen_cell *c = screen__cell(s, row, col);
-			struct screen_cell *was = term.shown ? &term.shown[row * s->w + col] : NULL;
+		const struct screen_cell *line = s->cells + (size_t)row * (size_t)s->w;
+		struct screen_cell *was = term.shown ? term.shown + (size_t)row * (size_t)s->w : NULL;
 
-			if (known && cell_equal(was, c))
+		/* Most rows are as they were: alike byte for byte, padding included. */
+		if (known && memcmp(line, was, (size_t)s->w * sizeof(*line)) == 0)
+			continue;
+		for (int col = 0; col < s->w; col++) {
+			const struct screen_cell *c = &line[col];
+
+			if (known && cell_equal(&was[col], c))
 				continue;
 			if (was)
-				*was = *c;
+				was[col] = *c;
 			if (c->ch != SCREEN_WIDE_TAIL)
 				put_cell(row, col, c);
 			else if (!term.utf8) /* its head was printed as one '?' */

@@ -71,18 +71,7 @@ ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "n/a"; else printf "%.2f", a / b }'
 }
 
-# newest_program_id / wait_program_after: see tests/lib.sh.
-newest_program_id() {
-	bpftool prog show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n | tail -n 1 | grep . || echo 0
-}
-wait_program_after() {
-	for _ in $(seq 100); do
-		bpftool prog show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' |
-			awk -v after="$1" '$1 > after { found = 1 } END { exit !found }' && return 0
-		sleep 0.1
-	done
-	return 1
-}
+. tests/bpf_progs.sh
 
 # ensure_package CMD PKG: installs PKG from Debian when CMD is missing.
 ensure_package() {

@@ -56,49 +56,5 @@ ratio_within() {
 		'BEGIN { if (b == 0) exit 1; r = a / b; d = r - t; if (d < 0) d = -d; exit !(d <= tol * t) }'
 }
 
-# newest_program_id: the highest id of any loaded BPF program (0 if none).
-newest_program_id() {
-	bpftool prog show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n | tail -n 1 | grep . || echo 0
-}
+. tests/bpf_progs.sh
 
-# flametop_programs_after ID: ids of flametop's programs newer than ID, one
-# per line. Other flametops (and an earlier run's programs, which linger a
-# moment after it exits) have older ids.
-flametop_programs_after() {
-	bpftool prog show 2>/dev/null |
-		sed -nE 's/^([0-9]+): .* name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read) .*/\1/p' |
-		awk -v after="$1" '$1 > after'
-}
-
-# attached_programs: ids of the programs BPF links hold, one per line.
-attached_programs() {
-	bpftool link show 2>/dev/null | sed -nE 's/.* prog ([0-9]+).*/\1/p'
-}
-
-# wait_program_after ID: until a flametop program newer than ID is loaded
-# and attached (at most 10 s). A program is loaded before its hook is tried
-# (read mode tries two hooks before the one that works here), so loaded alone
-# is not yet tracing. Kernels whose perf events take programs without a BPF
-# link show no link: there, loaded is all there is to wait for (3 s more).
-wait_program_after() {
-	local loaded i
-	for i in $(seq 100); do
-		loaded=$(flametop_programs_after "$1")
-		if [ -n "$loaded" ]; then
-			grep -qxF -f <(echo "$loaded") <(attached_programs) && return 0
-			[ "$i" -ge 30 ] && [ -z "$(attached_programs)" ] && return 0
-		fi
-		sleep 0.1
-	done
-	return 1
-}
-
-# programs_gone_after ID: no flametop program newer than ID stays loaded
-# (the kernel frees them a moment after exit; wait up to 3 s).
-programs_gone_after() {
-	for _ in $(seq 30); do
-		[ -z "$(flametop_programs_after "$1")" ] && return 0
-		sleep 0.1
-	done
-	return 1
-}

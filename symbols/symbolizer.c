@@ -64,7 +64,7 @@ struct proc_entry {
 	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
 	struct proc_maps maps;
 	struct perf_map *perf_map;
-	int pidfd; /* the process whose start time is start_time, or -1 (see check_start()) */
+	int pidfd; /* the process whose start time is start_time, or -1 (see symbolizer__check_start()) */
 };
 
 struct symbolizer {

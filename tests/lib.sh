@@ -57,4 +57,3 @@ ratio_within() {
 }
 
 . tests/bpf_progs.sh
-

@@ -7,10 +7,14 @@
 . "$(dirname "$0")/../bench_lib.sh"
 
 SECS=4
-prog_cost() { # NAME: "ns_per_run runs" of the newest loaded program NAME
-	bpftool prog show 2>/dev/null | grep -E "name $1 " | tail -n 1 |
-		sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
-		awk '$2 > 0 { printf "%.0f %d\n", $1 / $2, $2 }'
+# run_cost: "ns_per_run runs" of the last program that ran, of the lines of
+# `bpftool prog show` on standard input.
+run_cost() {
+	sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
+		awk '$2 > 0 { printf "%.0f %d\n", $1 / $2, $2 }' | tail -n 1
+}
+prog_cost() { # NAME: run_cost of the newest loaded program NAME
+	bpftool prog show 2>/dev/null | grep -E "name $1 " | tail -n 1 | run_cost
 }
 
 # measure PROG WORKLOAD FLAGS...: ns per event of flametop's PROG while
@@ -38,9 +42,7 @@ measure_bpftrace() {
 	bpftrace -e "$probe { $action }" >/dev/null 2>&1 &
 	bt=$!
 	sleep "$SECS"
-	bpftool prog show 2>/dev/null | awk -v after="$id" -F: '$1 > after' |
-		sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
-		awk '$2 > 0 { printf "%.0f\n", $1 / $2 }' | tail -n 1
+	bpftool prog show 2>/dev/null | awk -v after="$id" -F: '$1 > after' | run_cost | cut -d' ' -f1
 	interrupt "$bt"
 	[ -n "$wl" ] && { kill "$wl" 2>/dev/null; wait "$wl" 2>/dev/null; }
 }

@@ -22,16 +22,16 @@ CFLAGS    ?= -O2 -g
 WARNINGS  := -Wall -Wextra -Werror
 CPPFLAGS  += -D_GNU_SOURCE -I. -I$(BUILD)
 # Evaluated when a recipe runs, after `deps` has installed pkg-config.
-LIBS       = $(shell pkg-config --libs libbpf libelf ncursesw liblzma zlib) -liberty
-STATIC_LIBS = -Wl,-Bstatic -lbpf -lelf -lz -lncursesw -ltinfo -llzma -liberty
+LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib) -liberty
+STATIC_LIBS = -Wl,-Bstatic -lbpf -ldw -lelf -lbz2 -lz -lncursesw -ltinfo -llzma -liberty -pthread
 
 # Debian packages flametop needs to build, test and benchmark.
 DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev \
-	libncurses-dev liblzma-dev libiberty-dev pkg-config libcmocka-dev tmux procps
+	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux procps
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c profile/*.c tui/*.c)) live.c options.c
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c profile/*.c tui/*.c)) live.c options.c
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -40,7 +40,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h profile/*.h tui/*.h) live.h options.h array.h
+HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h) live.h options.h array.h
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps run test static bench screenshots clean build-all build-tests

@@ -58,8 +58,7 @@ struct elf_file *elf_file__open_image(void *image, size_t len)
 	return elf_file__wrap(e, -1, image);
 }
 
-/* The first section of type @type named @name (any name when NULL), or NULL. */
-static Elf_Scn *elf_file__find(const struct elf_file *f, const char *name, GElf_Word type)
+Elf_Scn *elf_file__find(const struct elf_file *f, const char *name, GElf_Word type)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;

@@ -8,6 +8,7 @@
 #ifndef FLAMETOP_ELFFILE_H
 #define FLAMETOP_ELFFILE_H
 
+#include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -54,6 +55,12 @@ int elf_file__debuglink(const struct elf_file *f, char *name, size_t size, uint3
  * -ENOENT when there is no such section with contents.
  */
 int elf_file__section(const struct elf_file *f, const char *name, const void **data, size_t *len);
+
+/*
+ * elf_file__find() returns the first section with contents of type @type
+ * (SHT_NULL: any) named @name (NULL: any name), or NULL.
+ */
+Elf_Scn *elf_file__find(const struct elf_file *f, const char *name, GElf_Word type);
 
 /* True when the file has a .symtab with contents (it is not stripped). */
 bool elf_file__has_symtab(const struct elf_file *f);

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cfi_table: one file's unwind table, built from its call frame
+ * information (CFI) with elfutils' libdw: rows sorted by file offset, each
+ * the offset where a rule of the shared dictionary starts to hold (see
+ * unwind_rule.h). Consecutive rows never repeat a rule; an address no FDE
+ * covers falls under a UNWIND_RULE_NONE row. Plain data: the table knows
+ * nothing of who reads it.
+ */
+#ifndef FLAMETOP_CFI_TABLE_H
+#define FLAMETOP_CFI_TABLE_H
+
+#include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/elffile.h"
+#include "unwind/rule_dict.h"
+#include "unwind/unwind_rule.h"
+
+struct cfi_table {
+	struct unwind_row *rows; /* sorted by off, strictly increasing */
+	size_t n;
+	size_t fdes;        /* FDEs read */
+	size_t unsupported; /* rows (before merging) whose CFI this walk cannot follow */
+	const char *source; /* ".eh_frame", ".debug_frame", or the debug file's ".debug_frame" */
+};
+
+/*
+ * cfi_table__build() reads the CFI of x86-64 ELF file @bin: its .eh_frame,
+ * else its own .debug_frame, else the .debug_frame of @debug (its separate
+ * debug file, NULL when there is none), and turns it into rows keyed by
+ * file offsets of @bin (through its PT_LOAD segments). Rules are interned
+ * in @dict. Returns 0 with *@out filled (free it with cfi_table__free()),
+ * -ENOENT when the file has no CFI (or no loadable code), -ENOTSUP for
+ * another machine than x86-64, -ENOMEM; a malformed FDE is skipped, never
+ * followed.
+ */
+int cfi_table__build(const struct elf_file *bin, const struct elf_file *debug,
+		     struct rule_dict *dict, struct cfi_table *out);
+
+/*
+ * cfi_table__rule_at() returns the id of the rule holding at file offset
+ * @off: that of the last row at or before it, UNWIND_RULE_ID_NONE before
+ * the first row. The BPF walk looks rows up the same way.
+ */
+uint32_t cfi_table__rule_at(const struct cfi_table *t, uint64_t off);
+
+/* Heap bytes the rows take. */
+size_t cfi_table__bytes(const struct cfi_table *t);
+
+/* cfi_table__free() releases the rows; the table is then empty. */
+void cfi_table__free(struct cfi_table *t);
+
+#endif

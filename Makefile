@@ -31,7 +31,7 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c profile/*.c tui/*.c)) live.c options.c
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c profile/*.c tui/*.c live/*.c)) options.c
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
@@ -40,7 +40,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h) live.h options.h array.h
+HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) options.h array.h
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all deps run test static bench screenshots clean build-all build-tests
@@ -77,9 +77,9 @@ $(BUILD)/vmlinux.h:
 	@test -r /sys/kernel/btf/vmlinux || { echo "flametop needs a kernel with BTF (/sys/kernel/btf/vmlinux), or VMLINUX_H=path" >&2; exit 2; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(VMLINUX_H)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h unwind/*.h) $(VMLINUX_H)
 	@mkdir -p $(BUILD)
-	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(dir $(VMLINUX_H)) -Ibpf -c $< -o $@
+	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(dir $(VMLINUX_H)) -I. -Ibpf -c $< -o $@
 	$(LLVM_STRIP) -g $@
 
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live.h"
+#include "live/live.h"
 #include "options.h"
 #include "profile/folded.h"
 #include "profile/profile.h"
@@ -177,6 +177,9 @@ static const char *const stat_labels[STAT_NR] = {
 	[STAT_USTACK_FAULT] = "user walk failed",
 };
 
+/* Where the stats' labelled slots end: the walks' ends follow (live__walks_text()). */
+#define STAT_LABELLED STAT_UWALK
+
 /* Appends " (label: n, label: n)" for the nonzero slots in [from, to). */
 static void append_reasons(char *buf, size_t size, const struct capture_stats *st, int from,
 			   int to)
@@ -205,7 +208,7 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 	uint64_t partial = 0;
 	char buf[1024];
 
-	for (int i = STAT_KSTACK_NOMEM; i < STAT_NR; i++)
+	for (int i = STAT_KSTACK_NOMEM; i < STAT_LABELLED; i++)
 		partial += st->slot[i];
 	if (o->mode == CAPTURE_SAMPLE)
 		snprintf(buf, sizeof(buf),
@@ -229,9 +232,13 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 
 		snprintf(buf + len, sizeof(buf) - len, ", %" PRIu64 " with a stack missing",
 			 partial);
-		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_NOMEM, STAT_NR);
+		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_NOMEM, STAT_LABELLED);
 	}
 	fprintf(stderr, "flametop: %s\n", buf);
+	if (!o->kernel_only) {
+		live__walks_text(live, st, buf, sizeof(buf));
+		fprintf(stderr, "flametop: %s\n", buf);
+	}
 }
 
 /* Where --folded output goes: stdout or -o FILE. */
@@ -282,6 +289,7 @@ static int run_folded_live(const struct options *o)
 	struct capture_opts copts;
 	struct capture_stats stats = { { 0 } };
 	struct symbolizer *sym = NULL;
+	struct unwinder *unwinder = NULL;
 	struct profile *prof = NULL;
 	struct live *live = NULL;
 	FILE *out = NULL;
@@ -301,7 +309,14 @@ static int run_folded_live(const struct options *o)
 	}
 	capture_opts_from(o, &copts);
 	catch_stop_signals();
-	if (live__open(&copts, o->weight, sym, prof, &live, err, sizeof(err))) {
+	if (!o->unwind_fp && !o->kernel_only &&
+	    (ret = unwinder__new(&(struct unwinder_opts){ .memory_bytes = o->unwind_memory },
+				 &unwinder))) {
+		ret = fail("can't make the unwind tables' maps: %s", strerror(-ret));
+		goto cleanup;
+	}
+	ret = EXIT_USAGE;
+	if (live__open(&copts, o->weight, sym, unwinder, prof, &live, err, sizeof(err))) {
 		fail("%s", err);
 		goto cleanup;
 	}
@@ -346,6 +361,7 @@ static int run_folded_live(const struct options *o)
 	ret = 0;
 cleanup:
 	live__close(live);
+	unwinder__free(unwinder);
 	profile__free(prof);
 	symbolizer__free(sym);
 	if (out && out != stdout && fclose(out) && ret == 0)
@@ -397,6 +413,8 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.color = !o->no_color,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
+		.unwind = { .memory_bytes = o->unwind_memory },
+		.unwind_fp = o->unwind_fp,
 	};
 	capture_opts_from(o, &c->capture);
 	c->capture.kernel_stacks = c->capture.user_stacks = true;

@@ -29,6 +29,10 @@ const char options_usage[] =
 	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
 	"      --stack-entries N  stacks the kernel keeps (default: from the expected load)\n"
 	"      --count-entries N  count keys the kernel keeps (default: from the expected load)\n"
+	"      --unwind HOW       user stacks: auto (default): with unwind tables built from\n"
+	"                         each file's CFI, by frame pointer where there are none;\n"
+	"                         fp: by frame pointer only\n"
+	"      --unwind-memory MB kernel memory for unwind tables (default 128)\n"
 	"  -h, --help             this help\n"
 	"      --version          print the version\n"
 	"\n"
@@ -48,6 +52,8 @@ enum {
 	OPT_NO_DEMANGLE,
 	OPT_STACK_ENTRIES,
 	OPT_COUNT_ENTRIES,
+	OPT_UNWIND,
+	OPT_UNWIND_MEMORY,
 	OPT_VERSION,
 };
 
@@ -70,6 +76,8 @@ static const struct option long_options[] = {
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "stack-entries", required_argument, NULL, OPT_STACK_ENTRIES },
 	{ "count-entries", required_argument, NULL, OPT_COUNT_ENTRIES },
+	{ "unwind", required_argument, NULL, OPT_UNWIND },
+	{ "unwind-memory", required_argument, NULL, OPT_UNWIND_MEMORY },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -213,6 +221,21 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		}
 		*(opt == OPT_STACK_ENTRIES ? &o->stack_entries : &o->count_entries) = v;
 		return 0;
+	case OPT_UNWIND:
+		if (strcmp(arg, "auto") && strcmp(arg, "fp")) {
+			snprintf(err, size, "--unwind: unknown way '%s' (auto or fp)", arg);
+			return -EINVAL;
+		}
+		o->unwind_fp = strcmp(arg, "fp") == 0;
+		return 0;
+	case OPT_UNWIND_MEMORY:
+		e = parse_uint(arg, 8, 65536, &v);
+		if (e)
+			snprintf(err, size, "--unwind-memory: '%s' is not a number of MB from 8 to 65536",
+				 arg);
+		else
+			o->unwind_memory = (size_t)v << 20;
+		return e;
 	}
 	return 0;
 }

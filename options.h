@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "bpf/capture.h"
-#include "live.h"
+#include "live/live.h"
 
 #define DEFAULT_FREQ 99
 #define DEFAULT_DELAY 2.0
@@ -35,6 +35,8 @@ struct options {
 	const char *comm;          /* -c */
 	uint32_t stack_entries;    /* --stack-entries */
 	uint32_t count_entries;    /* --count-entries */
+	bool unwind_fp;            /* --unwind fp: user stacks along frame pointers only */
+	size_t unwind_memory;      /* --unwind-memory: bytes; 0 is the default */
 };
 
 enum options_result {

@@ -38,6 +38,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "stack_key.h"
+#include "unwind/unwind_rule.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -52,6 +53,7 @@ char LICENSE[] SEC("license") = "GPL";
 /* Set once, before load. */
 const volatile bool walk_kernel = true;
 const volatile bool walk_user = true;
+const volatile bool unwind_with_tables = false; /* --unwind auto: the loader fills the unwind maps */
 
 /* Live state, written by the loader through the mmapped .bss. */
 __u32 active_set;
@@ -145,6 +147,7 @@ struct {
 struct proc_seen {
 	__u64 mm;
 	__u64 ns;
+	__u64 stale_ns; /* when a stale note was last sent from this slot */
 	__u32 tgid;
 	bool grown; /* was past PROC_YOUNG_NS when last met: no clock to read again */
 };
@@ -155,6 +158,45 @@ struct {
 	__type(value, struct proc_seen);
 	__uint(max_entries, PROC_SEEN_SLOTS);
 } proc_seen SEC(".maps");
+
+/* The unwind tables and what they need (see stack_key.h); sized by the loader. */
+struct unwind_table_map {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_INNER_MAP | BPF_F_MMAPABLE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(struct unwind_row)); /* by size: BTF would hold it a forward */
+	__uint(max_entries, 1);
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__type(key, __u32);
+	__uint(max_entries, 1); /* UNWIND_MAX_TABLES when walking with tables */
+	__array(values, struct unwind_table_map);
+} unwind_tables SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct unwind_rule);
+	__uint(max_entries, 1); /* UNWIND_MAX_RULES */
+} unwind_rules SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u32);
+	__uint(max_entries, 1); /* process slots */
+} unwind_pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct unwind_proc);
+	__uint(max_entries, 1); /* process slots */
+} unwind_procs SEC(".maps");
 
 /* This CPU's stats and inflight counters, or NULL (never). */
 static __always_inline struct stat_counters *cpu_stats(void)
@@ -223,7 +265,8 @@ static __always_inline __u64 hash_end(__u64 h, __u32 nr)
 	return (h ^ nr) * HASH_MUL;
 }
 
-static __always_inline __u64 trace_hash(const struct sent_stack *t)
+/* The hash of the addresses of @t, before hash_end(). */
+static __always_inline __u64 trace_hash_steps(const struct sent_stack *t)
 {
 	__u64 h = HASH_MUL;
 
@@ -232,7 +275,18 @@ static __always_inline __u64 trace_hash(const struct sent_stack *t)
 			break;
 		h = hash_step(h, t->ips[i]);
 	}
-	return hash_end(h, t->nr);
+	return h;
+}
+
+/*
+ * Closes the hash @h of the stack walked into @t, which ended as @end
+ * says (stacks that end otherwise are other stacks), and sets both.
+ */
+static __always_inline __u64 stack_hash_end(struct sent_stack *t, __u64 h, __u32 end)
+{
+	t->end = end;
+	t->hash = hash_end(h, t->nr | end << 16);
+	return t->hash;
 }
 
 #define RINGBUF_HDR 8 /* the ring buffer's own header before each record */
@@ -335,7 +389,9 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 		return len;
 	}
 	t->nr = len / sizeof(t->ips[0]);
-	t->hash = *hash = trace_hash(t);
+	*hash = stack_hash_end(t, trace_hash_steps(t), UNWIND_WHOLE); /* the kernel's walk does not say */
+	if (user)
+		stat_add(STAT_UWALK + UNWIND_WHOLE, 1);
 	return 0;
 }
 
@@ -385,11 +441,13 @@ static __always_inline bool saved_user_regs(struct user_regs *r)
 /*
  * Walks the user stack from @r along the frame pointers, as the kernel's
  * perf_callchain_user() does, into its scratch record, as walk_stack()
- * does. It also stops at a frame pointer that does not lead up the stack
- * (callers' frames sit above their callees'), where the kernel's walk would
- * read on, most often at a small number left in the frame pointer register
- * by code built without frame pointers (libc's start code): reading it
- * faults, and a fault costs more here than the rest of the walk. (The
+ * does (--unwind fp). It also stops at a frame pointer that does not lead
+ * up the stack (callers' frames sit above their callees'), where the
+ * kernel's walk would read on, most often at a small number left in the
+ * frame pointer register by code built without frame pointers (libc's
+ * start code): reading it faults, and a fault costs more here than the
+ * rest of the walk. A chain that ends in a null frame pointer or return
+ * address reached the start code; any other end is UNWIND_NO_TABLE. (The
  * depth is kept in t->nr, not in a register: the verifier would go on from
  * each exit of the loop with its own depth, hundreds of times over.)
  */
@@ -397,6 +455,7 @@ static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *h
 {
 	struct sent_stack *t = scratch_stack(true);
 	__u64 fp = r->fp, below = r->sp, frame[2], h;
+	__u32 end = UNWIND_DEPTH;
 
 	if (!t) {
 		stack_failed(-EFAULT, true);
@@ -406,29 +465,334 @@ static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *h
 	t->nr = 1;
 	h = hash_step(HASH_MUL, r->ip);
 	for (int i = 1; i < MAX_STACK_DEPTH; i++) {
-		if (fp < below || bpf_probe_read_user(frame, sizeof(frame), (void *)fp) || !frame[1])
+		if (fp < below || bpf_probe_read_user(frame, sizeof(frame), (void *)fp) || !frame[1]) {
+			end = !fp || (fp >= below && !frame[1]) ? UNWIND_WHOLE : UNWIND_NO_TABLE;
 			break;
+		}
 		t->ips[i] = frame[1];
 		t->nr = i + 1;
 		h = hash_step(h, frame[1]);
 		below = fp + sizeof(frame);
 		fp = frame[0];
 	}
-	t->hash = *hash = hash_end(h, t->nr);
+	*hash = stack_hash_end(t, h, end);
+	stat_add(STAT_UWALK + end, 1);
+	return 0;
+}
+
+/*
+ * The walk with unwind tables (--unwind auto), one frame per call of
+ * unwind_step() from bpf_loop(): the verifier checks a step once. Each
+ * step finds the mapping of the frame last recorded, the row of its table
+ * (at its address less one: a return address follows its call), and
+ * follows the rule there to the caller's registers; where no table covers
+ * the frame, it follows the frame pointer instead, as walk_user_frames()
+ * does. A caller's address must lie in one of the process's executable
+ * mappings to be recorded: a walk never records a frame it made up.
+ */
+struct unwind_walk {
+	__u64 pc;     /* the frame last recorded, as recorded (after a signal frame: exact + 1) */
+	__u64 sp, bp; /* its stack and frame pointers */
+	__u64 hash;   /* of the frames recorded so far */
+	__u32 slot;   /* the process's slot in unwind_procs, or UNWIND_NO_SLOT */
+	__s32 map;    /* the index of the mapping holding pc (as looked up), or -1 */
+	__u32 end;    /* enum unwind_end: why the walk stopped */
+	__u32 fp_end; /* why it stops when a frame-pointer step fails */
+	bool stale;   /* met code outside the process's known mappings */
+};
+
+/* The caller's registers, as a step finds them. */
+struct caller_regs {
+	__u64 pc, sp, bp;
+	bool exact; /* pc is where execution stopped (a signal frame's), not a return address */
+};
+
+/*
+ * The bounds of a binary search, kept in memory rather than in registers:
+ * the verifier does not follow values through memory, so it checks one
+ * round of a search instead of every path through all of them.
+ */
+struct search_bounds {
+	__u32 lo, hi;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct search_bounds);
+	__uint(max_entries, 1);
+} search SEC(".maps");
+
+static __always_inline struct search_bounds *search_bounds(__u32 lo, __u32 hi)
+{
+	__u32 zero = 0;
+	struct search_bounds *b = bpf_map_lookup_elem(&search, &zero);
+
+	if (b)
+		*b = (struct search_bounds){ lo, hi };
+	return b;
+}
+
+/* The index of the mapping of @p holding @addr, or -1. */
+static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 addr)
+{
+	struct search_bounds *b = search_bounds(0, p->n);
+	__u32 lo, hi, mid;
+
+	if (!b)
+		return -1;
+	for (int i = 0; i < 9; i++) { /* log2(UNWIND_MAX_MAPS) + 1 halvings */
+		lo = b->lo;
+		hi = b->hi;
+		if (lo >= hi)
+			break;
+		mid = (lo + hi) / 2;
+		if (p->maps[mid & (UNWIND_MAX_MAPS - 1)].start <= addr)
+			b->lo = mid + 1;
+		else
+			b->hi = mid;
+	}
+	lo = b->lo;
+	if (!lo || lo > UNWIND_MAX_MAPS)
+		return -1;
+	lo = (lo - 1) & (UNWIND_MAX_MAPS - 1);
+	return addr < p->maps[lo].end ? (int)lo : -1;
+}
+
+/*
+ * The id of the rule at file offset @off of the table of mapping @m, or
+ * UNWIND_RULE_ID_NONE; *@loaded false when the table is not (or no
+ * longer) in.
+ */
+static __always_inline __u32 unwind_table_rule(const struct unwind_map *m, __u32 off, bool *loaded)
+{
+	__u32 id = m->table - 1, zero = 0, b, lo, hi, mid;
+	const struct unwind_row *head, *bucket, *row;
+	void *rows = bpf_map_lookup_elem(&unwind_tables, &id);
+	struct search_bounds *sb;
+
+	*loaded = false;
+	head = rows ? bpf_map_lookup_elem(rows, &zero) : NULL;
+	if (!head || (head->off & 0xffff) != m->gen)
+		return UNWIND_RULE_ID_NONE;
+	*loaded = true;
+	b = off >> UNWIND_BUCKET_SHIFT;
+	if (b >= head->rule)
+		return UNWIND_RULE_ID_NONE;
+	b++;
+	bucket = bpf_map_lookup_elem(rows, &b);
+	sb = bucket ? search_bounds(bucket->off, bucket->rule) : NULL;
+	if (!sb)
+		return UNWIND_RULE_ID_NONE;
+	for (int i = 0; i < 10; i++) { /* at most 257 rows: the last one at or before @off */
+		lo = sb->lo;
+		hi = sb->hi;
+		if (lo + 1 >= hi)
+			break;
+		mid = lo + (hi - lo) / 2;
+		row = bpf_map_lookup_elem(rows, &mid);
+		if (!row)
+			return UNWIND_RULE_ID_NONE;
+		if (row->off <= off)
+			sb->lo = mid;
+		else
+			sb->hi = mid;
+	}
+	lo = sb->lo;
+	row = bpf_map_lookup_elem(rows, &lo);
+	return row && row->off <= off ? row->rule : UNWIND_RULE_ID_NONE;
+}
+
+/*
+ * The rule for the frame last recorded, looked up at @addr, into @r; a
+ * NONE rule where the frame has none, with w->fp_end saying why.
+ */
+static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struct unwind_proc *p,
+					      __u64 addr, struct unwind_rule *r)
+{
+	const struct unwind_map *m;
+	const struct unwind_rule *found;
+	__u32 id, idx;
+	__u64 off;
+	bool loaded;
+
+	r->kind = UNWIND_RULE_NONE;
+	if (!p) {
+		w->fp_end = UNWIND_NOT_LOADED;
+		return;
+	}
+	if (w->map < 0)
+		w->map = unwind_map_index(p, addr);
+	if (w->map < 0) { /* only the first frame: callers are checked before they are recorded */
+		w->stale = true;
+		w->fp_end = UNWIND_BAD_FRAME;
+		return;
+	}
+	idx = (__u32)w->map & (UNWIND_MAX_MAPS - 1);
+	m = &p->maps[idx];
+	off = addr - m->start + m->off;
+	w->fp_end = UNWIND_NO_TABLE;
+	if (!m->table || off > 0xffffffffULL)
+		return;
+	id = unwind_table_rule(m, (__u32)off, &loaded);
+	if (!loaded) {
+		w->fp_end = UNWIND_NOT_LOADED;
+		return;
+	}
+	found = id != UNWIND_RULE_ID_NONE ? bpf_map_lookup_elem(&unwind_rules, &id) : NULL;
+	if (found)
+		*r = *found;
+}
+
+/* What a step returns when the walk goes on: anything else is why it ends. */
+#define STEP_ON UNWIND_END_NR
+
+/* One step by frame pointer. Returns STEP_ON with @c filled, or why the walk ends. */
+static __always_inline __u32 unwind_fp_step(const struct unwind_walk *w, struct caller_regs *c)
+{
+	__u64 frame[2];
+
+	if (!w->bp)
+		return UNWIND_WHOLE; /* the start code clears the frame pointer */
+	if (w->bp < w->sp || bpf_probe_read_user(frame, sizeof(frame), (void *)w->bp))
+		return w->fp_end;
+	*c = (struct caller_regs){ .pc = frame[1], .sp = w->bp + sizeof(frame), .bp = frame[0] };
+	return STEP_ON;
+}
+
+/* One step by rule @r, the frame looked up at @addr. Returns STEP_ON with @c filled, or why it ends. */
+static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
+					      const struct unwind_rule *r, __u64 addr,
+					      struct caller_regs *c)
+{
+	__u64 cfa;
+
+	switch (r->kind) {
+	case UNWIND_RULE_CFA_SP:
+		cfa = w->sp + r->cfa_off;
+		break;
+	case UNWIND_RULE_CFA_FP:
+		cfa = w->bp + r->cfa_off;
+		break;
+	case UNWIND_RULE_PLT:
+		cfa = w->sp + r->cfa_off + ((addr & 15) >= r->plt_split ? 8 : 0);
+		break;
+	case UNWIND_RULE_SIGNAL: /* the interrupted registers, saved by the kernel */
+		c->exact = true;
+		if (bpf_probe_read_user(&c->sp, sizeof(c->sp), (void *)(w->sp + r->cfa_off)) ||
+		    bpf_probe_read_user(&c->pc, sizeof(c->pc), (void *)(w->sp + r->ra_off)) ||
+		    bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(w->sp + r->fp_off)))
+			return UNWIND_UNREADABLE;
+		return STEP_ON;
+	case UNWIND_RULE_OUTERMOST:
+		return UNWIND_WHOLE;
+	default:
+		return UNWIND_UNSUPPORTED;
+	}
+	if (cfa <= w->sp) /* a caller's frame lies above its callee's */
+		return UNWIND_BAD_FRAME;
+	c->sp = cfa;
+	c->bp = w->bp;
+	c->exact = false;
+	if (bpf_probe_read_user(&c->pc, sizeof(c->pc), (void *)(cfa + r->ra_off)) ||
+	    (r->fp_off && bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(cfa + r->fp_off))))
+		return UNWIND_UNREADABLE;
+	return STEP_ON;
+}
+
+/* bpf_loop()'s callback: one frame. Returns 1 when the walk ends (w->end says why). */
+static long unwind_step(__u32 i, void *arg)
+{
+	struct unwind_walk *w = arg;
+	struct sent_stack *t = scratch_stack(true);
+	const struct unwind_proc *p = NULL;
+	struct unwind_rule r;
+	struct caller_regs c = {};
+	__u64 addr, rec;
+	__u32 nr, end;
+
+	if (!t)
+		return 1;
+	nr = t->nr;
+	if (nr >= MAX_STACK_DEPTH) {
+		w->end = UNWIND_DEPTH;
+		return 1;
+	}
+	if (w->slot != UNWIND_NO_SLOT)
+		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
+	addr = nr > 1 ? w->pc - 1 : w->pc; /* a return address follows its call */
+	unwind_frame_rule(w, p, addr, &r);
+	end = r.kind == UNWIND_RULE_NONE ? unwind_fp_step(w, &c) : unwind_rule_step(w, &r, addr, &c);
+	if (end == STEP_ON && !c.pc)
+		end = UNWIND_WHOLE;
+	if (end == STEP_ON && p) {
+		w->map = unwind_map_index(p, c.exact ? c.pc : c.pc - 1);
+		if (w->map < 0) {
+			w->stale = true;
+			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : UNWIND_BAD_FRAME;
+		}
+	}
+	if (end != STEP_ON) {
+		w->end = end;
+		return 1;
+	}
+	rec = c.exact ? c.pc + 1 : c.pc; /* named, as every caller, at rec - 1 */
+	t->ips[nr] = rec;
+	t->nr = nr + 1;
+	w->hash = hash_step(w->hash, rec);
+	w->pc = rec;
+	w->sp = c.sp;
+	w->bp = c.bp;
+	return 0;
+}
+
+/*
+ * Walks the user stack of process @tgid from @r with its unwind tables
+ * into its scratch record, as walk_user_frames() does; *@stale is set when
+ * the walk met code outside the process's known mappings.
+ */
+static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tgid, __u64 *hash,
+					     bool *stale)
+{
+	struct sent_stack *t = scratch_stack(true);
+	struct unwind_walk w = { .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
+				 .end = UNWIND_DEPTH, .slot = UNWIND_NO_SLOT };
+	__u32 *slot = bpf_map_lookup_elem(&unwind_pids, &tgid);
+
+	if (!t) {
+		stack_failed(-EFAULT, true);
+		return -EFAULT;
+	}
+	if (slot)
+		w.slot = *slot;
+	t->ips[0] = r->ip;
+	t->nr = 1;
+	w.hash = hash_step(HASH_MUL, r->ip);
+	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, &w, 0);
+	if (w.end >= UNWIND_END_NR)
+		w.end = UNWIND_DEPTH;
+	*hash = stack_hash_end(t, w.hash, w.end);
+	stat_add(STAT_UWALK + w.end, 1);
+	*stale = w.stale;
 	return 0;
 }
 
 /*
  * Walks the current user stack, from @at's user registers when the event
  * has them (a sample in user mode, a system call's entry), else from those
- * the task saved entering the kernel.
+ * the task saved entering the kernel: with the unwind tables where the
+ * loader gave them and this kernel has bpf_loop() (5.17), else along the
+ * frame pointers. *@stale as walk_user_tables() sets it.
  */
-static __always_inline long walk_user_stack(void *ctx, const struct user_regs *at, __u64 *hash)
+static __always_inline long walk_user_stack(void *ctx, const struct user_regs *at, __u32 tgid,
+					    __u64 *hash, bool *stale)
 {
 	struct user_regs r = *at;
 
 	if (!user_regs_walkable(&r) && !saved_user_regs(&r))
 		return walk_stack(ctx, true, hash);
+	if (unwind_with_tables && bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
+		return walk_user_tables(&r, tgid, hash, stale);
 	return walk_user_frames(&r, hash);
 }
 
@@ -622,6 +986,23 @@ static __always_inline void proc_seen_note(__u32 tgid)
 	proc_note_push(task, tgid, young ? PROC_NOTE_YOUNG : PROC_NOTE_SAMPLE);
 }
 
+/*
+ * Notes that a walk met code outside @tgid's known mappings (its maps
+ * changed: a library loaded, new JIT code), at most every
+ * PROC_STALE_GAP_NS per CPU and slot.
+ */
+static __always_inline void proc_stale_note(__u32 tgid)
+{
+	__u32 slot = tgid % PROC_SEEN_SLOTS;
+	struct proc_seen *seen = bpf_map_lookup_elem(&proc_seen, &slot);
+	__u64 now = bpf_ktime_get_ns();
+
+	if (!seen || now - seen->stale_ns < PROC_STALE_GAP_NS)
+		return;
+	seen->stale_ns = now;
+	proc_note_push((void *)bpf_get_current_task(), tgid, PROC_NOTE_STALE);
+}
+
 /* Fills the identity of the current task into @key; false when the filters reject it. */
 static __always_inline bool event_wanted(struct stack_key *key)
 {
@@ -686,6 +1067,7 @@ static __always_inline long idle_kernel_stack(void *ctx, const struct where *at,
 static __always_inline int record_event(void *ctx, __u64 bytes, const struct where *at)
 {
 	struct stack_key key = {};
+	bool stale = false;
 	int set;
 
 	if (!event_wanted(&key))
@@ -710,12 +1092,14 @@ static __always_inline int record_event(void *ctx, __u64 bytes, const struct whe
 	else if (!at->user.ip && !has_user_stack(key.pid)) /* user registers: there is one */
 		key.uerr = STACK_NO_USER;
 	else
-		key.uerr = walk_user_stack(ctx, &at->user, &key.ustack);
+		key.uerr = walk_user_stack(ctx, &at->user, key.tgid, &key.ustack, &stale);
 
 	count_in(set, &key, bytes);
 	inflight_add(set, -1);
 	if (key.uerr == 0)
 		proc_seen_note(key.tgid);
+	if (stale)
+		proc_stale_note(key.tgid);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "array.h"
 #include "bpf/capture.h"
 #include "bpf/hook_chain.h"
+#include "bpf/unwind_maps.h"
 #include "capture.skel.h"
 #include "profile/hash_index.h" /* a generic index: no profile type comes with it */
 
@@ -43,7 +44,8 @@ struct stack_entry {
 	uint64_t hash;
 	size_t off;     /* into stack_table.arena */
 	uint32_t nr;
-	uint32_t epoch; /* the table's epoch when it was last sent */
+	uint16_t epoch; /* the table's epoch when it was last sent (mod 2^16) */
+	uint16_t end;   /* enum unwind_end */
 };
 
 /*
@@ -60,7 +62,7 @@ struct stack_table {
 	struct hash_index index;
 	uint64_t *arena;
 	size_t arena_len, arena_cap;
-	uint32_t epoch;
+	uint16_t epoch;
 	bool sweep; /* forget the stacks of past epochs at the end of the next drain */
 };
 
@@ -109,6 +111,7 @@ struct capture {
 	bool fixed_rate;
 	int ncpus;
 	int npossible;
+	bool unwind_tables; /* user stacks walked with the unwind maps */
 
 	uint32_t stack_entries, count_entries, ring_bytes;
 	int active; /* the set events go to */
@@ -159,6 +162,20 @@ static const char *const mode_names[CAPTURE_MODE_NR] = {
 const char *capture_mode__name(enum capture_mode mode)
 {
 	return (unsigned int)mode < CAPTURE_MODE_NR ? mode_names[mode] : NULL;
+}
+
+const char *unwind_end__name(uint32_t end)
+{
+	static const char *const names[UNWIND_END_NR] = {
+		[UNWIND_NO_TABLE] = "no table",
+		[UNWIND_NOT_LOADED] = "table not loaded yet",
+		[UNWIND_UNSUPPORTED] = "unsupported CFI",
+		[UNWIND_UNREADABLE] = "unreadable stack",
+		[UNWIND_BAD_FRAME] = "bad frame",
+		[UNWIND_DEPTH] = "depth limit",
+	};
+
+	return end < UNWIND_END_NR ? names[end] : NULL;
 }
 
 int capture_mode__parse(const char *name, enum capture_mode *mode)
@@ -581,13 +598,29 @@ static void map_pair__close(struct map_pair *p)
 	p->outer = p->fd[0] = p->fd[1] = -1;
 }
 
+/* Loads the programs against the unwind maps, when user stacks are walked with them. */
+static int use_unwind_maps(struct capture *cap)
+{
+	struct capture_bpf *s = cap->skel;
+	struct unwind_maps_fds fds;
+
+	s->rodata->unwind_with_tables = cap->unwind_tables;
+	if (!cap->unwind_tables)
+		return 0;
+	unwind_maps__fds(cap->opts->unwind, &fds);
+	return bpf_map__reuse_fd(s->maps.unwind_tables, fds.tables) ?:
+	       bpf_map__reuse_fd(s->maps.unwind_rules, fds.rules) ?:
+	       bpf_map__reuse_fd(s->maps.unwind_pids, fds.pids) ?:
+	       bpf_map__reuse_fd(s->maps.unwind_procs, fds.procs);
+}
+
 static int size_maps(struct capture *cap)
 {
 	struct capture_bpf *s = cap->skel;
 	struct bpf_map *counts[] = { s->maps.counts0, s->maps.counts1 };
 	int err = bpf_map__set_max_entries(s->maps.stacks, cap->ring_bytes) ?:
 		  bpf_map__reuse_fd(s->maps.seen, cap->seen.outer) ?:
-		  bpf_map__reuse_fd(s->maps.key_slots, cap->key_slots.outer);
+		  bpf_map__reuse_fd(s->maps.key_slots, cap->key_slots.outer) ?: use_unwind_maps(cap);
 
 	for (int i = 0; i < 2 && !err; i++)
 		err = bpf_map__set_max_entries(counts[i], 2 * cap->count_entries);
@@ -633,7 +666,7 @@ static struct stack_entry *stack_table__find(const struct stack_table *t, uint64
  * the counts that refer to it.
  */
 static int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t *ips,
-			    uint32_t nr)
+			    uint32_t nr, uint16_t end)
 {
 	struct stack_entry *e = stack_table__find(t, hash);
 
@@ -649,7 +682,7 @@ static int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t
 		return -ENOMEM;
 	memcpy(t->arena + t->arena_len, ips, nr * sizeof(uint64_t));
 	t->entries[t->n++] = (struct stack_entry){ .hash = hash, .off = t->arena_len, .nr = nr,
-						   .epoch = t->epoch };
+						   .epoch = t->epoch, .end = end };
 	t->arena_len += nr;
 	t->current++;
 	return 0;
@@ -716,7 +749,8 @@ static int on_stack_record(void *ctx, void *data, size_t size)
 		return 0;
 	if (r->kind == SENT_STACK && r->nr <= MAX_STACK_DEPTH &&
 	    size >= SENT_STACK_HEAD + (size_t)r->nr * sizeof(uint64_t))
-		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr);
+		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr,
+				 r->end < UNWIND_END_NR ? r->end : UNWIND_BAD_FRAME);
 	else if (r->kind == SENT_KEY && size >= sizeof(*k) && k->slot < 2 * cap->count_entries)
 		cap->slot_keys[k->slot] = (struct slot_key){ .key = k->key, .known = true };
 	return 0;
@@ -727,8 +761,9 @@ static int on_proc_note(void *ctx, void *data, size_t size)
 	struct capture *cap = ctx;
 	const struct proc_note *e = data;
 
+	/* A young process or stale maps: its maps are read again. */
 	if (size >= sizeof(*e) && cap->proc_fn)
-		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind == PROC_NOTE_YOUNG, e->start_boottime);
+		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind != PROC_NOTE_SAMPLE, e->start_boottime);
 	return 0;
 }
 
@@ -853,6 +888,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	libbpf_set_print(libbpf_keep_last);
 	cap->mode = opts->mode;
 	cap->opts = opts;
+	cap->unwind_tables = opts->unwind &&
+			     libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) == 1;
 	cap->npossible = libbpf_num_possible_cpus();
 	cap->ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cap->npossible <= 0) {
@@ -903,6 +940,11 @@ const char *capture__hook(const struct capture *cap)
 const char *capture__hook_notes(const struct capture *cap)
 {
 	return cap->hook_notes;
+}
+
+bool capture__unwinds_with_tables(const struct capture *cap)
+{
+	return cap->unwind_tables;
 }
 
 enum capture_mode capture__mode(const struct capture *cap)
@@ -975,15 +1017,16 @@ static void wait_quiescent(struct capture *cap, int set)
 	}
 }
 
-/* Resolves one side of a key: its frames, or why it has none. */
+/* Resolves one side of a key: its frames and how its walk ended, or why it has none. */
 static void resolve_side(const struct stack_table *t, uint64_t hash, int32_t err,
-			 const uint64_t **ips, uint32_t *nr, int32_t *why)
+			 const uint64_t **ips, uint32_t *nr, int32_t *why, uint32_t *end)
 {
 	const struct stack_entry *e = err ? NULL : stack_table__find(t, hash);
 
 	*why = err ? err : e ? 0 : -ENOENT;
 	*ips = e ? t->arena + e->off : NULL;
 	*nr = e ? e->nr : 0;
+	*end = e ? e->end : UNWIND_WHOLE;
 }
 
 static void emit_stack(const struct stack_table *t, const struct stack_key *k,
@@ -991,11 +1034,12 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 {
 	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
 				    .bytes = v->bytes };
+	uint32_t kend; /* always whole */
 
 	memcpy(st.comm, k->comm, COMM_LEN);
 	st.comm[COMM_LEN] = '\0';
-	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr);
-	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr);
+	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr, &kend);
+	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr, &st.uend);
 	st.khash = k->kstack;
 	st.uhash = k->ustack;
 	fn(ctx, &st);

@@ -17,6 +17,8 @@
 
 #include "bpf/stack_key.h"
 
+struct unwind_maps;
+
 enum capture_mode {
 	CAPTURE_SAMPLE, /* on-CPU sampling: a perf event per online CPU */
 	CAPTURE_READ,   /* every vfs_read (or read-family syscall) */
@@ -34,6 +36,8 @@ struct capture_opts {
 	const char *comm;           /* only this exact comm, when not NULL */
 	uint32_t stack_entries;     /* stacks the seen map keeps; 0 chooses from the expected load */
 	uint32_t count_entries;     /* count keys kept (slots per half); 0 chooses */
+	struct unwind_maps *unwind; /* walk user stacks with these tables (--unwind auto); NULL:
+				     * along the frame pointers (--unwind fp) */
 };
 
 /* One counted stack, as drained. Addresses are leaf first. */
@@ -47,6 +51,7 @@ struct capture_stack {
 	const uint64_t *uips;    /* user frames, nu of them */
 	uint32_t nu;
 	int32_t uerr;
+	uint32_t uend;           /* enum unwind_end: why the user walk stopped */
 	uint64_t uhash;
 	uint64_t count;          /* events */
 	uint64_t bytes;          /* bytes requested (read mode) */
@@ -80,6 +85,13 @@ const char *capture__hook(const struct capture *cap);
 const char *capture__hook_notes(const struct capture *cap);
 
 enum capture_mode capture__mode(const struct capture *cap);
+
+/*
+ * True when user stacks are walked with the unwind tables: they were
+ * given, and this kernel has bpf_loop() (5.17); else along the frame
+ * pointers.
+ */
+bool capture__unwinds_with_tables(const struct capture *cap);
 
 /* Number of CPUs sampled (sample mode) or traced. */
 int capture__ncpus(const struct capture *cap);
@@ -163,6 +175,12 @@ void capture__close(struct capture *cap);
 
 /* The mode's name ("sample", "read"); NULL for an unknown mode. */
 const char *capture_mode__name(enum capture_mode mode);
+
+/*
+ * Why a user stack's walk ended, in a few words ("no table", "depth
+ * limit"); NULL for UNWIND_WHOLE and unknown values.
+ */
+const char *unwind_end__name(uint32_t end);
 
 /* Parses a mode name; returns 0 or -EINVAL. */
 int capture_mode__parse(const char *name, enum capture_mode *mode);

@@ -31,11 +31,27 @@ enum sent_kind {
 	SENT_KEY,
 };
 
+/*
+ * Why a user stack's walk ended, sent with the stack. Anything but
+ * UNWIND_WHOLE means the stack stops short of the process's start code.
+ */
+enum unwind_end {
+	UNWIND_WHOLE,       /* at the outermost frame: the start code, or a null return address */
+	UNWIND_NO_TABLE,    /* at code without an unwind table, and its frame pointer led nowhere */
+	UNWIND_NOT_LOADED,  /* the process's tables were not loaded yet, and frame pointers led nowhere */
+	UNWIND_UNSUPPORTED, /* at CFI the walk cannot follow */
+	UNWIND_UNREADABLE,  /* stack memory the walk needed could not be read */
+	UNWIND_BAD_FRAME,   /* a return address outside the process's code, or a frame below its callee's */
+	UNWIND_DEPTH,       /* MAX_STACK_DEPTH frames */
+	UNWIND_END_NR,
+};
+
 /* A stack: the head, then @nr addresses, leaf first. */
 struct sent_stack {
 	__u64 hash;
 	__u32 nr;
-	__u32 kind; /* SENT_STACK */
+	__u16 kind; /* SENT_STACK */
+	__u16 end;  /* enum unwind_end (user stacks; kernel stacks are whole) */
 	__u64 ips[MAX_STACK_DEPTH];
 };
 
@@ -70,7 +86,8 @@ struct stack_value {
 struct sent_key {
 	__u64 pad;
 	__u32 slot;
-	__u32 kind; /* SENT_KEY */
+	__u16 kind; /* SENT_KEY */
+	__u16 pad2;
 	struct stack_key key;
 };
 
@@ -86,15 +103,55 @@ struct sent_key {
 #define PROC_YOUNG_NS (200 * 1000000ULL)
 #define PROC_NOTE_GAP_NS (4 * 1000000ULL)
 
+#define PROC_STALE_GAP_NS (200 * 1000000ULL)
+
 enum proc_note_kind {
 	PROC_NOTE_SAMPLE, /* a new address space was seen */
 	PROC_NOTE_YOUNG,  /* a young process was seen: its maps may still change */
+	PROC_NOTE_STALE,  /* a walk met code outside the process's known mappings (at most every
+			   * PROC_STALE_GAP_NS per CPU and slot): its maps changed */
 };
 
 struct proc_note {
 	__u32 tgid;
 	__u32 kind;           /* enum proc_note_kind */
 	__u64 start_boottime; /* when the process started, ns since boot: tells pids apart */
+};
+
+/*
+ * User stacks walked with unwind tables (--unwind auto; the tables and
+ * their rules are unwind/unwind_rule.h's). The loader fills four maps:
+ *
+ * - unwind_rules: the rule dictionary, by rule id;
+ * - unwind_tables: an array of maps, by table id: each file's table, an
+ *   array of struct unwind_row elements laid out for a short search:
+ *	[0]			{ off: the table's generation, rule: nbuckets }
+ *	[1 + b], b < nbuckets	{ off, rule: the elements [off, rule) holding the rows
+ *				  in effect anywhere in file offsets
+ *				  [b << UNWIND_BUCKET_SHIFT, (b + 1) << UNWIND_BUCKET_SHIFT) }
+ *	then the rows, sorted by offset;
+ * - unwind_pids: tgid -> slot, and unwind_procs: slot -> the process's
+ *   executable mappings, each naming its file's table (and the table's
+ *   generation, so that a slot of unwind_tables given to another file is
+ *   never taken for the old one). A process's entry is replaced by writing
+ *   a new slot and then pointing its tgid there.
+ */
+#define UNWIND_MAX_MAPS 256     /* executable mappings of a process (a power of two) */
+#define UNWIND_MAX_TABLES 4096  /* tables loaded at once */
+#define UNWIND_BUCKET_SHIFT 8   /* 256 bytes of code per bucket: at most 257 rows in one */
+#define UNWIND_NO_SLOT 0xffffffffu
+
+struct unwind_map {
+	__u64 start, end; /* [start, end) */
+	__u32 off;        /* the file offset mapped at start */
+	__u16 table;      /* table id + 1; 0: no table (walked by frame pointer) */
+	__u16 gen;        /* the generation the table must have */
+};
+
+struct unwind_proc {
+	__u32 n; /* maps, sorted by start */
+	__u32 pad;
+	struct unwind_map maps[UNWIND_MAX_MAPS];
 };
 
 /* Per-CPU counters in the stats map. Every event either lands in a counts
@@ -108,7 +165,8 @@ enum stat_slot {
 	STAT_KSTACK_FAULT,      /* kernel stack: the walk failed (-EFAULT or another error) */
 	STAT_USTACK_NOMEM,
 	STAT_USTACK_FAULT,
-	STAT_NR,
+	STAT_UWALK,             /* user stack walks, by how they ended: + enum unwind_end */
+	STAT_NR = STAT_UWALK + UNWIND_END_NR,
 };
 
 /*

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -25,6 +24,7 @@
 #include "symbols/elffile.h"
 #include "symbols/id_table.h"
 #include "symbols/lru.h"
+#include "symbols/mapped_file.h"
 #include "symbols/rootfs.h"
 
 #define VDSO_KEY UINT64_MAX /* key[0] of vDSO images: no device has this number */
@@ -138,59 +138,6 @@ static const struct elf_symtab *elf_cache__set_table(struct elf_cache *c, struct
 }
 
 /*
- * True when the file open on @fd is the one mapping @m names: a regular
- * file with its inode, and its device unless @via_map_files. A file reached
- * through map_files is the mapped one, and btrfs shows another device
- * number for it (its subvolume's) than the maps file does.
- */
-static bool mapped_file__matches(int fd, const struct proc_map *m, bool via_map_files)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != m->inode)
-		return false;
-	return via_map_files ||
-	       (major(st.st_dev) == m->dev_major && minor(st.st_dev) == m->dev_minor);
-}
-
-/* Keeps @fd when it is open on the file of @m, else closes it. Returns @fd or -1. */
-static int mapped_file__take(int fd, const struct proc_map *m, bool via_map_files)
-{
-	if (fd >= 0 && !mapped_file__matches(fd, m, via_map_files)) {
-		close(fd);
-		fd = -1;
-	}
-	return fd;
-}
-
-/*
- * Opens the file behind mapping @m of process @tgid: through map_files,
- * else through the process's root, else by the host path, taking a
- * candidate only when it is the mapped file (see mapped_file__matches()).
- * Returns an fd, or -ENOENT.
- */
-static int elf_cache__open_mapped(const struct elf_cache *c, uint32_t tgid,
-				  const struct proc_map *m)
-{
-	char path[PATH_MAX];
-	int fd = -1, root;
-
-	if (snprintf(path, sizeof(path), "%s/%" PRIu32 "/map_files/%" PRIx64 "-%" PRIx64,
-		     c->proc_root, tgid, m->start, m->end) < (int)sizeof(path))
-		fd = mapped_file__take(rootfs__open(-1, path, O_RDONLY), m, true);
-	if (fd < 0 && m->path[0] == '/') {
-		root = rootfs__open_root(c->proc_root, tgid);
-		if (root >= 0) {
-			fd = mapped_file__take(rootfs__open(root, m->path, O_RDONLY), m, false);
-			close(root);
-		}
-	}
-	if (fd < 0 && m->path[0] == '/')
-		fd = mapped_file__take(rootfs__open(-1, m->path, O_RDONLY), m, false);
-	return fd < 0 ? -ENOENT : fd;
-}
-
-/*
  * Reads the table of the binary open on @fd, which process @tgid maps at
  * @path: its own symbols, and those of its debug file when it is stripped.
  */
@@ -239,7 +186,7 @@ int elf_cache__hold(struct elf_cache *c, uint32_t tgid, const struct proc_map *m
 	}
 	if (!c->max_files)
 		return -EMFILE;
-	fd = elf_cache__open_mapped(c, tgid, m);
+	fd = mapped_file__open(c->proc_root, tgid, m);
 	if (fd < 0)
 		return fd;
 	if (e) /* could not be opened before: it can now */
@@ -276,7 +223,7 @@ static const struct elf_symtab *elf_cache__load(struct elf_cache *c, struct elf_
 	if (fd >= 0) {
 		tab = elf_cache__read(c, fd, e->tgid, e->path);
 		elf_entry__drop_hold(e);
-	} else if ((fd = elf_cache__open_mapped(c, tgid, m)) >= 0) {
+	} else if ((fd = mapped_file__open(c->proc_root, tgid, m)) >= 0) {
 		tab = elf_cache__read(c, fd, tgid, m->path);
 		close(fd);
 	}
@@ -300,24 +247,6 @@ const struct elf_symtab *elf_cache__table(struct elf_cache *c, uint32_t tgid,
 	else if (!(e = elf_cache__insert(c, file_key(m), m->inode)))
 		return NULL;
 	return elf_cache__load(c, e, tgid, m, pass);
-}
-
-/* Finds flametop's own vDSO (its address from the aux vector, its size from its maps). */
-static void elf_cache__find_own_vdso(struct elf_cache *c)
-{
-	uint64_t start = getauxval(AT_SYSINFO_EHDR);
-	const struct proc_map *m;
-	struct proc_maps maps;
-
-	c->own_vdso_known = true;
-	if (!start || proc_maps__read("/proc", getpid(), &maps))
-		return;
-	m = proc_maps__find(&maps, start);
-	if (m && m->kind == MAP_VDSO && m->start == start && m->end - m->start <= VDSO_MAX_BYTES) {
-		c->own_vdso = (const void *)(uintptr_t)start;
-		c->own_vdso_len = m->end - m->start;
-	}
-	proc_maps__free(&maps);
 }
 
 /*
@@ -347,8 +276,11 @@ static int elf_cache__vdso_image(struct elf_cache *c, uint32_t tgid, const struc
 	}
 	if (n == (ssize_t)size)
 		return 0;
-	if (!c->own_vdso_known)
-		elf_cache__find_own_vdso(c);
+	if (!c->own_vdso_known) {
+		c->own_vdso_known = true;
+		if (mapped_file__own_vdso(&c->own_vdso, &c->own_vdso_len))
+			c->own_vdso = NULL;
+	}
 	if (c->own_vdso && c->own_vdso_len == size) {
 		memcpy(*image, c->own_vdso, size);
 		return 0;

@@ -64,6 +64,11 @@ struct lru_node *lru__oldest(const struct lru *l)
 	return l->head.prev == &l->head ? NULL : l->head.prev;
 }
 
+struct lru_node *lru__newer(const struct lru *l, const struct lru_node *node)
+{
+	return node->prev == &l->head ? NULL : node->prev;
+}
+
 bool lru__linked(const struct lru_node *node)
 {
 	return node->next != NULL;

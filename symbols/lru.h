@@ -41,6 +41,13 @@ void lru__remove(struct lru *l, struct lru_node *node);
 /* lru__oldest() returns the least recently used node, or NULL when @l is empty. */
 struct lru_node *lru__oldest(const struct lru *l);
 
+/*
+ * lru__newer() returns the node used just after @node, on @l, or NULL when
+ * @node is the most recent: from lru__oldest() on, it visits the list from
+ * the oldest. A visitor that removes @node asks for the newer one first.
+ */
+struct lru_node *lru__newer(const struct lru *l, const struct lru_node *node);
+
 /* True when @node is on a list. */
 bool lru__linked(const struct lru_node *node);
 

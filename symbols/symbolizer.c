@@ -579,6 +579,13 @@ int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 	return 0;
 }
 
+const struct proc_maps *symbolizer__maps(const struct symbolizer *s, uint32_t tgid)
+{
+	const struct proc_entry *p = (const struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+
+	return p ? &p->maps : NULL;
+}
+
 uint64_t symbolizer__user_gen(struct symbolizer *s, uint32_t tgid)
 {
 	struct proc_entry *p = symbolizer__proc(s, tgid);

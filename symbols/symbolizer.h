@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct proc_maps;
+
 /* Passes a process is kept without a lookup (after it exited, its samples still drain). */
 #define PROC_GRACE_PASSES 3
 
@@ -109,6 +111,13 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
  */
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 			     uint64_t start_boottime);
+
+/*
+ * symbolizer__maps() returns the maps snapshot of process @tgid as last
+ * read (valid until the next call into @s), or NULL when @tgid is not
+ * known. It reads nothing.
+ */
+const struct proc_maps *symbolizer__maps(const struct symbolizer *s, uint32_t tgid);
 
 /*
  * symbolizer__user_gen() returns a number that changes whenever names

@@ -25,13 +25,14 @@ struct app {
 
 	/* live */
 	struct symbolizer *sym;
+	struct unwinder *unwinder;
 	struct profile *profs[CAPTURE_MODE_NR];   /* each mode keeps its own */
 	struct live *live;
 	enum capture_mode mode;
 	uint64_t last_events;                     /* events counted at the last refresh ... */
 	double last_refresh;                      /* ... and when */
 	double next_drain, next_refresh;
-	char hook[128], notes[512];
+	char hook[128], notes[512], walks[256];
 };
 
 static double now_seconds(void)
@@ -81,7 +82,7 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 	copts.ntgids = capture_pids(&a->view, pids);
 	copts.tgids = pids;
 	copts.comm = a->view.comm[0] ? a->view.comm : NULL;
-	ret = live__open(&copts, weight, a->sym, a->profs[mode], &a->live, err, size);
+	ret = live__open(&copts, weight, a->sym, a->unwinder, a->profs[mode], &a->live, err, size);
 	if (ret)
 		return ret;
 	a->mode = mode;
@@ -170,6 +171,8 @@ static unsigned int refresh_data(struct app *a)
 		if (now > a->last_refresh)
 			a->view.info.rate = (double)(events - a->last_events) / (now - a->last_refresh);
 		a->view.info.lost = st.slot[STAT_LOST_COUNTS_FULL] + st.slot[STAT_LOST_BUSY];
+		live__walks_text(a->live, &st, a->walks, sizeof(a->walks));
+		a->view.info.walks = a->walks;
 		a->last_events = events;
 		a->last_refresh = now;
 	}
@@ -328,6 +331,7 @@ static void free_app(struct app *a)
 	close_source(a);
 	for (int i = 0; i < CAPTURE_MODE_NR; i++)
 		profile__free(a->profs[i]);
+	unwinder__free(a->unwinder);
 	symbolizer__free(a->sym);
 	view__free(&a->view);
 	screen__free(&a->screen);
@@ -339,6 +343,11 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 	int ret = start_view(&a, true);
 
 	a.sym = ret ? NULL : symbolizer__new(&c->symbols);
+	if (a.sym && !c->unwind_fp && (ret = unwinder__new(&c->unwind, &a.unwinder))) {
+		snprintf(err, err_size, "can't make the unwind tables' maps: %s", strerror(-ret));
+		free_app(&a);
+		return ret;
+	}
 	for (int i = 0; i < CAPTURE_MODE_NR && a.sym; i++) {
 		a.profs[i] = profile__new();
 		if (!a.profs[i])

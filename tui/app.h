@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "bpf/capture.h"
-#include "live.h"
+#include "live/live.h"
 #include "profile/folded.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
@@ -23,6 +23,8 @@ struct app_config {
 	struct capture_opts capture;   /* the mode to start in, its rate, filters, sizes */
 	enum live_weight weight;       /* read mode's weight */
 	struct symbolizer_opts symbols;
+	struct unwinder_opts unwind;
+	bool unwind_fp;                /* user stacks by frame pointer only (--unwind fp) */
 	double delay;                  /* seconds between refreshes */
 	bool color;
 	bool hide_kernel, hide_user;   /* start with these frames hidden */

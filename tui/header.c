@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,9 +34,19 @@ static void __attribute__((format(printf, 2, 3))) line_add(struct line *l, const
 		l->len += (size_t)n < sizeof(l->text) - l->len ? (size_t)n : sizeof(l->text) - 1 - l->len;
 }
 
+static bool has_walks(const struct view *v)
+{
+	return v->live && v->info.walks && v->info.walks[0];
+}
+
+static bool has_notes(const struct view *v)
+{
+	return v->live && v->info.notes && v->info.notes[0];
+}
+
 int header__rows(const struct view *v)
 {
-	return v->live && v->info.notes && v->info.notes[0] ? 3 : 2;
+	return 2 + has_walks(v) + has_notes(v);
 }
 
 static void source_line(struct line *l, const struct view *v)
@@ -113,10 +124,12 @@ void header__draw(struct screen *s, const struct view *v)
 	l.len = 0;
 	filter_line(&l, v);
 	screen__put(s, 1, 0, s->w, l.text, st, PUT_DOTS);
-	if (header__rows(v) > 2) {
+	if (has_walks(v))
+		screen__put(s, 2, 0, s->w, v->info.walks, st, PUT_DOTS);
+	if (has_notes(v)) {
 		l.len = 0;
 		line_add(&l, "hook: %s, as better ones failed: %s", v->info.hook, v->info.notes);
-		screen__put(s, 2, 0, s->w, l.text, st, PUT_DOTS);
+		screen__put(s, 1 + header__rows(v) - 2, 0, s->w, l.text, st, PUT_DOTS);
 	}
 }
 

@@ -26,6 +26,7 @@ struct header_info {
 	const char *event; /* what an event is: "samples", "reads" */
 	uint64_t lost;     /* events not counted since the capture opened */
 	const char *unit;  /* what a count counts: "samples", "reads", "bytes" */
+	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */
 	/* the file viewer */
 	const char *file;
 	uint64_t stacks;   /* lines read into the profile */

@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live.h"
+#include "live/live.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 #include "tui/screen.h"

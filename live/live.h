@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bpf/capture.h"
+#include "live/unwinder.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 
@@ -25,11 +26,13 @@ struct live;
 
 /*
  * live__open() starts capturing with @copts into @prof, naming frames with
- * @sym (both borrowed: they must outlive the source). On failure returns
- * -errno and writes one line to @err.
+ * @sym and walking user stacks with @unwinder's tables (NULL: along the
+ * frame pointers); all three borrowed: they must outlive the source. On
+ * failure returns -errno and writes one line to @err.
  */
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
-	       struct profile *prof, struct live **out, char *err, size_t err_size);
+	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
+	       size_t err_size);
 
 /*
  * live__drain() moves everything captured since the last drain into the
@@ -69,6 +72,15 @@ void live__handle_events(struct live *l);
  * drains after it collect what was still in flight.
  */
 void live__stop(struct live *l);
+
+/*
+ * live__walks_text() writes into @buf how user stacks are walked and how
+ * the walks counted in @st (capture__stats()) ended, e.g. "user stacks by
+ * unwind tables: 1234 whole, 5 truncated (table not loaded yet: 4, no
+ * table: 1)".
+ */
+void live__walks_text(const struct live *l, const struct capture_stats *st, char *buf,
+		      size_t size);
 
 /* The capture underneath, for its hook, stats and filters. */
 struct capture *live__capture(const struct live *l);

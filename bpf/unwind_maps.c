@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unwind_maps: the rules and the processes are mmapped arrays, written in
+ * place (a process into a slot no walk reads yet, then made visible by the
+ * update of its tgid's entry); each table is an mmapped array of its own,
+ * filled before it is put in the array of tables.
+ */
+#include "bpf/unwind_maps.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "array.h"
+
+#define RETIRE_PASSES 2
+
+struct retired_slot {
+	uint32_t slot;
+	uint64_t pass;
+};
+
+struct unwind_maps {
+	struct unwind_maps_fds fd;
+	struct unwind_rule *rules; /* mmapped, UNWIND_MAX_RULES */
+	void *procs;               /* mmapped, nslots of proc_stride bytes */
+	size_t rules_bytes, procs_bytes, proc_stride;
+	uint32_t nslots;
+	uint32_t *free;            /* free slots, a stack */
+	uint32_t nfree;
+	struct retired_slot *retired;
+	size_t nretired, retired_cap;
+	uint64_t pass;
+};
+
+static size_t page_round(size_t n)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) / page * page;
+}
+
+/* An mmappable array of @n values of @size bytes; returns its fd or -errno. */
+static int mmap_array(const char *name, uint32_t size, uint32_t n, uint32_t extra_flags)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE | extra_flags);
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(uint32_t), size, n, &opts);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Maps all of array @fd (@bytes) read-write; NULL with errno set on failure. */
+static void *map_values(int fd, size_t bytes)
+{
+	void *p = mmap(NULL, page_round(bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int make_tables(struct unwind_maps *m)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts);
+	int inner = mmap_array("flametop_ut", sizeof(struct unwind_row), 1, BPF_F_INNER_MAP);
+
+	if (inner < 0)
+		return inner;
+	opts.inner_map_fd = inner;
+	m->fd.tables = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "flametop_tables",
+				      sizeof(uint32_t), sizeof(uint32_t), UNWIND_MAX_TABLES, &opts);
+	close(inner);
+	return m->fd.tables < 0 ? -errno : 0;
+}
+
+static int make_procs(struct unwind_maps *m, uint32_t slots)
+{
+	m->nslots = slots;
+	m->proc_stride = (sizeof(struct unwind_proc) + 7) & ~(size_t)7; /* as the kernel lays them */
+	m->procs_bytes = m->proc_stride * slots;
+	m->fd.procs = mmap_array("flametop_procs", sizeof(struct unwind_proc), slots, 0);
+	if (m->fd.procs < 0)
+		return m->fd.procs;
+	m->procs = map_values(m->fd.procs, m->procs_bytes);
+	m->fd.pids = bpf_map_create(BPF_MAP_TYPE_HASH, "flametop_pids", sizeof(uint32_t),
+				    sizeof(uint32_t), slots, NULL);
+	m->free = calloc(slots, sizeof(*m->free));
+	if (!m->procs || m->fd.pids < 0)
+		return -errno;
+	if (!m->free)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < slots; i++)
+		m->free[m->nfree++] = slots - 1 - i; /* slot 0 first */
+	return 0;
+}
+
+int unwind_maps__new(uint32_t proc_slots, struct unwind_maps **out)
+{
+	struct unwind_maps *m = calloc(1, sizeof(*m));
+	int err;
+
+	*out = NULL;
+	if (!m)
+		return -ENOMEM;
+	m->fd = (struct unwind_maps_fds){ -1, -1, -1, -1 };
+	m->pass = 1;
+	m->rules_bytes = sizeof(struct unwind_rule) * UNWIND_MAX_RULES;
+	m->fd.rules = mmap_array("flametop_rules", sizeof(struct unwind_rule), UNWIND_MAX_RULES, 0);
+	err = m->fd.rules < 0 ? m->fd.rules : 0;
+	if (!err && !(m->rules = map_values(m->fd.rules, m->rules_bytes)))
+		err = -errno;
+	err = err ?: make_tables(m) ?: make_procs(m, proc_slots ? proc_slots : 1);
+	if (err) {
+		unwind_maps__free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void unwind_maps__fds(const struct unwind_maps *m, struct unwind_maps_fds *fds)
+{
+	*fds = m->fd;
+}
+
+size_t unwind_maps__fixed_bytes(const struct unwind_maps *m)
+{
+	return page_round(m->rules_bytes) + page_round(m->procs_bytes) +
+	       UNWIND_MAX_TABLES * sizeof(void *) +
+	       (size_t)m->nslots * 2 * (sizeof(uint32_t) * 2 + 64); /* pids: entries and buckets */
+}
+
+int unwind_maps__add_rules(struct unwind_maps *m, uint32_t first, const struct unwind_rule *rules,
+			   uint32_t n)
+{
+	if (first > UNWIND_MAX_RULES || n > UNWIND_MAX_RULES - first)
+		return -E2BIG;
+	memcpy(m->rules + first, rules, n * sizeof(*rules));
+	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* before any table that uses them goes in */
+	return 0;
+}
+
+/*
+ * Writes the search layout of @n rows into @out (1 + nbuckets + n
+ * elements, see stack_key.h): bucket b holds elements [lo, hi), lo the row
+ * in effect at the bucket's first offset (or the first row), hi past the
+ * last row starting inside it.
+ */
+static void lay_out(struct unwind_row *out, uint16_t gen, uint32_t nbuckets,
+		    const struct unwind_row *rows, size_t n)
+{
+	uint32_t base = 1 + nbuckets;
+	size_t r = 0; /* rows[r] is the first row past the bucket's first offset */
+
+	out[0] = (struct unwind_row){ .off = gen, .rule = nbuckets };
+	for (uint32_t b = 0; b < nbuckets; b++) {
+		uint64_t first = (uint64_t)b << UNWIND_BUCKET_SHIFT, next = first +
+							(1u << UNWIND_BUCKET_SHIFT);
+		size_t lo, hi;
+
+		while (r < n && rows[r].off <= first)
+			r++;
+		lo = r ? r - 1 : 0;
+		hi = r;
+		while (hi < n && rows[hi].off < next)
+			hi++;
+		out[1 + b] = (struct unwind_row){ .off = base + (uint32_t)lo,
+						  .rule = base + (uint32_t)(hi > lo ? hi : lo + 1) };
+	}
+	memcpy(out + base, rows, n * sizeof(*rows));
+}
+
+int unwind_maps__load_table(struct unwind_maps *m, uint32_t id, uint16_t gen,
+			    const struct unwind_row *rows, size_t n, size_t *bytes)
+{
+	uint64_t nbuckets = n ? ((uint64_t)rows[n - 1].off >> UNWIND_BUCKET_SHIFT) + 1 : 0;
+	uint64_t elems = 1 + nbuckets + n;
+	struct unwind_row *mem;
+	int fd, err = 0;
+
+	if (id >= UNWIND_MAX_TABLES)
+		return -EINVAL;
+	if (elems > UINT32_MAX / sizeof(*rows))
+		return -E2BIG;
+	fd = mmap_array("flametop_table", sizeof(*rows), (uint32_t)elems, BPF_F_INNER_MAP);
+	if (fd < 0)
+		return fd;
+	*bytes = page_round(elems * sizeof(*rows));
+	mem = map_values(fd, elems * sizeof(*rows));
+	if (!mem) {
+		close(fd);
+		return -errno;
+	}
+	lay_out(mem, gen, (uint32_t)nbuckets, rows, n);
+	munmap(mem, page_round(elems * sizeof(*rows)));
+	if (bpf_map_update_elem(m->fd.tables, &id, &fd, BPF_ANY))
+		err = -errno;
+	close(fd); /* the array of tables holds it now */
+	return err;
+}
+
+int unwind_maps__drop_table(struct unwind_maps *m, uint32_t id)
+{
+	if (bpf_map_delete_elem(m->fd.tables, &id) && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+static void retire(struct unwind_maps *m, uint32_t slot)
+{
+	if (slot >= m->nslots)
+		return;
+	if (array__grow((void **)&m->retired, &m->retired_cap, m->nretired + 1,
+			sizeof(*m->retired), 64))
+		return; /* the slot is lost to this run: never reused while a walk may read it */
+	m->retired[m->nretired++] = (struct retired_slot){ slot, m->pass };
+}
+
+int64_t unwind_maps__put_proc(struct unwind_maps *m, uint32_t tgid, uint32_t old_slot,
+			      const struct unwind_map *maps, uint32_t n)
+{
+	struct unwind_proc *p;
+	uint32_t slot;
+
+	if (!m->nfree)
+		return -ENOSPC;
+	slot = m->free[--m->nfree];
+	p = (struct unwind_proc *)((char *)m->procs + (size_t)slot * m->proc_stride);
+	if (n > UNWIND_MAX_MAPS)
+		n = UNWIND_MAX_MAPS;
+	memcpy(p->maps, maps, n * sizeof(*maps));
+	p->n = n;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (bpf_map_update_elem(m->fd.pids, &tgid, &slot, BPF_ANY)) {
+		int err = -errno;
+
+		m->free[m->nfree++] = slot;
+		return err;
+	}
+	if (old_slot != UNWIND_NO_SLOT && old_slot != slot)
+		retire(m, old_slot);
+	return slot;
+}
+
+void unwind_maps__drop_proc(struct unwind_maps *m, uint32_t tgid, uint32_t slot)
+{
+	bpf_map_delete_elem(m->fd.pids, &tgid);
+	retire(m, slot);
+}
+
+uint32_t unwind_maps__free_slots(const struct unwind_maps *m)
+{
+	return m->nfree;
+}
+
+void unwind_maps__pass(struct unwind_maps *m)
+{
+	size_t kept = 0;
+
+	m->pass++;
+	for (size_t i = 0; i < m->nretired; i++) {
+		if (m->retired[i].pass + RETIRE_PASSES <= m->pass)
+			m->free[m->nfree++] = m->retired[i].slot;
+		else
+			m->retired[kept++] = m->retired[i];
+	}
+	m->nretired = kept;
+}
+
+void unwind_maps__free(struct unwind_maps *m)
+{
+	int fds[4];
+
+	if (!m)
+		return;
+	if (m->rules)
+		munmap(m->rules, page_round(m->rules_bytes));
+	if (m->procs)
+		munmap(m->procs, page_round(m->procs_bytes));
+	fds[0] = m->fd.tables;
+	fds[1] = m->fd.rules;
+	fds[2] = m->fd.pids;
+	fds[3] = m->fd.procs;
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(m->free);
+	free(m->retired);
+	free(m);
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unwind_maps: the BPF maps the user stack walk reads its unwind tables
+ * from (see stack_key.h for their layout). They outlive any one capture:
+ * each capture's programs are loaded against these maps (capture_opts), so
+ * tables loaded once serve every mode.
+ *
+ * Two threads may use them at once: one loads rules and tables (an update
+ * of the array of tables waits for an RCU grace period, 5-15 ms here), the
+ * other writes processes. No libbpf type leaks out of here.
+ */
+#ifndef FLAMETOP_UNWIND_MAPS_H
+#define FLAMETOP_UNWIND_MAPS_H
+
+#include <linux/types.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/stack_key.h"
+#include "unwind/unwind_rule.h"
+
+struct unwind_maps;
+
+/* The descriptors of the maps, for a capture to load its programs against. */
+struct unwind_maps_fds {
+	int tables, rules, pids, procs;
+};
+
+/*
+ * unwind_maps__new() makes the maps, with room for @proc_slots processes
+ * (each slot holds a process's mappings; a process being replaced holds
+ * two for a while). Returns 0 with *@out set, or -errno.
+ */
+int unwind_maps__new(uint32_t proc_slots, struct unwind_maps **out);
+
+void unwind_maps__fds(const struct unwind_maps *m, struct unwind_maps_fds *fds);
+
+/* Kernel memory the maps take before any table is loaded. */
+size_t unwind_maps__fixed_bytes(const struct unwind_maps *m);
+
+/*
+ * unwind_maps__add_rules() writes rules @first .. @first + @n - 1 of the
+ * dictionary (ids below UNWIND_MAX_RULES). Returns 0 or -E2BIG.
+ */
+int unwind_maps__add_rules(struct unwind_maps *m, uint32_t first, const struct unwind_rule *rules,
+			   uint32_t n);
+
+/*
+ * unwind_maps__load_table() lays out @n rows (sorted by offset, as a
+ * cfi_table has them) for the walk's search, in a new map put in table
+ * slot @id (< UNWIND_MAX_TABLES) with generation @gen, replacing what was
+ * there. Sets *@bytes to the kernel memory it takes. Returns 0 or -errno
+ * (-E2BIG for a table too large to lay out).
+ */
+int unwind_maps__load_table(struct unwind_maps *m, uint32_t id, uint16_t gen,
+			    const struct unwind_row *rows, size_t n, size_t *bytes);
+
+/* unwind_maps__drop_table() empties table slot @id. Returns 0 or -errno. */
+int unwind_maps__drop_table(struct unwind_maps *m, uint32_t id);
+
+/*
+ * unwind_maps__put_proc() writes process @tgid's @n executable mappings
+ * (sorted by start; at most UNWIND_MAX_MAPS are kept) into a free slot and
+ * points the process there; @old_slot (UNWIND_NO_SLOT if none) is retired,
+ * free again two passes later, once no walk can still be reading it.
+ * Returns the new slot, or -ENOSPC when none is free, or -errno.
+ */
+int64_t unwind_maps__put_proc(struct unwind_maps *m, uint32_t tgid, uint32_t old_slot,
+			      const struct unwind_map *maps, uint32_t n);
+
+/* unwind_maps__drop_proc() forgets process @tgid, retiring its @slot. */
+void unwind_maps__drop_proc(struct unwind_maps *m, uint32_t tgid, uint32_t slot);
+
+/* Slots free, for stats. */
+uint32_t unwind_maps__free_slots(const struct unwind_maps *m);
+
+/* unwind_maps__pass() counts a pass: slots retired two passes ago are free again. */
+void unwind_maps__pass(struct unwind_maps *m);
+
+/* unwind_maps__free(NULL) is a no-op. */
+void unwind_maps__free(struct unwind_maps *m);
+
+#endif

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * live: the event loop's side of the live source. A drain moves what the
+ * capture counted through the name cache into the profile, credits the
+ * idle the kernel skipped, and lets the unwinder take in what its loader
+ * finished. Process notes are read as they come (after a burst, with a
+ * short quiet time), snapshotted by the symbolizer and described to the
+ * unwinder.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "live/idle_account.h"
+#include "live/live.h"
+#include "live/name_cache.h"
+
+/*
+ * Seconds between two wakeups for process notes. A process is first
+ * sampled within ~10 ms of running at 99 Hz, and its note is read at most
+ * this much later: one that runs for 60 ms is still snapshotted. Each
+ * wakeup costs ~50 us here (under process churn they were most of
+ * flametop's cost at 25 ms).
+ */
+#define EVENTS_QUIET 0.040
+
+struct live {
+	struct capture *cap;
+	struct symbolizer *sym;
+	struct unwinder *unwinder; /* NULL: user stacks walked by frame pointer */
+	struct profile *prof;
+	struct name_cache *names;
+	enum live_weight weight;
+	struct idle_account idle;
+	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
+};
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
+	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
+	       size_t err_size)
+{
+	struct live *l = calloc(1, sizeof(*l));
+	struct capture_opts o = *copts;
+	int ret;
+
+	*out = NULL;
+	if (!l) {
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	idle_account__init(&l->idle);
+	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
+	ret = capture__open(&o, &l->cap, err, err_size);
+	if (ret) {
+		live__close(l);
+		return ret;
+	}
+	l->names = name_cache__new(sym, prof, capture__mode(l->cap) != CAPTURE_SAMPLE);
+	if (!l->names) {
+		live__close(l);
+		snprintf(err, err_size, "out of memory");
+		return -ENOMEM;
+	}
+	l->sym = sym;
+	l->unwinder = unwinder;
+	l->prof = prof;
+	l->weight = weight;
+	idle_account__start(&l->idle, l->cap, &o);
+	*out = l;
+	return 0;
+}
+
+static void on_stack(void *ctx, const struct capture_stack *st)
+{
+	struct live *l = ctx;
+	uint32_t frames[NAME_CACHE_MAX_FRAMES];
+	struct sample s = {
+		.tgid = (int32_t)st->tgid,
+		.frames = frames,
+		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
+	};
+
+	s.n = name_cache__stack(l->names, st, frames);
+	if (s.n)
+		profile__add(l->prof, &s);
+}
+
+/* Adds to the profile the samples the kernel skipped on idle CPU @cpu. */
+static bool credit_idle(void *ctx, int cpu, uint64_t samples)
+{
+	struct live *l = ctx;
+	const char *idle = "[idle, not sampled]";
+	uint32_t frames[2];
+	struct sample s = { .tgid = 0, .frames = frames, .n = 2, .count = samples };
+	char comm[32];
+
+	snprintf(comm, sizeof(comm), "swapper/%d", cpu);
+	frames[0] = profile__frame(l->prof, comm, strlen(comm), FRAME_PROCESS, true);
+	frames[1] = profile__frame(l->prof, idle, strlen(idle), FRAME_KERNEL, false);
+	return frames[0] != PROFILE_NONE && frames[1] != PROFILE_NONE &&
+	       profile__add(l->prof, &s) == 0;
+}
+
+uint64_t live__idle_credited(const struct live *l)
+{
+	return l->idle.credited;
+}
+
+int live__drain(struct live *l)
+{
+	int ret;
+
+	live__handle_events(l); /* snapshot new processes before their stacks are named */
+	name_cache__begin_drain(l->names);
+	symbolizer__begin_pass(l->sym);
+	ret = capture__drain(l->cap, on_stack, l);
+	if (l->idle.on && ret >= 0)
+		idle_account__update(&l->idle, l->cap, credit_idle, l);
+	if (l->unwinder)
+		unwinder__pass(l->unwinder);
+	return ret;
+}
+
+int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const char *comm)
+{
+	int err = capture__set_filter(l->cap, tgids, ntgids, comm);
+
+	if (!err)
+		l->idle.filtered = ntgids || comm;
+	return err;
+}
+
+int live__poll_events(struct live *l, struct pollfd *pfd)
+{
+	double quiet = l->events_quiet_until - monotonic_seconds();
+
+	/* What came during a quiet time is read at its end: no poll() to ask. */
+	if (quiet <= 0 && l->events_quiet_until > 0) {
+		l->events_quiet_until = 0;
+		live__handle_events(l);
+		quiet = l->events_quiet_until - monotonic_seconds();
+	}
+	pfd->events = POLLIN;
+	pfd->revents = 0;
+	if (quiet > 0) { /* notes wait; stacks filling their ring buffer do not */
+		pfd->fd = capture__stacks_fill_fd(l->cap);
+		return (int)(quiet * 1000) + 1;
+	}
+	pfd->fd = capture__event_fd(l->cap);
+	return -1;
+}
+
+/* A process to snapshot now; what it maps goes to the unwinder too. */
+static void on_proc_note(void *ctx, uint32_t tgid, bool starting, uint64_t start_boottime)
+{
+	struct live *l = ctx;
+	const struct proc_maps *maps;
+
+	if (symbolizer__note_process(l->sym, tgid, starting, start_boottime) || !l->unwinder)
+		return;
+	maps = symbolizer__maps(l->sym, tgid);
+	if (maps)
+		unwinder__note_process(l->unwinder, tgid, maps, symbolizer__user_gen(l->sym, tgid));
+}
+
+void live__handle_events(struct live *l)
+{
+	if (capture__consume_events(l->cap, on_proc_note, l) > 0)
+		l->events_quiet_until = monotonic_seconds() + EVENTS_QUIET;
+}
+
+void live__stop(struct live *l)
+{
+	if (l->idle.on)
+		idle_account__update(&l->idle, l->cap, credit_idle, l);
+	l->idle.on = false;
+	capture__stop(l->cap);
+}
+
+void live__walks_text(const struct live *l, const struct capture_stats *st, char *buf,
+		      size_t size)
+{
+	const uint64_t *walks = st->slot + STAT_UWALK;
+	uint64_t cut = 0;
+	const char *sep = " (";
+	size_t len;
+
+	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++)
+		cut += walks[end];
+	len = (size_t)snprintf(buf, size, "user stacks by %s: %" PRIu64 " whole, %" PRIu64
+				     " truncated",
+			       capture__unwinds_with_tables(l->cap) ? "unwind tables"
+								    : "frame pointers",
+			       walks[UNWIND_WHOLE], cut);
+	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR && len < size; end++) {
+		if (!walks[end])
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s: %" PRIu64, sep,
+					unwind_end__name(end), walks[end]);
+		sep = ", ";
+	}
+	if (*sep == ',' && len < size)
+		snprintf(buf + len, size - len, ")");
+}
+
+struct capture *live__capture(const struct live *l)
+{
+	return l->cap;
+}
+
+void live__close(struct live *l)
+{
+	if (!l)
+		return;
+	capture__close(l->cap);
+	idle_account__free(&l->idle);
+	name_cache__free(l->names);
+	free(l);
+}

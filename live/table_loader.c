@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table_loader: one worker thread, a queue under a mutex, and a list of
+ * finished jobs. The worker runs at a lower priority than the loop (nice
+ * 10): a table can wait; a screen should not.
+ */
+#include "live/table_loader.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "symbols/debuginfo.h"
+#include "symbols/elffile.h"
+#include "unwind/cfi_table.h"
+#include "unwind/rule_dict.h"
+
+#define WORKER_NICE 10
+
+struct table_loader {
+	struct unwind_maps *maps;
+	char *debug_root;
+	struct rule_dict *dict; /* the worker's alone */
+	uint32_t rules_loaded;  /* the worker's: rules copied to the maps */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	/* Under lock. */
+	struct table_job *queue, *done;
+	bool stop;
+	uint32_t rules; /* the dictionary's size, for stats */
+};
+
+struct table_job *table_job__new(void)
+{
+	struct table_job *job = calloc(1, sizeof(*job));
+
+	if (job) {
+		job->fd = -1;
+		job->root_fd = -1;
+	}
+	return job;
+}
+
+void table_job__free(struct table_job *job)
+{
+	if (!job)
+		return;
+	if (job->fd >= 0)
+		close(job->fd);
+	if (job->root_fd >= 0)
+		close(job->root_fd);
+	free(job->image);
+	free(job->path);
+	free(job);
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The job's file, opened as ELF (its fd or image taken); NULL when it is not ELF. */
+static struct elf_file *job_elf(struct table_job *job)
+{
+	struct elf_file *f;
+
+	if (job->image) {
+		f = elf_file__open_image(job->image, job->image_len);
+		job->image = NULL;
+	} else {
+		f = elf_file__open_fd(job->fd, true);
+		job->fd = -1;
+	}
+	return f;
+}
+
+/*
+ * Builds the table of @job's file: from its own CFI, else from the
+ * .debug_frame of its debug file (looked for only then: finding one can
+ * mean reading a large file for its CRC).
+ */
+static int build(struct table_loader *l, struct table_job *job, struct cfi_table *t)
+{
+	struct debug_search ds = { .root_fd = job->root_fd, .debug_root = l->debug_root,
+				   .path = job->path ? job->path : "" };
+	struct elf_file *bin = job_elf(job), *debug;
+	int err;
+
+	if (!bin)
+		return -ENOENT;
+	err = cfi_table__build(bin, NULL, l->dict, t);
+	if (err == -ENOENT && (debug = debuginfo__find(bin, &ds)) != NULL) {
+		err = cfi_table__build(bin, debug, l->dict, t);
+		elf_file__close(debug);
+	}
+	elf_file__close(bin);
+	return err;
+}
+
+/* Copies the rules the dictionary gained to the maps, before a table uses them. */
+static int sync_rules(struct table_loader *l)
+{
+	uint32_t n = rule_dict__count(l->dict);
+	int err = 0;
+
+	for (; l->rules_loaded < n && !err; l->rules_loaded++)
+		err = unwind_maps__add_rules(l->maps, l->rules_loaded,
+					     rule_dict__get(l->dict, l->rules_loaded), 1);
+	return err;
+}
+
+static void run_job(struct table_loader *l, struct table_job *job)
+{
+	struct cfi_table t;
+	uint64_t start = monotonic_ns();
+
+	if (job->drop) {
+		job->err = unwind_maps__drop_table(l->maps, job->id);
+		return;
+	}
+	job->err = build(l, job, &t);
+	job->build_ns = monotonic_ns() - start;
+	if (job->err)
+		return;
+	job->rows = t.n;
+	job->unsupported = t.unsupported;
+	job->source = t.source;
+	job->err = sync_rules(l) ?:
+		   unwind_maps__load_table(l->maps, job->id, job->gen, t.rows, t.n, &job->bytes);
+	cfi_table__free(&t);
+}
+
+/* Takes the queued job to run next, under the lock: drops first, then the most wanted. */
+static struct table_job *take_next(struct table_loader *l)
+{
+	struct table_job **best = NULL;
+
+	for (struct table_job **p = &l->queue; *p; p = &(*p)->next) {
+		if (!best || ((*p)->drop && !(*best)->drop) ||
+		    ((*p)->drop == (*best)->drop && (*p)->priority > (*best)->priority))
+			best = p;
+	}
+	if (best) {
+		struct table_job *job = *best;
+
+		*best = job->next;
+		job->next = NULL;
+		return job;
+	}
+	return NULL;
+}
+
+static void *worker(void *arg)
+{
+	struct table_loader *l = arg;
+
+	setpriority(PRIO_PROCESS, (id_t)gettid(), WORKER_NICE);
+	pthread_mutex_lock(&l->lock);
+	while (!l->stop) {
+		struct table_job *job = take_next(l);
+
+		if (!job) {
+			pthread_cond_wait(&l->wake, &l->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&l->lock);
+		run_job(l, job);
+		pthread_mutex_lock(&l->lock);
+		l->rules = l->rules_loaded;
+		job->next = l->done;
+		l->done = job;
+	}
+	pthread_mutex_unlock(&l->lock);
+	return NULL;
+}
+
+struct table_loader *table_loader__new(struct unwind_maps *maps, const char *debug_root)
+{
+	struct table_loader *l = calloc(1, sizeof(*l));
+	sigset_t all, old;
+	int err;
+
+	if (!l)
+		return NULL;
+	l->maps = maps;
+	l->debug_root = strdup(debug_root);
+	l->dict = rule_dict__new();
+	if (!l->debug_root || !l->dict || sync_rules(l)) {
+		rule_dict__free(l->dict);
+		free(l->debug_root);
+		free(l);
+		errno = ENOMEM;
+		return NULL;
+	}
+	pthread_mutex_init(&l->lock, NULL);
+	pthread_cond_init(&l->wake, NULL);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
+	err = pthread_create(&l->thread, NULL, worker, l);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err) {
+		pthread_mutex_destroy(&l->lock);
+		pthread_cond_destroy(&l->wake);
+		rule_dict__free(l->dict);
+		free(l->debug_root);
+		free(l);
+		errno = err;
+		return NULL;
+	}
+	return l;
+}
+
+void table_loader__submit(struct table_loader *l, struct table_job *job)
+{
+	pthread_mutex_lock(&l->lock);
+	job->next = l->queue;
+	l->queue = job;
+	pthread_cond_signal(&l->wake);
+	pthread_mutex_unlock(&l->lock);
+}
+
+void table_loader__want(struct table_loader *l, struct table_job *job, uint32_t priority)
+{
+	pthread_mutex_lock(&l->lock);
+	if (job->priority < priority)
+		job->priority = priority;
+	pthread_mutex_unlock(&l->lock);
+}
+
+struct table_job *table_loader__done(struct table_loader *l)
+{
+	struct table_job *done;
+
+	pthread_mutex_lock(&l->lock);
+	done = l->done;
+	l->done = NULL;
+	pthread_mutex_unlock(&l->lock);
+	return done;
+}
+
+uint32_t table_loader__rules(const struct table_loader *l)
+{
+	uint32_t n;
+
+	pthread_mutex_lock((pthread_mutex_t *)&l->lock);
+	n = l->rules;
+	pthread_mutex_unlock((pthread_mutex_t *)&l->lock);
+	return n;
+}
+
+static void free_jobs(struct table_job *job)
+{
+	while (job) {
+		struct table_job *next = job->next;
+
+		table_job__free(job);
+		job = next;
+	}
+}
+
+void table_loader__free(struct table_loader *l)
+{
+	if (!l)
+		return;
+	pthread_mutex_lock(&l->lock);
+	l->stop = true;
+	pthread_cond_signal(&l->wake);
+	pthread_mutex_unlock(&l->lock);
+	pthread_join(l->thread, NULL);
+	free_jobs(l->queue);
+	free_jobs(l->done);
+	pthread_mutex_destroy(&l->lock);
+	pthread_cond_destroy(&l->wake);
+	rule_dict__free(l->dict);
+	free(l->debug_root);
+	free(l);
+}

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unwinder: three tables.
+ *
+ * - Tables (struct tab), by key (build-id, else device + inode + size +
+ *   mtime), on an LRU list by last use that counts the kernel memory of
+ *   the loaded ones. A table is pending (its job queued or running), loaded,
+ *   without CFI, over the budget, or failed; evicted, it is no longer
+ *   found by its key and goes once no file points to it.
+ * - Files (struct file), by (device, inode) as the maps show them: each
+ *   points to its table. Once per pass a file met again is checked by
+ *   size and mtime (one stat through map_files), so that an inode reused
+ *   by another file never finds the old file's table.
+ * - Processes (struct proc), by tgid, on an LRU list by last note: the
+ *   mappings written for the walk, and the table of each. A table that
+ *   turns out to have no rows (no CFI, no room) makes the processes using
+ *   it written again, so that their walks say why they stop.
+ */
+#include "live/unwinder.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "live/table_loader.h"
+#include "profile/hash_index.h" /* hash_bytes(): a generic hash */
+#include "symbols/elffile.h"
+#include "symbols/id_table.h"
+#include "symbols/lru.h"
+#include "symbols/mapped_file.h"
+#include "symbols/rootfs.h"
+
+#define FILE_IDLE_PASSES 64 /* a file no note met for this long is forgotten */
+#define MIN_PROC_SLOTS 128
+#define MAX_PROC_SLOTS 4096
+#define PROC_SLOTS_SHARE 20 /* the process slots take at most 1/20th of the budget */
+
+enum tab_state {
+	TAB_PENDING,
+	TAB_LOADED,
+	TAB_WITHOUT,     /* the file has no CFI (or is not x86-64 ELF) */
+	TAB_OVER_BUDGET, /* not built: no memory or slot left */
+	TAB_FAILED,      /* built, but could not be loaded */
+	TAB_EVICTED,
+};
+
+struct tab {
+	struct id_node node;   /* its key, in tabs_by_key while keyed */
+	struct lru_node lru;   /* on u->tabs while keyed; bytes: kernel memory once loaded */
+	struct table_job *job; /* while pending */
+	uint32_t id;           /* its slot in unwind_tables, while pending or loaded */
+	uint16_t gen;
+	uint8_t state;         /* enum tab_state */
+	bool keyed;
+	uint32_t refs;         /* mappings of described processes that use it */
+	uint32_t files;        /* files that point to it */
+	uint32_t wanted;       /* notes that asked for it */
+	size_t rows;
+};
+
+struct file {
+	struct id_node node; /* {device, inode} */
+	struct lru_node lru; /* on u->files, by last use */
+	struct tab *tab;
+	off_t size;
+	struct timespec mtime;
+	uint64_t checked_pass, used_pass;
+};
+
+struct proc {
+	struct id_node node; /* {tgid} */
+	struct lru_node lru; /* on u->proc_lru, by last note */
+	uint32_t slot;       /* in unwind_procs, or UNWIND_NO_SLOT */
+	uint64_t maps_gen, noted_pass;
+	uint32_t n;
+	struct unwind_map *maps; /* as written for the walk */
+	struct tab **tabs;       /* the table of each, or NULL */
+};
+
+struct unwinder {
+	char *proc_root;
+	bool host_proc;
+	struct unwind_maps *maps;
+	struct table_loader *loader;
+	struct id_table procs, files, tabs_by_key;
+	struct lru proc_lru, file_lru, tabs;
+	uint32_t free_ids[UNWIND_MAX_TABLES], nfree_ids;
+	uint16_t id_gen[UNWIND_MAX_TABLES];
+	uint64_t pass;
+	size_t budget, fixed;
+	bool rewrite; /* a table left the walk: some processes need writing again */
+	struct tab *vdso; /* flametop's own vDSO's table, shared by same-size vDSOs */
+	size_t vdso_len;
+	struct unwinder_stats st; /* counts kept as they change */
+};
+
+static uint32_t proc_slots_for(size_t budget)
+{
+	size_t n = budget / PROC_SLOTS_SHARE / sizeof(struct unwind_proc);
+
+	return n < MIN_PROC_SLOTS ? MIN_PROC_SLOTS : n > MAX_PROC_SLOTS ? MAX_PROC_SLOTS : n;
+}
+
+int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+	int err;
+
+	*out = NULL;
+	if (!u)
+		return -ENOMEM;
+	u->budget = o->memory_bytes ? o->memory_bytes : UNWIND_MEMORY_DEFAULT;
+	u->proc_root = strdup(o->proc_root ? o->proc_root : "/proc");
+	u->host_proc = !o->proc_root;
+	u->pass = 1;
+	lru__init(&u->proc_lru);
+	lru__init(&u->file_lru);
+	lru__init(&u->tabs);
+	for (uint32_t i = 0; i < UNWIND_MAX_TABLES; i++)
+		u->free_ids[u->nfree_ids++] = UNWIND_MAX_TABLES - 1 - i;
+	err = u->proc_root ? unwind_maps__new(proc_slots_for(u->budget), &u->maps) : -ENOMEM;
+	if (!err) {
+		u->fixed = unwind_maps__fixed_bytes(u->maps);
+		u->loader = table_loader__new(u->maps, o->debug_root ? o->debug_root
+								      : "/usr/lib/debug");
+		if (!u->loader)
+			err = -errno;
+	}
+	if (err) {
+		unwinder__free(u);
+		return err;
+	}
+	*out = u;
+	return 0;
+}
+
+struct unwind_maps *unwinder__maps(struct unwinder *u)
+{
+	return u->maps;
+}
+
+static bool tab_in_walk(const struct tab *t)
+{
+	return t && (t->state == TAB_PENDING || t->state == TAB_LOADED);
+}
+
+static size_t bytes_used(const struct unwinder *u)
+{
+	return u->fixed + u->tabs.bytes;
+}
+
+/* Frees @t once nothing finds or points to it. */
+static void tab_put(struct unwinder *u, struct tab *t)
+{
+	if (t->keyed || t->files || t->refs || t->job || t == u->vdso)
+		return;
+	free(t);
+}
+
+/* Forgets @t's key and, when loaded, empties its slot; frees it when nothing points to it. */
+static void tab_evict(struct unwinder *u, struct tab *t)
+{
+	struct table_job *drop;
+
+	if (t->state == TAB_LOADED) {
+		drop = table_job__new();
+		if (!drop)
+			return; /* kept: evicted at a later pass */
+		drop->drop = true;
+		drop->id = t->id;
+		table_loader__submit(u->loader, drop); /* the id is free once it ran */
+		u->st.tables--;
+		u->st.rows -= t->rows;
+	}
+	id_table__remove(&u->tabs_by_key, &t->node);
+	lru__remove(&u->tabs, &t->lru);
+	t->keyed = false;
+	t->state = TAB_EVICTED;
+	tab_put(u, t);
+}
+
+/* Evicts tables no process uses, least recently used first, until @u is within its budget. */
+static void evict_over_budget(struct unwinder *u)
+{
+	struct lru_node *n = lru__oldest(&u->tabs), *newer;
+
+	for (; n && bytes_used(u) > u->budget; n = newer) {
+		struct tab *t = lru_entry(n, struct tab, lru);
+
+		newer = lru__newer(&u->tabs, n);
+		if (!t->refs && t->state == TAB_LOADED)
+			tab_evict(u, t);
+	}
+}
+
+/*
+ * Queues the build of @t from @fd (or @image, @len: taken), the file
+ * process @tgid maps at @path; leaves it over the budget when no memory or
+ * table slot is left.
+ */
+static void tab_build(struct unwinder *u, struct tab *t, int fd, void *image, size_t len,
+		      uint32_t tgid, const char *path)
+{
+	struct table_job *job = NULL;
+
+	evict_over_budget(u);
+	if (bytes_used(u) <= u->budget && u->nfree_ids)
+		job = table_job__new();
+	if (!job) {
+		if (fd >= 0)
+			close(fd);
+		free(image);
+		t->state = TAB_OVER_BUDGET;
+		u->st.over_budget++;
+		return;
+	}
+	t->id = u->free_ids[--u->nfree_ids];
+	t->gen = ++u->id_gen[t->id];
+	t->state = TAB_PENDING;
+	t->job = job;
+	job->id = t->id;
+	job->gen = t->gen;
+	job->fd = fd;
+	job->image = image;
+	job->image_len = len;
+	job->owner = t;
+	if (path) {
+		job->path = strdup(path);
+		job->root_fd = rootfs__open_root(u->proc_root, tgid);
+	}
+	u->st.pending++;
+	table_loader__submit(u->loader, job);
+}
+
+/* A new table keyed {@k0, @k1}, found by it from now on; NULL when out of memory. */
+static struct tab *tab_new(struct unwinder *u, uint64_t k0, uint64_t k1)
+{
+	struct tab *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->node.key[0] = k0;
+	t->node.key[1] = k1;
+	if (id_table__insert(&u->tabs_by_key, &t->node)) {
+		free(t);
+		return NULL;
+	}
+	t->keyed = true;
+	lru__add(&u->tabs, &t->lru, 0);
+	return t;
+}
+
+#define KEY_TAG(c) ((uint64_t)(c) << 56)
+#define KEY_BITS (KEY_TAG(1) - 1)
+
+/*
+ * The key of the file open on @fd (which @st describes): its build-id
+ * when it has one, else its identity.
+ */
+static void file_key(int fd, const struct stat *st, uint64_t key[2])
+{
+	struct elf_file *f = elf_file__open_fd(fd, false);
+	uint8_t id[BUILD_ID_MAX];
+	size_t len = f ? elf_file__build_id(f, id, sizeof(id)) : 0;
+	uint64_t who[5] = { st->st_dev, st->st_ino, (uint64_t)st->st_size,
+			    (uint64_t)st->st_mtim.tv_sec, (uint64_t)st->st_mtim.tv_nsec };
+
+	elf_file__close(f);
+	if (len) {
+		key[0] = KEY_TAG('B') | (hash_bytes(id, len) & KEY_BITS);
+		key[1] = hash_bytes(id, len) ^ hash_bytes(id + len / 2, len - len / 2);
+	} else {
+		key[0] = KEY_TAG('F') | (hash_bytes(who, sizeof(who)) & KEY_BITS);
+		key[1] = hash_bytes(who, 3 * sizeof(who[0]));
+	}
+}
+
+/*
+ * Forgets @f. A table it leaves unused with nothing in the walk (no CFI,
+ * no room) is forgotten too: a file with its key is tried afresh.
+ */
+static void file_free(struct unwinder *u, struct file *f)
+{
+	struct tab *t = f->tab;
+
+	id_table__remove(&u->files, &f->node);
+	lru__remove(&u->file_lru, &f->lru);
+	free(f);
+	if (!--t->files && !t->refs && t->keyed && !tab_in_walk(t)) {
+		id_table__remove(&u->tabs_by_key, &t->node);
+		lru__remove(&u->tabs, &t->lru);
+		t->keyed = false;
+	}
+	tab_put(u, t);
+}
+
+/*
+ * A new file for mapping @m of @tgid, opened now: its table found by key,
+ * or made and queued for building. NULL when it cannot be opened.
+ */
+static struct file *file_new(struct unwinder *u, uint32_t tgid, const struct proc_map *m)
+{
+	int fd = mapped_file__open(u->proc_root, tgid, m);
+	struct file *f = NULL;
+	uint64_t key[2];
+	struct tab *t;
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !(f = calloc(1, sizeof(*f))))
+		goto fail;
+	file_key(fd, &st, key);
+	t = (struct tab *)id_table__find(&u->tabs_by_key, key[0], key[1]);
+	if (!t) {
+		t = tab_new(u, key[0], key[1]);
+		if (!t)
+			goto fail;
+		tab_build(u, t, fd, NULL, 0, tgid, m->path);
+		fd = -1;
+	}
+	f->node.key[0] = ((uint64_t)m->dev_major << 32) | m->dev_minor;
+	f->node.key[1] = m->inode;
+	if (id_table__insert(&u->files, &f->node))
+		goto fail;
+	f->tab = t;
+	t->files++;
+	f->size = st.st_size;
+	f->mtime = st.st_mtim;
+	f->checked_pass = u->pass;
+	lru__add(&u->file_lru, &f->lru, 0);
+	if (fd >= 0)
+		close(fd);
+	return f;
+fail:
+	free(f);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* The table of file mapping @m of @tgid: the file's, checked once per pass, or a new one's. */
+static struct tab *file_tab(struct unwinder *u, uint32_t tgid, const struct proc_map *m)
+{
+	struct file *f = (struct file *)id_table__find(
+		&u->files, ((uint64_t)m->dev_major << 32) | m->dev_minor, m->inode);
+	struct stat st;
+
+	if (f && f->tab->state == TAB_EVICTED) {
+		file_free(u, f);
+		f = NULL;
+	}
+	if (f && f->checked_pass != u->pass) {
+		f->checked_pass = u->pass;
+		if (!mapped_file__stat(u->proc_root, tgid, m, &st) &&
+		    (st.st_size != f->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
+		     st.st_mtim.tv_nsec != f->mtime.tv_nsec)) {
+			file_free(u, f); /* another file under the same inode */
+			f = NULL;
+		}
+	}
+	if (!f)
+		f = file_new(u, tgid, m);
+	if (!f)
+		return NULL;
+	f->used_pass = u->pass;
+	lru__touch(&u->file_lru, &f->lru);
+	return f->tab;
+}
+
+/* The table of vDSO mapping @m: flametop's own vDSO's, when it is the same size. */
+static struct tab *vdso_tab(struct unwinder *u, const struct proc_map *m)
+{
+	const void *image;
+	void *copy;
+
+	if (!u->vdso && (u->vdso = calloc(1, sizeof(*u->vdso))) != NULL) {
+		u->vdso->state = TAB_WITHOUT;
+		if (!mapped_file__own_vdso(&image, &u->vdso_len) &&
+		    (copy = malloc(u->vdso_len)) != NULL) {
+			memcpy(copy, image, u->vdso_len);
+			tab_build(u, u->vdso, -1, copy, u->vdso_len, 0, NULL);
+		}
+	}
+	return u->vdso && m->end - m->start == u->vdso_len ? u->vdso : NULL;
+}
+
+/* Sets the table of each of @p's mappings as the walk is to see it. True when one changed. */
+static bool proc_fill_tables(struct proc *p)
+{
+	bool changed = false;
+
+	for (uint32_t i = 0; i < p->n; i++) {
+		const struct tab *t = p->tabs[i];
+		uint16_t table = tab_in_walk(t) ? t->id + 1 : 0, gen = tab_in_walk(t) ? t->gen : 0;
+
+		changed |= p->maps[i].table != table || p->maps[i].gen != gen;
+		p->maps[i].table = table;
+		p->maps[i].gen = gen;
+	}
+	return changed;
+}
+
+/* Writes @p's mappings for the walk; a process that finds no room is not described. */
+static void proc_write(struct unwinder *u, struct proc *p)
+{
+	uint32_t tgid = (uint32_t)p->node.key[0];
+	int64_t slot;
+
+	proc_fill_tables(p);
+	slot = unwind_maps__put_proc(u->maps, tgid, p->slot, p->maps, p->n);
+	if (slot >= 0) {
+		p->slot = (uint32_t)slot;
+		return;
+	}
+	u->st.no_slot++;
+	if (p->slot != UNWIND_NO_SLOT) /* its old mappings would mislead the walk */
+		unwind_maps__drop_proc(u->maps, tgid, p->slot);
+	p->slot = UNWIND_NO_SLOT;
+}
+
+static void proc_release_tabs(struct unwinder *u, struct proc *p)
+{
+	for (uint32_t i = 0; i < p->n; i++) {
+		if (p->tabs[i]) {
+			p->tabs[i]->refs--;
+			tab_put(u, p->tabs[i]);
+		}
+	}
+	free(p->maps);
+	free(p->tabs);
+	p->maps = NULL;
+	p->tabs = NULL;
+	p->n = 0;
+}
+
+/* The table of mapping @m of @tgid, for the walk: a file's, the vDSO's, or none (frame pointers). */
+static struct tab *mapping_tab(struct unwinder *u, uint32_t tgid, const struct proc_map *m)
+{
+	if (m->pgoff > UINT32_MAX) /* rows are keyed by 32-bit offsets */
+		return NULL;
+	if (m->kind == MAP_FILE)
+		return file_tab(u, tgid, m);
+	if (m->kind == MAP_VDSO)
+		return vdso_tab(u, m);
+	return NULL;
+}
+
+/* Describes @maps, the executable mappings of @p, to the walk. */
+static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_maps *maps)
+{
+	uint32_t tgid = (uint32_t)p->node.key[0], n = 0;
+	struct unwind_map *out = calloc(UNWIND_MAX_MAPS, sizeof(*out));
+	struct tab **tabs = calloc(UNWIND_MAX_MAPS, sizeof(*tabs));
+
+	if (!out || !tabs) {
+		free(out);
+		free(tabs);
+		return;
+	}
+	for (size_t i = 0; i < maps->n && n < UNWIND_MAX_MAPS; i++) {
+		const struct proc_map *m = &maps->maps[i];
+		struct tab *t;
+
+		if (!(m->perms & MAP_PERM_X))
+			continue;
+		t = mapping_tab(u, tgid, m);
+		out[n] = (struct unwind_map){ .start = m->start, .end = m->end,
+					      .off = t ? (uint32_t)m->pgoff : 0 };
+		tabs[n++] = t;
+		if (!t)
+			continue;
+		t->refs++;
+		t->wanted++;
+		if (t->job)
+			table_loader__want(u->loader, t->job, t->wanted);
+		if (t->keyed)
+			lru__touch(&u->tabs, &t->lru);
+	}
+	proc_release_tabs(u, p);
+	p->maps = out;
+	p->tabs = tabs;
+	p->n = n;
+	proc_write(u, p);
+}
+
+void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
+			    uint64_t maps_gen)
+{
+	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
+
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p)
+			return;
+		p->node.key[0] = tgid;
+		p->slot = UNWIND_NO_SLOT;
+		if (id_table__insert(&u->procs, &p->node)) {
+			free(p);
+			return;
+		}
+		lru__add(&u->proc_lru, &p->lru, 0);
+		u->st.processes++;
+	} else if (p->maps_gen == maps_gen) {
+		p->noted_pass = u->pass;
+		lru__touch(&u->proc_lru, &p->lru);
+		return;
+	}
+	p->maps_gen = maps_gen;
+	p->noted_pass = u->pass;
+	lru__touch(&u->proc_lru, &p->lru);
+	proc_describe(u, p, maps);
+}
+
+static void proc_free(struct unwinder *u, struct proc *p)
+{
+	if (p->slot != UNWIND_NO_SLOT)
+		unwind_maps__drop_proc(u->maps, (uint32_t)p->node.key[0], p->slot);
+	id_table__remove(&u->procs, &p->node);
+	lru__remove(&u->proc_lru, &p->lru);
+	proc_release_tabs(u, p);
+	u->st.processes--;
+	free(p);
+}
+
+/* Has @tgid exited? Only for this machine's /proc. */
+static bool proc_gone(const struct unwinder *u, uint32_t tgid)
+{
+	return u->host_proc && kill((pid_t)tgid, 0) && errno == ESRCH;
+}
+
+/*
+ * Forgets the processes that exited (those noted in this pass run), and
+ * writes again those whose tables left the walk.
+ */
+static void procs_pass(struct unwinder *u)
+{
+	struct lru_node *n = lru__oldest(&u->proc_lru), *newer;
+
+	for (; n; n = newer) {
+		struct proc *p = lru_entry(n, struct proc, lru);
+
+		newer = lru__newer(&u->proc_lru, n);
+		if (p->noted_pass != u->pass && proc_gone(u, (uint32_t)p->node.key[0]))
+			proc_free(u, p);
+		else if (u->rewrite && proc_fill_tables(p))
+			proc_write(u, p);
+	}
+	u->rewrite = false;
+}
+
+/* Forgets the files no note met for FILE_IDLE_PASSES. */
+static void files_pass(struct unwinder *u)
+{
+	struct lru_node *n;
+
+	while ((n = lru__oldest(&u->file_lru)) != NULL) {
+		struct file *f = lru_entry(n, struct file, lru);
+
+		if (f->used_pass + FILE_IDLE_PASSES >= u->pass)
+			break;
+		file_free(u, f);
+	}
+}
+
+/* What became of a finished job. */
+static void job_finished(struct unwinder *u, struct table_job *job)
+{
+	struct tab *t = job->owner;
+
+	if (job->drop) {
+		u->free_ids[u->nfree_ids++] = job->id;
+		return;
+	}
+	t->job = NULL;
+	u->st.pending--;
+	u->st.build_ns += job->build_ns;
+	if (!job->err) {
+		t->state = TAB_LOADED;
+		t->rows = job->rows;
+		u->st.tables++;
+		u->st.rows += job->rows;
+		if (t->keyed)
+			lru__resize(&u->tabs, &t->lru, job->bytes);
+		return;
+	}
+	u->free_ids[u->nfree_ids++] = t->id; /* nothing was put in its slot */
+	if (job->err == -ENOENT || job->err == -ENOTSUP) {
+		t->state = TAB_WITHOUT;
+		u->st.without++;
+	} else {
+		t->state = TAB_FAILED;
+		u->st.failed++;
+	}
+	u->rewrite = true;
+	tab_put(u, t);
+}
+
+void unwinder__pass(struct unwinder *u)
+{
+	struct table_job *job = table_loader__done(u->loader), *next;
+
+	for (; job; job = next) {
+		next = job->next;
+		job_finished(u, job);
+		table_job__free(job);
+	}
+	procs_pass(u);
+	files_pass(u);
+	evict_over_budget(u);
+	unwind_maps__pass(u->maps);
+	u->pass++;
+}
+
+void unwinder__stats(const struct unwinder *u, struct unwinder_stats *st)
+{
+	*st = u->st;
+	st->bytes = bytes_used(u);
+	st->budget = u->budget;
+	st->rules = table_loader__rules(u->loader);
+}
+
+static void release_tab(struct id_node *node)
+{
+	free(node);
+}
+
+void unwinder__free(struct unwinder *u)
+{
+	struct lru_node *n;
+
+	if (!u)
+		return;
+	table_loader__free(u->loader); /* first: its jobs point to tables */
+	while ((n = lru__oldest(&u->proc_lru)) != NULL) {
+		struct proc *p = lru_entry(n, struct proc, lru);
+
+		id_table__remove(&u->procs, &p->node);
+		lru__remove(&u->proc_lru, &p->lru);
+		proc_release_tabs(u, p);
+		free(p);
+	}
+	while ((n = lru__oldest(&u->file_lru)) != NULL)
+		file_free(u, lru_entry(n, struct file, lru));
+	id_table__clear(&u->procs, release_tab, false); /* empty: its buckets */
+	id_table__clear(&u->files, release_tab, false);
+	id_table__clear(&u->tabs_by_key, release_tab, false);
+	free(u->vdso);
+	unwind_maps__free(u->maps);
+	free(u->proc_root);
+	free(u);
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * unwinder: what the BPF walk needs to unwind user stacks with tables,
+ * kept up to date from the loop: for each process the live source notes,
+ * its executable mappings, each naming its file's table; the tables
+ * themselves, built once per file (keyed by build-id, else by device,
+ * inode, size and mtime), shared by every process mapping the file, built
+ * and loaded by a table_loader thread, most wanted first, and evicted
+ * (files no process maps any more first) to stay within a memory budget.
+ *
+ * Until a process's mappings and tables are in, the walk falls back to
+ * frame pointers for it, and says so in how its stacks end.
+ */
+#ifndef FLAMETOP_UNWINDER_H
+#define FLAMETOP_UNWINDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bpf/unwind_maps.h"
+#include "symbols/procmaps.h"
+
+#define UNWIND_MEMORY_DEFAULT (128u << 20) /* bytes: a busy desktop's code, with room */
+
+struct unwinder_opts {
+	const char *proc_root;  /* NULL: /proc */
+	const char *debug_root; /* NULL: /usr/lib/debug */
+	size_t memory_bytes;    /* kernel memory for tables and processes; 0: the default */
+};
+
+struct unwinder_stats {
+	size_t tables;      /* loaded */
+	size_t pending;     /* queued or being built */
+	size_t without;     /* files without CFI: walked by frame pointer */
+	size_t over_budget; /* files left without a table: the memory budget was spent */
+	size_t failed;      /* tables that could not be loaded */
+	size_t processes;   /* processes described to the walk */
+	uint64_t no_slot;   /* notes of processes that found no room */
+	size_t rows;        /* rows loaded */
+	size_t bytes;       /* kernel memory used by the maps and tables ... */
+	size_t budget;      /* ... and allowed */
+	uint32_t rules;     /* distinct rules */
+	uint64_t build_ns;  /* time spent building tables, in all */
+};
+
+struct unwinder;
+
+/*
+ * unwinder__new() makes the BPF maps and starts the loader thread. Returns
+ * 0 with *@out set, or -errno.
+ */
+int unwinder__new(const struct unwinder_opts *o, struct unwinder **out);
+
+/* The maps a capture walks user stacks with. */
+struct unwind_maps *unwinder__maps(struct unwinder *u);
+
+/*
+ * unwinder__note_process() describes process @tgid's executable mappings
+ * @maps (a fresh snapshot, generation @maps_gen) to the walk, asking for
+ * the tables of the files it maps. A process noted again with the same
+ * generation costs a lookup.
+ */
+void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
+			    uint64_t maps_gen);
+
+/*
+ * unwinder__pass() takes in what the loader finished, forgets processes
+ * that exited, and evicts tables over the budget. Once per drain.
+ */
+void unwinder__pass(struct unwinder *u);
+
+void unwinder__stats(const struct unwinder *u, struct unwinder_stats *st);
+
+/* unwinder__free(NULL) is a no-op. */
+void unwinder__free(struct unwinder *u);
+
+#endif

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "symbols/mapped_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/auxv.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "symbols/rootfs.h"
+
+/*
+ * True when the file open on @fd is the one mapping @m names: a regular
+ * file with its inode, and its device unless @via_map_files. A file reached
+ * through map_files is the mapped one, and btrfs shows another device
+ * number for it (its subvolume's) than the maps file does.
+ */
+static bool mapped_file__matches(int fd, const struct proc_map *m, bool via_map_files)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != m->inode)
+		return false;
+	return via_map_files ||
+	       (major(st.st_dev) == m->dev_major && minor(st.st_dev) == m->dev_minor);
+}
+
+/* Keeps @fd when it is open on the file of @m, else closes it. Returns @fd or -1. */
+static int mapped_file__take(int fd, const struct proc_map *m, bool via_map_files)
+{
+	if (fd >= 0 && !mapped_file__matches(fd, m, via_map_files)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* "@proc_root/@tgid/map_files/start-end" into @path; false when it does not fit. */
+static bool map_files_path(char *path, size_t size, const char *proc_root, uint32_t tgid,
+			   const struct proc_map *m)
+{
+	int n = snprintf(path, size, "%s/%" PRIu32 "/map_files/%" PRIx64 "-%" PRIx64, proc_root,
+			 tgid, m->start, m->end);
+
+	return n > 0 && (size_t)n < size;
+}
+
+int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_map *m)
+{
+	char path[PATH_MAX];
+	int fd = -1, root;
+
+	if (map_files_path(path, sizeof(path), proc_root, tgid, m))
+		fd = mapped_file__take(rootfs__open(-1, path, O_RDONLY), m, true);
+	if (fd < 0 && m->path[0] == '/') {
+		root = rootfs__open_root(proc_root, tgid);
+		if (root >= 0) {
+			fd = mapped_file__take(rootfs__open(root, m->path, O_RDONLY), m, false);
+			close(root);
+		}
+	}
+	if (fd < 0 && m->path[0] == '/')
+		fd = mapped_file__take(rootfs__open(-1, m->path, O_RDONLY), m, false);
+	return fd < 0 ? -ENOENT : fd;
+}
+
+int mapped_file__stat(const char *proc_root, uint32_t tgid, const struct proc_map *m,
+		      struct stat *st)
+{
+	char path[PATH_MAX];
+
+	if (!map_files_path(path, sizeof(path), proc_root, tgid, m))
+		return -ENAMETOOLONG;
+	return stat(path, st) ? -errno : 0;
+}
+
+int mapped_file__own_vdso(const void **image, size_t *len)
+{
+	uint64_t start = getauxval(AT_SYSINFO_EHDR);
+	const struct proc_map *m;
+	struct proc_maps maps;
+	int err = -ENOENT;
+
+	if (!start || proc_maps__read("/proc", getpid(), &maps))
+		return -ENOENT;
+	m = proc_maps__find(&maps, start);
+	if (m && m->kind == MAP_VDSO && m->start == start) {
+		*image = (const void *)(uintptr_t)start;
+		*len = m->end - m->start;
+		err = 0;
+	}
+	proc_maps__free(&maps);
+	return err;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mapped_file: the file behind a process's mapping, opened or looked at as
+ * the process sees it, and flametop's own vDSO image. For the readers of a
+ * mapped file's contents: its symbols (elf_cache) and its unwind table.
+ */
+#ifndef FLAMETOP_MAPPED_FILE_H
+#define FLAMETOP_MAPPED_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "symbols/procmaps.h"
+
+/*
+ * mapped_file__open() opens the file behind mapping @m of process @tgid:
+ * through "@proc_root/tgid/map_files/start-end" (the mapped file itself,
+ * even when deleted or replaced), else "@proc_root/tgid/root/path", else
+ * the host path. A candidate is taken only when it is a regular file with
+ * the mapping's inode, and its device too unless it came through map_files
+ * (btrfs shows a subvolume's device number there). Returns an fd, or
+ * -ENOENT.
+ */
+int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_map *m);
+
+/*
+ * mapped_file__stat() is stat(2) of the file behind mapping @m of @tgid,
+ * reached through map_files without opening it. Returns 0 or -errno.
+ */
+int mapped_file__stat(const char *proc_root, uint32_t tgid, const struct proc_map *m,
+		      struct stat *st);
+
+/*
+ * mapped_file__own_vdso() finds flametop's own vDSO image (its address from
+ * the aux vector, its size from its maps). Returns 0 with *@image and *@len
+ * set, or -ENOENT.
+ */
+int mapped_file__own_vdso(const void **image, size_t *len);
+
+#endif

@@ -132,6 +132,7 @@ int main(int argc, char **argv)
 	struct capture_stats st;
 	size_t stacks;
 	struct symbolizer *sym;
+	struct unwinder *unwinder = NULL;
 	struct profile *p;
 	struct live *live;
 	struct screen s = { 0 };
@@ -150,13 +151,13 @@ int main(int argc, char **argv)
 	/* As live does: the kernel's table is read once the BPF programs are loaded. */
 	sym = symbolizer__new(&(struct symbolizer_opts){ .defer_kernel = true });
 	p = profile__new();
-	if (child < 0 || !sym || !p || view__init(&v, true, 1.0) ||
-	    screen__resize(&s, WIDTH, HEIGHT)) {
+	if (child < 0 || !sym || !p || unwinder__new(&(struct unwinder_opts){ 0 }, &unwinder) ||
+	    view__init(&v, true, 1.0) || screen__resize(&s, WIDTH, HEIGHT)) {
 		fprintf(stderr, "refresh: can't start\n");
 		return 1;
 	}
 	view__resize(&v, WIDTH, HEIGHT);
-	if (live__open(&copts, WEIGHT_EVENTS, sym, p, &live, err, sizeof(err)) ||
+	if (live__open(&copts, WEIGHT_EVENTS, sym, unwinder, p, &live, err, sizeof(err)) ||
 	    symbolizer__load_kernel(sym)) {
 		fprintf(stderr, "refresh: %s\n", err);
 		kill(child, SIGKILL);
@@ -177,6 +178,7 @@ int main(int argc, char **argv)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	live__close(live);
+	unwinder__free(unwinder);
 	view__free(&v);
 	screen__free(&s);
 	profile__free(p);

@@ -320,7 +320,7 @@ static int run_folded_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
-	ret = symbolizer__load_kernel(sym);
+	ret = live__load_kernel(live);
 	if (ret) {
 		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));
 		goto cleanup;

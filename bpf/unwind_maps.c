@@ -172,16 +172,15 @@ static void lay_out(struct unwind_row *out, uint16_t gen, uint32_t nbuckets,
 	memcpy(out + base, rows, n * sizeof(*rows));
 }
 
-int unwind_maps__load_table(struct unwind_maps *m, uint32_t id, uint16_t gen,
-			    const struct unwind_row *rows, size_t n, size_t *bytes)
+int unwind_maps__make_table(struct unwind_maps *m, uint16_t gen, const struct unwind_row *rows,
+			    size_t n, size_t *bytes)
 {
 	uint64_t nbuckets = n ? ((uint64_t)rows[n - 1].off >> UNWIND_BUCKET_SHIFT) + 1 : 0;
 	uint64_t elems = 1 + nbuckets + n;
 	struct unwind_row *mem;
-	int fd, err = 0;
+	int fd;
 
-	if (id >= UNWIND_MAX_TABLES)
-		return -EINVAL;
+	(void)m;
 	if (elems > UINT32_MAX / sizeof(*rows))
 		return -E2BIG;
 	fd = mmap_array("flametop_table", sizeof(*rows), (uint32_t)elems, BPF_F_INNER_MAP);
@@ -190,20 +189,33 @@ int unwind_maps__load_table(struct unwind_maps *m, uint32_t id, uint16_t gen,
 	*bytes = page_round(elems * sizeof(*rows));
 	mem = map_values(fd, elems * sizeof(*rows));
 	if (!mem) {
+		int err = -errno;
+
 		close(fd);
-		return -errno;
+		return err;
 	}
 	lay_out(mem, gen, (uint32_t)nbuckets, rows, n);
 	munmap(mem, page_round(elems * sizeof(*rows)));
-	if (bpf_map_update_elem(m->fd.tables, &id, &fd, BPF_ANY))
-		err = -errno;
-	close(fd); /* the array of tables holds it now */
-	return err;
+	return fd;
 }
 
-int unwind_maps__drop_table(struct unwind_maps *m, uint32_t id)
+int unwind_maps__put_tables(struct unwind_maps *m, const uint32_t *ids, const int *fds, uint32_t n)
 {
-	if (bpf_map_delete_elem(m->fd.tables, &id) && errno != ENOENT)
+	uint32_t count = n;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (ids[i] >= UNWIND_MAX_TABLES)
+			return -EINVAL;
+	if (n && bpf_map_update_batch(m->fd.tables, ids, fds, &count, NULL))
+		return -errno;
+	return 0;
+}
+
+int unwind_maps__drop_tables(struct unwind_maps *m, const uint32_t *ids, uint32_t n)
+{
+	uint32_t count = n;
+
+	if (n && bpf_map_delete_batch(m->fd.tables, ids, &count, NULL) && errno != ENOENT)
 		return -errno;
 	return 0;
 }

@@ -46,17 +46,25 @@ int unwind_maps__add_rules(struct unwind_maps *m, uint32_t first, const struct u
 			   uint32_t n);
 
 /*
- * unwind_maps__load_table() lays out @n rows (sorted by offset, as a
- * cfi_table has them) for the walk's search, in a new map put in table
- * slot @id (< UNWIND_MAX_TABLES) with generation @gen, replacing what was
- * there. Sets *@bytes to the kernel memory it takes. Returns 0 or -errno
- * (-E2BIG for a table too large to lay out).
+ * unwind_maps__make_table() lays out @n rows (sorted by offset, as a
+ * cfi_table has them) for the walk's search, with generation @gen, in a
+ * new map not in use yet. Sets *@bytes to the kernel memory it takes.
+ * Returns its fd (for unwind_maps__put_tables(), then to close), or
+ * -errno (-E2BIG for a table too large to lay out).
  */
-int unwind_maps__load_table(struct unwind_maps *m, uint32_t id, uint16_t gen,
-			    const struct unwind_row *rows, size_t n, size_t *bytes);
+int unwind_maps__make_table(struct unwind_maps *m, uint16_t gen, const struct unwind_row *rows,
+			    size_t n, size_t *bytes);
 
-/* unwind_maps__drop_table() empties table slot @id. Returns 0 or -errno. */
-int unwind_maps__drop_table(struct unwind_maps *m, uint32_t id);
+/*
+ * unwind_maps__put_tables() puts the tables @fds in table slots @ids
+ * (< UNWIND_MAX_TABLES), @n of them, replacing what was there. One call
+ * waits for one RCU grace period however many it puts in. Returns 0 or
+ * -errno (then some may be in: their slots are the caller's to drop).
+ */
+int unwind_maps__put_tables(struct unwind_maps *m, const uint32_t *ids, const int *fds, uint32_t n);
+
+/* unwind_maps__drop_tables() empties table slots @ids, @n of them. Returns 0 or -errno. */
+int unwind_maps__drop_tables(struct unwind_maps *m, const uint32_t *ids, uint32_t n);
 
 /*
  * unwind_maps__put_proc() writes process @tgid's @n executable mappings

@@ -112,6 +112,24 @@ static bool credit_idle(void *ctx, int cpu, uint64_t samples)
 	       profile__add(l->prof, &s) == 0;
 }
 
+#define KERNEL_WAIT_MS 2 /* how often the wait for the kernel table looks again */
+
+int live__load_kernel(struct live *l)
+{
+	struct pollfd pfd;
+
+	if (symbolizer__load_kernel_begin(l->sym) == 0) {
+		while (symbolizer__kernel_loading(l->sym)) {
+			int quiet = live__poll_events(l, &pfd);
+
+			if (poll(&pfd, 1, quiet >= 0 && quiet < KERNEL_WAIT_MS ? quiet : KERNEL_WAIT_MS) >
+			    0)
+				live__handle_events(l);
+		}
+	}
+	return symbolizer__load_kernel(l->sym);
+}
+
 uint64_t live__idle_credited(const struct live *l)
 {
 	return l->idle.credited;

@@ -35,6 +35,14 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	       size_t err_size);
 
 /*
+ * live__load_kernel() reads the symbolizer's kernel table, in a thread
+ * while this one handles process notes (sampling has begun: the processes
+ * sampled first get their maps read and their unwind tables asked for
+ * meanwhile). Returns 0 or -errno.
+ */
+int live__load_kernel(struct live *l);
+
+/*
  * live__drain() moves everything captured since the last drain into the
  * profile. Returns the number of distinct stacks drained, or -errno.
  */

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,8 +68,18 @@ struct proc_entry {
 	int pidfd; /* the process whose start time is start_time, or -1 (see symbolizer__check_start()) */
 };
 
+/* The kernel table as a thread reads it (symbolizer__load_kernel_begin()). */
+struct kernel_load {
+	pthread_t thread;
+	bool started; /* and not joined yet */
+	bool done;    /* the thread is through (atomic) */
+	struct ksyms *ksyms;
+	int err;
+};
+
 struct symbolizer {
 	struct ksyms *ksyms;
+	struct kernel_load loading;
 	char *kallsyms_path, *modules_path, *proc_root;
 	bool host_proc; /* proc_root is this machine's /proc, not a copy */
 	bool raw_names;
@@ -186,11 +197,49 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	return s->proc_root && s->kallsyms_path && s->modules_path && s->elfs ? 0 : -ENOMEM;
 }
 
+static void *kernel_loader(void *arg)
+{
+	struct symbolizer *s = arg;
+
+	s->loading.ksyms = ksyms__load(s->kallsyms_path, s->modules_path);
+	s->loading.err = s->loading.ksyms ? 0 : -errno;
+	__atomic_store_n(&s->loading.done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+int symbolizer__load_kernel_begin(struct symbolizer *s)
+{
+	sigset_t all, old;
+	int err;
+
+	if (s->ksyms || s->loading.started)
+		return 0;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
+	err = pthread_create(&s->loading.thread, NULL, kernel_loader, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	s->loading.started = !err;
+	return -err;
+}
+
+bool symbolizer__kernel_loading(const struct symbolizer *s)
+{
+	return s->loading.started && !__atomic_load_n(&s->loading.done, __ATOMIC_ACQUIRE);
+}
+
 int symbolizer__load_kernel(struct symbolizer *s)
 {
 	if (s->ksyms)
 		return 0;
-	s->ksyms = ksyms__load(s->kallsyms_path, s->modules_path);
+	if (s->loading.started) {
+		pthread_join(s->loading.thread, NULL);
+		s->loading.started = false;
+		s->ksyms = s->loading.ksyms;
+		if (!s->ksyms)
+			return s->loading.err;
+	} else {
+		s->ksyms = ksyms__load(s->kallsyms_path, s->modules_path);
+	}
 	if (!s->ksyms)
 		return -errno;
 	s->kernel_loads = 1;
@@ -784,6 +833,10 @@ void symbolizer__free(struct symbolizer *s)
 {
 	if (!s)
 		return;
+	if (s->loading.started) {
+		pthread_join(s->loading.thread, NULL);
+		ksyms__free(s->loading.ksyms);
+	}
 	id_table__clear(&s->procs, proc_entry__release_node, false);
 	elf_cache__free(s->elfs);
 	ksyms__free(s->ksyms);

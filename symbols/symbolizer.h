@@ -142,6 +142,18 @@ uint64_t symbolizer__kernel_gen(struct symbolizer *s);
  */
 int symbolizer__load_kernel(struct symbolizer *s);
 
+/*
+ * symbolizer__load_kernel_begin() starts reading the kernel table in a
+ * thread (unless it was read or is being read), so that the caller can do
+ * something else meanwhile; symbolizer__load_kernel() and the first kernel
+ * lookup wait for it. Returns 0, or -errno when no thread could be
+ * started (symbolizer__load_kernel() then reads it itself).
+ */
+int symbolizer__load_kernel_begin(struct symbolizer *s);
+
+/* True while the kernel table is being read by symbolizer__load_kernel_begin()'s thread. */
+bool symbolizer__kernel_loading(const struct symbolizer *s);
+
 /* True when kernel addresses are hidden from this reader (kptr_restrict). */
 bool symbolizer__kernel_hidden(const struct symbolizer *s);
 

@@ -466,7 +466,10 @@ static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *h
 	h = hash_step(HASH_MUL, r->ip);
 	for (int i = 1; i < MAX_STACK_DEPTH; i++) {
 		if (fp < below || bpf_probe_read_user(frame, sizeof(frame), (void *)fp) || !frame[1]) {
-			end = !fp || (fp >= below && !frame[1]) ? UNWIND_WHOLE : UNWIND_NO_TABLE;
+			/* A chain ends in a null frame pointer (or return address), not
+			 * a leaf without one: its frame pointer was never set. */
+			end = (!fp && i > 1) || (fp >= below && !frame[1]) ? UNWIND_WHOLE
+									    : UNWIND_NO_TABLE;
 			break;
 		}
 		t->ips[i] = frame[1];
@@ -647,13 +650,17 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 /* What a step returns when the walk goes on: anything else is why it ends. */
 #define STEP_ON UNWIND_END_NR
 
-/* One step by frame pointer. Returns STEP_ON with @c filled, or why the walk ends. */
-static __always_inline __u32 unwind_fp_step(const struct unwind_walk *w, struct caller_regs *c)
+/*
+ * One step by frame pointer from the frame at depth @nr (1: the leaf).
+ * Returns STEP_ON with @c filled, or why the walk ends.
+ */
+static __always_inline __u32 unwind_fp_step(const struct unwind_walk *w, __u32 nr,
+					    struct caller_regs *c)
 {
 	__u64 frame[2];
 
-	if (!w->bp)
-		return UNWIND_WHOLE; /* the start code clears the frame pointer */
+	if (!w->bp) /* the start code clears it; a leaf's null one was never set */
+		return nr > 1 ? UNWIND_WHOLE : w->fp_end;
 	if (w->bp < w->sp || bpf_probe_read_user(frame, sizeof(frame), (void *)w->bp))
 		return w->fp_end;
 	*c = (struct caller_regs){ .pc = frame[1], .sp = w->bp + sizeof(frame), .bp = frame[0] };
@@ -722,7 +729,8 @@ static long unwind_step(__u32 i, void *arg)
 		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
 	addr = nr > 1 ? w->pc - 1 : w->pc; /* a return address follows its call */
 	unwind_frame_rule(w, p, addr, &r);
-	end = r.kind == UNWIND_RULE_NONE ? unwind_fp_step(w, &c) : unwind_rule_step(w, &r, addr, &c);
+	end = r.kind == UNWIND_RULE_NONE ? unwind_fp_step(w, nr, &c)
+					 : unwind_rule_step(w, &r, addr, &c);
 	if (end == STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
 	if (end == STEP_ON && p) {

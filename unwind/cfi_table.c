@@ -295,7 +295,7 @@ static int collect_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, struct fde_span *
 		(*out)[(*n)++] = span;
 	}
 	free(cies);
-	if (err)
+	if (err || !*n) /* qsort() takes no NULL array, even of 0 items */
 		return err;
 	qsort(*out, *n, sizeof(**out), span_cmp);
 	for (size_t i = 0; i < *n; i++) {

@@ -114,6 +114,30 @@ $(BUILD)/tests/asan/%: tests/unit/%.c $(ASAN_OBJS) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
+# Hand-made CFI for the unwind table tests (tests/fixtures/*.S): shared objects
+# whose text is linked at 0x401000 but lies at file offset 0x1000, so that a
+# table keyed by address instead of file offset shows; the same CFI in
+# .debug_frame only; that file stripped, and its separate debug file.
+UNWIND_FIXTURES := $(addprefix $(BUILD)/fixtures/,cfi_rules.so cfi_rules_debug_frame.so \
+	cfi_rules_stripped.so cfi_rules_debug_frame.debug no_cfi.so)
+FIXTURE_LDFLAGS := -shared -nostdlib -Wl,--eh-frame-hdr -Wl,-Ttext-segment=0x400000
+
+$(BUILD)/fixtures/%.so: tests/fixtures/%.S
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXTURE_LDFLAGS) -o $@ $<
+
+$(BUILD)/fixtures/cfi_rules_debug_frame.so: tests/fixtures/cfi_rules.S
+	@mkdir -p $(dir $@)
+	$(CC) $(FIXTURE_LDFLAGS) -DCFI_DEBUG_FRAME -o $@ $<
+
+$(BUILD)/fixtures/cfi_rules_stripped.so: $(BUILD)/fixtures/cfi_rules_debug_frame.so
+	strip --strip-all -o $@ $<
+
+$(BUILD)/fixtures/%.debug: $(BUILD)/fixtures/%.so
+	objcopy --only-keep-debug $< $@
+
+$(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTURES)
+
 # Test workloads keep a frame pointer in every function, leaves included: gcc
 # 12 drops it from leaf functions at -O1 and above even with
 # -mno-omit-leaf-frame-pointer, so they are built at -O0.

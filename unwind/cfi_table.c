@@ -165,7 +165,8 @@ static bool read_encoded(const uint8_t **p, const uint8_t *end, uint8_t enc, uin
 
 /*
  * How the FDEs of CIE @cie encode their location: from its augmentation
- * ("zR", "zPLR", ...; "" in .debug_frame: absolute addresses).
+ * ("zR", "zPLR", ...; "" or a signal frame's "S" in .debug_frame: absolute
+ * addresses).
  */
 static struct cie_enc cie_encoding(const Dwarf_CIE *cie, uint64_t offset, bool eh_frame)
 {
@@ -177,7 +178,11 @@ static struct cie_enc cie_encoding(const Dwarf_CIE *cie, uint64_t offset, bool e
 
 	if (!aug || !aug[0])
 		return c;
-	if (aug[0] != 'z' || !eh_frame || !p) {
+	if (aug[0] != 'z') { /* no augmentation data: "S" alone is understood */
+		c.known = !strcmp(aug, "S");
+		return c;
+	}
+	if (!eh_frame || !p) {
 		c.known = false;
 		return c;
 	}
@@ -290,7 +295,7 @@ static int collect_fdes(Elf *elf, Elf_Scn *scn, bool eh_frame, struct fde_span *
 		(*out)[(*n)++] = span;
 	}
 	free(cies);
-	if (err)
+	if (err || !*n) /* qsort() takes no NULL array, even of 0 items */
 		return err;
 	qsort(*out, *n, sizeof(**out), span_cmp);
 	for (size_t i = 0; i < *n; i++) {

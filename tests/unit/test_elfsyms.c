@@ -391,22 +391,8 @@ static void test_not_elf_fails(void **state)
 /* Copies @src to a new file in the temporary directory and returns its contents. */
 static unsigned char *copy_binary(const char *src, const char *name, char *dst, size_t *len)
 {
-	unsigned char *buf;
-	FILE *f = fopen(src, "rb");
-	long n;
-
-	assert_non_null(f);
-	assert_int_equal(fseek(f, 0, SEEK_END), 0);
-	n = ftell(f);
-	assert_true(n > 0);
-	rewind(f);
-	buf = malloc((size_t)n);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
 	snprintf(dst, 512, "%s/%s", unit_tmpdir(), name);
-	*len = (size_t)n;
-	return buf;
+	return unit_read_file(src, len);
 }
 
 static void save_binary(const char *path, const unsigned char *buf, size_t len)

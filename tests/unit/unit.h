@@ -60,6 +60,29 @@ static inline void unit_write_file(const char *path, const char *text)
 }
 
 /*
+ * unit_read_file() returns the bytes of file @path, malloc()ed, and sets
+ * *@len; fails the test on error.
+ */
+static inline unsigned char *unit_read_file(const char *path, size_t *len)
+{
+	unsigned char *buf;
+	FILE *f = fopen(path, "rb");
+	long n;
+
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	assert_true(n > 0);
+	rewind(f);
+	buf = malloc((size_t)n);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/*
  * unit_sh() runs a shell command and fails the current test when it does not
  * exit 0. Used to build fixtures with gcc, objcopy and strip.
  */

@@ -369,7 +369,7 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 }
 
 int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
-		  const struct folded_read_stats *st, char *err, size_t err_size)
+		  const struct input_stats *st, char *err, size_t err_size)
 {
 	struct app a = { .cfg = c, .shown = p };
 	int ret = start_view(&a, false);
@@ -384,7 +384,7 @@ int app__run_file(const struct app_config *c, const struct profile *p, const cha
 		.bad = st->bad,
 		.first_bad_line = st->first_bad_line,
 		.first_bad_why = st->first_bad_why,
-		.unit = "samples",
+		.unit = st->unit,
 		.notes = "",
 		.rate = -1,
 	};

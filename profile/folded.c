@@ -305,7 +305,7 @@ int folded__read(struct line_reader *r, struct profile *p, struct input_stats *s
 		if (got == -EIO)
 			err = -EIO;
 		else if (got == -ENOBUFS)
-			input__input__bad_line(st, "a line over 1 MiB");
+			input__bad_line(st, "a line over 1 MiB");
 		else
 			err = read_line(p, &fc, &ps, line, len, st);
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile/folded.h"
@@ -143,6 +144,7 @@ int input__read(FILE *in, struct profile *p, struct input_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	snprintf(st->unit, sizeof(st->unit), "samples");
+	snprintf(st->count_unit, sizeof(st->count_unit), "count");
 	err = line_reader__init(&r, in) ?: line_reader__peek(&r, &head, &len);
 	if (!err && looks_like_pprof(head, len)) {
 		st->format = INPUT_PPROF;

@@ -33,6 +33,7 @@ struct input_stats {
 	const char *first_bad_why; /* why it was malformed (a static string), or NULL */
 	const char *error;         /* with -EBADMSG: why the input is not a profile (static) */
 	char unit[64];             /* what a count counts: "samples", or a pprof sample type */
+	char count_unit[64];       /* its unit: "count", or a pprof sample type's ("nanoseconds") */
 };
 
 /* The format's name, for messages: "folded", "perf script", "pprof". */

@@ -214,6 +214,7 @@ static int link_message(struct pprof_builder *b, const struct pprof_info *info)
 			     sizeof(void *));
 	char **strings = malloc((nstrings + 1) * sizeof(char *));
 	pb_label **label_ptrs;
+	pb_line **line_ptrs;
 	void **at = ptrs;
 
 	if (!ptrs || !strings) {
@@ -236,15 +237,14 @@ static int link_message(struct pprof_builder *b, const struct pprof_info *info)
 	}
 	m->n_sample = b->nsamples;
 	m->location = (pb_location **)at;
+	line_ptrs = (pb_line **)at + b->nlocs;
 	for (size_t i = 0; i < b->nlocs; i++) {
+		m->location[i] = &b->locs[i];
+		line_ptrs[i] = &b->lines[i];
 		b->locs[i].n_line = 1;
-		b->locs[i].line = (pb_line **)at + b->nlocs; /* the line pointers follow */
-		*at++ = &b->locs[i];
+		b->locs[i].line = &line_ptrs[i];
 	}
-	for (size_t i = 0; i < b->nlocs; i++) {
-		b->locs[i].line += i;
-		*at++ = &b->lines[i];
-	}
+	at += 2 * b->nlocs;
 	m->n_location = b->nlocs;
 	m->function = (pb_function **)at;
 	for (size_t i = 0; i < b->nlocs; i++)
@@ -414,7 +414,7 @@ static int inflate_all(const void *data, size_t len, uint8_t **out, size_t *out_
 		       const char **why)
 {
 	z_stream z = { .next_in = (Bytef *)data, .avail_in = (uInt)len };
-	size_t cap = len * 4 + 4096, n = 0;
+	size_t cap = 0, n = 0;
 	uint8_t *buf = NULL;
 	int zr = Z_OK;
 
@@ -425,13 +425,13 @@ static int inflate_all(const void *data, size_t len, uint8_t **out, size_t *out_
 	if (inflateInit2(&z, 15 + 32) != Z_OK)
 		return -ENOMEM;
 	while (zr != Z_STREAM_END) {
-		if (n == cap || !buf) {
+		if (n == cap) {
 			if (n >= INFLATED_MAX) {
 				inflateEnd(&z);
 				free(buf);
 				return -EFBIG;
 			}
-			if (array__grow((void **)&buf, &cap, n + 1, 1, cap)) {
+			if (array__grow((void **)&buf, &cap, n + 1, 1, len * 4 + 4096)) {
 				inflateEnd(&z);
 				free(buf);
 				return -ENOMEM;
@@ -745,14 +745,16 @@ static int default_comm(struct pprof_reader *r)
 static int read_message(struct pprof_reader *r)
 {
 	const pb_profile *m = r->m;
-	const char *type;
+	const char *type, *unit;
 	int err = check_profile(r);
 
 	if (err)
 		return err;
 	r->value = choose_value(m);
 	type = string_at(m, m->sample_type[r->value]->type);
+	unit = string_at(m, m->sample_type[r->value]->unit);
 	snprintf(r->st->unit, sizeof(r->st->unit), "%s", type[0] ? type : "samples");
+	snprintf(r->st->count_unit, sizeof(r->st->count_unit), "%s", unit[0] ? unit : "count");
 	r->comm_key = -1;
 	r->pid_key = -1;
 	for (size_t i = 1; i < m->n_string_table; i++) {

@@ -151,7 +151,7 @@ static void put_escaped(FILE *out, const char *s)
 static void frame_colour(const char *name, enum frame_kind kind, bool root, int rgb[3])
 {
 	uint64_t h = hash_bytes(name, strlen(name));
-	int a = (int)(h % 64), b = (int)(h >> 8) % 64, c = (int)(h >> 16) % 32;
+	int a = (int)(h % 64), b = (int)((h >> 8) % 64), c = (int)((h >> 16) % 32);
 
 	if (root) {
 		rgb[0] = rgb[1] = rgb[2] = 200;

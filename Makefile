@@ -30,8 +30,9 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 	libncurses-dev liblzma-dev libiberty-dev pkg-config libcmocka-dev tmux procps \
 	libprotobuf-c-dev protobuf-c-compiler
 # ... and the consumers the tests check its output with (make test, make screenshots):
-# a browser for the SVG, Go's pprof, perf for perf script's text, an XML checker.
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils
+# a browser for the SVG (python3 reads its screenshot), Go's pprof, perf for perf
+# script's text, an XML checker.
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))

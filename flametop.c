@@ -579,27 +579,21 @@ static int read_input(const struct options *o, struct profile *prof, struct inpu
 	return 0;
 }
 
-/* -i FILE with --folded, --svg or --pprof: the stacks read, filtered, written again. */
-static int rewrite(const struct options *o, const struct profile *prof, const char *name,
-		   const struct input_stats *st)
+/* -i FILE with --folded, --svg or --pprof: the stacks read, filtered, written to @out. */
+static int rewrite(const struct options *o, struct outputs *out, const struct profile *prof,
+		   const char *name, const struct input_stats *st)
 {
 	struct output_info info = { .type = st->unit, .unit = st->count_unit };
 	char title[600], filters[512];
 	const char *what;
-	struct outputs out;
 	long lines;
-	int ret = open_outputs(o, &out);
 
 	snprintf(title, sizeof(title), "flametop: %s", name);
 	describe_filters(o, filters, sizeof(filters));
 	info.title = title;
 	info.subtitle = filters;
-	if (!ret) {
-		lines = write_outputs(o, &out, prof, &info, &what);
-		if (lines < 0)
-			ret = fail("%s: %s", what, strerror((int)-lines));
-	}
-	return close_outputs(o, &out, ret);
+	lines = write_outputs(o, out, prof, &info, &what);
+	return lines < 0 ? fail("%s: %s", what, strerror((int)-lines)) : 0;
 }
 
 /* -i FILE: the viewer, or with --folded, --svg or --pprof the same stacks, filtered, written. */
@@ -609,28 +603,32 @@ static int run_input(const struct options *o)
 	struct input_stats st;
 	struct app_config c;
 	struct profile *prof;
+	struct outputs out;
 	char err[1024], name[512];
 	int ret;
 
 	if (!options__batch(o) && need_terminal())
 		return EXIT_USAGE;
+	ret = open_outputs(o, &out);
+	if (ret)
+		return close_outputs(o, &out, ret);
 	prof = profile__new();
 	if (!prof)
-		return fail("can't start: %s", strerror(ENOMEM));
+		return close_outputs(o, &out, fail("can't start: %s", strerror(ENOMEM)));
 	ret = read_input(o, prof, &st);
 	/* "perf.txt (perf script)": a file of another format than folded says which. */
 	snprintf(name, sizeof(name), st.format == INPUT_FOLDED ? "%s" : "%s (%s)", file,
 		 input__format_name(st.format));
 	if (!ret && options__batch(o)) {
 		report_bad_lines(file, &st);
-		ret = rewrite(o, prof, name, &st);
+		ret = rewrite(o, &out, prof, name, &st);
 	} else if (!ret) {
 		app_config_from(o, &c);
 		if (app__run_file(&c, prof, name, &st, err, sizeof(err)))
 			ret = fail("%s", err);
 	}
 	profile__free(prof);
-	return ret;
+	return close_outputs(o, &out, ret);
 }
 
 int main(int argc, char **argv)

@@ -31,8 +31,8 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 	libprotobuf-c-dev protobuf-c-compiler
 # ... and the consumers the tests check its output with (make test, make screenshots):
 # a browser for the SVG (python3 reads its screenshot), Go's pprof, perf for perf
-# script's text, an XML checker.
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3
+# script's text, an XML checker; GNU time for the benchmarks.
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))

@@ -26,18 +26,18 @@ static int path_text__append(struct path_text *pt, const char *s, size_t n)
 	return 0;
 }
 
-/* Sets the text to the path down to @node: its parent's text, ';', its frame. */
+/* Sets the text to the path down to @node, @depth deep: its parent's text, ';', its frame. */
 static int path_text__enter(struct path_text *pt, const struct stack_trie *t,
-			    const struct profile *p, uint32_t node)
+			    const struct profile *p, uint32_t node, uint32_t depth)
 {
 	const struct trie_node *n = &t->nodes[node];
 	const char *name = profile__frame_name(p, n->frame);
-	size_t start = n->depth > 1 ? pt->ends[n->depth - 1] : 0;
+	size_t start = depth > 1 ? pt->ends[depth - 1] : 0;
 	char *semi;
 	int err;
 
 	pt->len = start;
-	err = (n->depth > 1 ? path_text__append(pt, ";", 1) : 0) ?:
+	err = (depth > 1 ? path_text__append(pt, ";", 1) : 0) ?:
 	      path_text__append(pt, name, strlen(name)) ?:
 	      (profile__frame_info(p, n->frame)->kind == FRAME_KERNEL ? path_text__append(pt, "_[k]", 4)
 								      : 0);
@@ -46,17 +46,24 @@ static int path_text__enter(struct path_text *pt, const struct stack_trie *t,
 	/* A ';' inside a name would split the frame in two. */
 	while ((semi = memchr(pt->buf + start + 1, ';', pt->len - start - 1)))
 		*semi = ':';
-	pt->ends[n->depth] = pt->len;
+	pt->ends[depth] = pt->len;
 	return 0;
 }
 
-/* The next node of a pre-order walk after @node, or TRIE_NONE at the end. */
-static uint32_t preorder_next(const struct stack_trie *t, uint32_t node)
+/*
+ * The next node of a pre-order walk after @node, or TRIE_NONE at the end;
+ * *@depth follows it.
+ */
+static uint32_t preorder_next(const struct stack_trie *t, uint32_t node, uint32_t *depth)
 {
-	if (t->nodes[node].first_child != TRIE_NONE)
+	if (t->nodes[node].first_child != TRIE_NONE) {
+		++*depth;
 		return t->nodes[node].first_child;
-	while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE)
+	}
+	while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE) {
 		node = t->nodes[node].parent == TRIE_ROOT ? TRIE_NONE : t->nodes[node].parent;
+		--*depth;
+	}
 	return node == TRIE_NONE ? TRIE_NONE : t->nodes[node].next_sibling;
 }
 
@@ -65,11 +72,12 @@ long folded__write(FILE *out, const struct stack_trie *t, const struct profile *
 	struct path_text pt = { .ends = calloc(t->max_depth + 1, sizeof(size_t)) };
 	long lines = 0;
 	int err = pt.ends ? 0 : -ENOMEM;
+	uint32_t depth = 1;
 
 	/* Pre-order: a node's line before its children's, siblings in order. */
 	for (uint32_t node = t->n ? t->nodes[TRIE_ROOT].first_child : TRIE_NONE;
-	     node != TRIE_NONE && !err; node = preorder_next(t, node)) {
-		err = path_text__enter(&pt, t, p, node);
+	     node != TRIE_NONE && !err; node = preorder_next(t, node, &depth)) {
+		err = path_text__enter(&pt, t, p, node, depth);
 		uint64_t self = err ? 0 : stack_trie__self(t, node);
 
 		if (!self)

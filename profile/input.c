@@ -33,12 +33,38 @@ void input__bad_line(struct input_stats *st, const char *why)
 	}
 }
 
+static bool control_byte(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/*
+ * Eight bytes at a time: a word none of whose bytes is below 0x20 or DEL
+ * (the test is exact for bytes below 0x80, and bytes from 0x80 up only make
+ * it look closer) needs no look at each byte; text is almost all such words.
+ */
 bool input__has_control_bytes(const char *s, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
+	size_t i = 0;
 
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, below, del;
+
+		memcpy(&w, s + i, 8);
+		below = (w - 0x20 * ONES) & ~w & HIGHS;
+		del = ((w ^ 0x7f * ONES) - ONES) & ~(w ^ 0x7f * ONES) & HIGHS;
+		if (below | del) {
+			for (size_t k = i; k < i + 8; k++) {
+				if (control_byte((unsigned char)s[k]))
+					return true;
+			}
+		}
+	}
+	for (; i < len; i++) {
+		if (control_byte((unsigned char)s[i]))
 			return true;
 	}
 	return false;

@@ -193,7 +193,7 @@ struct svg_page {
 	double height;
 };
 
-static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start)
+static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start, uint32_t depth)
 {
 	const struct trie_node *n = &pg->t->nodes[node];
 	const char *name = node == TRIE_ROOT ? "all" : profile__frame_name(pg->p, n->frame);
@@ -201,7 +201,7 @@ static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start)
 		node == TRIE_ROOT ? FRAME_PROCESS : (enum frame_kind)profile__frame_info(pg->p, n->frame)->kind;
 	double scale = (double)(SVG_WIDTH - 2 * SVG_PAD) / (double)pg->total;
 	double x = SVG_PAD + (double)start * scale, w = (double)n->total * scale;
-	double y = pg->height - BOTTOM - (double)(n->depth + 1) * ROW_HEIGHT;
+	double y = pg->height - BOTTOM - (double)(depth + 1) * ROW_HEIGHT;
 	static const char *const classes[] = { "p", "u", "k" };
 	int rgb[3];
 
@@ -222,25 +222,28 @@ static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start)
 /*
  * Draws every frame at least SVG_MIN_WIDTH wide, in the trie's order (a
  * parent before its children): each child starts where its hotter
- * siblings end. Returns the number drawn.
+ * siblings end, one row above its parent (@start and @depth hold where each
+ * node goes). Returns the number drawn.
  */
-static long put_frames(struct svg_page *pg, uint64_t *start)
+static long put_frames(struct svg_page *pg, uint64_t *start, uint32_t *depth)
 {
 	const struct stack_trie *t = pg->t;
 	double min_total = SVG_MIN_WIDTH * (double)pg->total / (SVG_WIDTH - 2 * SVG_PAD);
 	long drawn = 0;
 
 	start[TRIE_ROOT] = 0;
+	depth[TRIE_ROOT] = 0;
 	for (uint32_t i = 0; i < t->n; i++) {
 		uint64_t at = start[i];
 
 		for (uint32_t c = t->nodes[i].first_child; c != TRIE_NONE; c = t->nodes[c].next_sibling) {
 			start[c] = at;
+			depth[c] = depth[i] + 1;
 			at += t->nodes[c].total;
 		}
 		if ((double)t->nodes[i].total < min_total)
 			continue;
-		put_frame(pg, i, start[i]);
+		put_frame(pg, i, start[i], depth[i]);
 		drawn++;
 	}
 	return drawn;
@@ -303,17 +306,22 @@ long svg__write(FILE *out, const struct stack_trie *t, const struct profile *p,
 {
 	struct svg_page pg = { out, t, p, info, t->n ? t->nodes[TRIE_ROOT].total : 0, 0 };
 	uint64_t *start = malloc((t->n + 1) * sizeof(*start));
+	uint32_t *depth = malloc((t->n + 1) * sizeof(*depth));
 	long drawn = 0;
 
-	if (!start)
+	if (!start || !depth) {
+		free(start);
+		free(depth);
 		return -ENOMEM;
+	}
 	pg.height = TOP + BOTTOM + (double)(t->max_depth + 1) * ROW_HEIGHT;
 	put_head(&pg, pg.total ? count_narrow(&pg) : 0);
 	fputs("<g id=\"frames\">\n", out);
 	if (pg.total)
-		drawn = put_frames(&pg, start);
+		drawn = put_frames(&pg, start, depth);
 	fputs("</g>\n</svg>\n", out);
 	free(start);
+	free(depth);
 	if (fflush(out) || ferror(out))
 		return -(errno ? errno : EIO);
 	return drawn;

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * big_folded LINES: writes a synthetic folded file of LINES distinct stacks
- * to stdout, the big input the viewer is measured on (make bench). Shaped
- * like a real profile: 40 processes, each a random call graph over 5,000
- * function names of 8 to 30 characters (500 of them kernel functions, which
- * only call kernel functions), walked depth first so that neighbouring
- * lines share their callers, as flametop and stackcollapse-perf.pl write
- * them. Stacks are 10 to 30 frames deep; counts 1 to 1000. The same LINES
- * always gives the same file.
+ * big_folded LINES random|graph: writes a synthetic folded file of LINES
+ * stacks to stdout, the big inputs the viewer is measured on (make bench).
+ * Both draw on 40 processes and 5,000 function names of 8 to 30 characters
+ * (500 of them kernel functions); stacks are 10 to 30 frames deep, counts 1
+ * to 1000, and the same arguments always give the same file.
+ *
+ * random: every frame drawn at random (kernel frames, 1 to 5, end a third
+ * of the stacks), so stacks share nothing but their process: the worst
+ * case for the view trie, one node per frame.
+ *
+ * graph: shaped like a real profile: a random call graph per process in
+ * which kernel functions only call kernel functions, walked depth first so
+ * that neighbouring lines share their callers, as flametop and
+ * stackcollapse-perf.pl write them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -132,18 +138,33 @@ static void walk(int depth, unsigned long budget)
 	}
 }
 
+/* A stack of random frames, 10 to 30 deep with its process. */
+static void random_line(void)
+{
+	int depth = MIN_DEPTH + (int)below(MAX_DEPTH - MIN_DEPTH + 1);
+	int kernel = below(3) == 0 ? 1 + (int)below(5) : 0;
+
+	path[0] = below(PROCESSES);
+	for (int i = 1; i < depth; i++)
+		path[i] = i < depth - kernel ? below(NAMES - KERNEL_NAMES)
+					     : NAMES - KERNEL_NAMES + below(KERNEL_NAMES);
+	print_line(depth);
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long lines = argc == 2 ? strtoul(argv[1], NULL, 10) : 0;
+	unsigned long lines = argc == 3 ? strtoul(argv[1], NULL, 10) : 0;
 	static char buf[1 << 20];
 
-	if (!lines) {
-		fprintf(stderr, "usage: big_folded LINES\n");
+	if (!lines || (strcmp(argv[2], "random") != 0 && strcmp(argv[2], "graph") != 0)) {
+		fprintf(stderr, "usage: big_folded LINES random|graph\n");
 		return 2;
 	}
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 	make_names();
 	lines_left = lines;
+	while (argv[2][0] == 'r' && lines_left)
+		random_line();
 	for (uint32_t proc = 0; proc < PROCESSES && lines_left; proc++) {
 		unsigned long budget = lines / PROCESSES + (proc < lines % PROCESSES);
 

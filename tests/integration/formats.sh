@@ -20,15 +20,6 @@ xpath() {
 	xmllint --xpath "$2" "$1" 2>/dev/null
 }
 
-# chrome ARGS...: headless Chromium with a fresh profile, no network, quiet.
-chrome() {
-	local dir
-	dir=$(mktemp -d "$TEST_TMP/chrome.XXXXXX")
-	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run --hide-scrollbars \
-		--user-data-dir="$dir" "$@" 2>/dev/null
-}
-
 # near A B: |A - B| < 0.001.
 near() {
 	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d < 0.001) }'

@@ -269,21 +269,24 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 	return count ? profile__add(p, &s) : 0;
 }
 
+/* What folded__read() keeps from line to line. */
+struct folded_reader {
+	struct profile *p;
+	struct frame_cache fc;
+	struct prev_stack ps;
+	struct input_stats *st;
+};
+
 /* One line: blank, a stack, or malformed. Returns 0 or -ENOMEM. */
-static int read_line(struct profile *p, struct frame_cache *fc, struct prev_stack *ps, char *line,
-		     size_t len, struct input_stats *st)
+static int read_line(void *ctx, char *line, size_t len)
 {
+	struct folded_reader *fr = ctx;
+	struct input_stats *st = fr->st;
 	const char *why = NULL;
 	uint64_t count;
 	long stack_len;
 	int r;
 
-	if (len && line[len - 1] == '\r')
-		line[--len] = '\0';
-	if (input__has_control_bytes(line, len)) {
-		input__bad_line(st, "control or NUL bytes");
-		return 0;
-	}
 	if (strspn(line, " \t") == len)
 		return 0;
 	stack_len = split_count(line, len, &count);
@@ -292,7 +295,7 @@ static int read_line(struct profile *p, struct frame_cache *fc, struct prev_stac
 				       : "no stack before the count");
 		return 0;
 	}
-	r = read_stack(p, fc, ps, line, (size_t)stack_len, count, &why);
+	r = read_stack(fr->p, &fr->fc, &fr->ps, line, (size_t)stack_len, count, &why);
 	if (r > 0)
 		input__bad_line(st, why);
 	else if (r == 0)
@@ -302,22 +305,12 @@ static int read_line(struct profile *p, struct frame_cache *fc, struct prev_stac
 
 int folded__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
-	struct frame_cache fc;
-	struct prev_stack ps = { .n = 0 };
-	int err = frame_cache__init(&fc), got;
-	size_t len;
-	char *line;
+	struct folded_reader fr = { .p = p, .st = st };
+	int err = frame_cache__init(&fr.fc);
 
-	while (!err && (got = line_reader__next(r, &line, &len)) != 0) {
-		st->lines = r->lines;
-		if (got == -EIO)
-			err = -EIO;
-		else if (got == -ENOBUFS)
-			input__bad_line(st, "a line over 1 MiB");
-		else
-			err = read_line(p, &fc, &ps, line, len, st);
-	}
-	frame_cache__free(&fc);
-	prev_stack__free(&ps);
+	if (!err)
+		err = input__each_line(r, st, read_line, &fr);
+	frame_cache__free(&fr.fc);
+	prev_stack__free(&fr.ps);
 	return err;
 }

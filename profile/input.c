@@ -70,6 +70,31 @@ bool input__has_control_bytes(const char *s, size_t len)
 	return false;
 }
 
+int input__each_line(struct line_reader *r, struct input_stats *st,
+		     int (*line_fn)(void *ctx, char *line, size_t len), void *ctx)
+{
+	int err = 0, got;
+	size_t len;
+	char *line;
+
+	while (!err && (got = line_reader__next(r, &line, &len)) != 0) {
+		st->lines = r->lines;
+		if (got == -EIO)
+			return -EIO;
+		if (got == -ENOBUFS) {
+			input__bad_line(st, "a line over 1 MiB");
+			continue;
+		}
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (input__has_control_bytes(line, len))
+			input__bad_line(st, "control or NUL bytes");
+		else
+			err = line_fn(ctx, line, len);
+	}
+	return err;
+}
+
 /* Placeholders rather than function names: "[unknown]", "[vdso]", "lib.so+0x1f". */
 static bool looks_unnamed(const char *s, size_t len)
 {

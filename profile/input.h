@@ -53,6 +53,16 @@ int input__read(FILE *in, struct profile *p, struct input_stats *st);
 /* A malformed line (the reader's current one, @st->lines): counted, the first one remembered. */
 void input__bad_line(struct input_stats *st, const char *why);
 
+/*
+ * input__each_line() hands @line_fn every line of @r that may hold data:
+ * without its '\r' and its newline, NUL-terminated, @len bytes (blank ones
+ * too). Lines over 1 MiB and lines with control bytes are counted in @st as
+ * malformed instead. Returns 0, the first nonzero @line_fn returned, or -EIO.
+ */
+struct line_reader;
+int input__each_line(struct line_reader *r, struct input_stats *st,
+		     int (*line_fn)(void *ctx, char *line, size_t len), void *ctx);
+
 /* Any C0 control byte but a tab, or DEL: binary garbage, not text. */
 bool input__has_control_bytes(const char *s, size_t len);
 

@@ -10,8 +10,11 @@
 #include "symbols/sanitize.h"
 #include "symbols/text_line.h"
 
-/* The sample being read: its process and its frames, leaf first. */
+/* The sample being read: its process and its frames, leaf first; and what reads it. */
 struct perf_sample {
+	struct profile *p;
+	struct frame_cache fc;
+	struct input_stats *st;
 	bool open;
 	int32_t tgid;
 	uint32_t *frames; /* frames[0] is the process; then leaf first */
@@ -193,17 +196,14 @@ static int end_sample(struct perf_sample *ps, struct profile *p, struct input_st
 }
 
 /* One line: a blank line or a comment, a header, or a frame. Returns 0 or -ENOMEM. */
-static int read_line(struct perf_sample *ps, struct frame_cache *fc, struct profile *p,
-		     char *line, size_t len, struct input_stats *st)
+static int read_line(void *ctx, char *line, size_t len)
 {
+	struct perf_sample *ps = ctx;
+	struct frame_cache *fc = &ps->fc;
+	struct profile *p = ps->p;
+	struct input_stats *st = ps->st;
 	int r;
 
-	if (len && line[len - 1] == '\r')
-		line[--len] = '\0';
-	if (input__has_control_bytes(line, len)) {
-		input__bad_line(st, "control or NUL bytes");
-		return 0;
-	}
 	if (strspn(line, " \t") == len)
 		return end_sample(ps, p, st);
 	if (line[0] == '#')
@@ -223,26 +223,16 @@ static int read_line(struct perf_sample *ps, struct frame_cache *fc, struct prof
 
 int perf_script__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
-	struct perf_sample ps = { .open = false };
-	struct frame_cache fc;
-	int err = frame_cache__init(&fc), got;
-	size_t len;
-	char *line;
+	struct perf_sample ps = { .p = p, .st = st };
+	int err = frame_cache__init(&ps.fc);
 
 	if (!err && array__grow((void **)&ps.frames, &ps.cap, 1, sizeof(*ps.frames), 256))
 		err = -ENOMEM;
-	while (!err && (got = line_reader__next(r, &line, &len)) != 0) {
-		st->lines = r->lines;
-		if (got == -EIO)
-			err = -EIO;
-		else if (got == -ENOBUFS)
-			input__bad_line(st, "a line over 1 MiB");
-		else
-			err = read_line(&ps, &fc, p, line, len, st);
-	}
+	if (!err)
+		err = input__each_line(r, st, read_line, &ps);
 	if (!err)
 		err = end_sample(&ps, p, st);
-	frame_cache__free(&fc);
+	frame_cache__free(&ps.fc);
 	free(ps.frames);
 	free(ps.stack);
 	return err;

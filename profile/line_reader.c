@@ -11,7 +11,7 @@
 
 int line_reader__init(struct line_reader *r, FILE *in)
 {
-	*r = (struct line_reader){ .in = in, .buf = malloc(READER_BYTES) };
+	*r = (struct line_reader){.in = in, .buf = malloc(READER_BYTES)};
 	return r->buf ? 0 : -ENOMEM;
 }
 

@@ -15,7 +15,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 enum output_format output__format_of(const char *path)
 {
-	static const char *const pprof[] = { ".pb.gz", ".pb", ".pprof", ".prof" };
+	static const char *const pprof[] = {".pb.gz", ".pb", ".pprof", ".prof"};
 
 	if (ends_with(path, ".svg"))
 		return OUTPUT_SVG;
@@ -35,9 +35,9 @@ long output__write(FILE *out, enum output_format format, const struct stack_trie
 		   const struct profile *p, const struct view_filter *f,
 		   const struct output_info *info)
 {
-	struct svg_info svg = { info->title, info->subtitle, info->type };
-	struct pprof_info pprof = { info->type, info->unit, info->period_ns, info->time_ns,
-				    info->duration_ns };
+	struct svg_info svg = {info->title, info->subtitle, info->type};
+	struct pprof_info pprof = {info->type, info->unit, info->period_ns, info->time_ns,
+				   info->duration_ns};
 
 	switch (format) {
 	case OUTPUT_SVG:

@@ -19,7 +19,7 @@ struct perf_sample {
 	int32_t tgid;
 	uint32_t *frames; /* frames[0] is the process; then leaf first */
 	size_t n, cap;
-	uint32_t *stack;  /* the stack in profile order, made when the sample ends */
+	uint32_t *stack; /* the stack in profile order, made when the sample ends */
 	size_t stack_cap;
 };
 
@@ -102,8 +102,8 @@ static const char *base_name(const char *dso, size_t *len)
  * "symbol [module]"; for a symbol perf could not name, "[DSO file name]".
  * Written into @buf (capacity @size); returns its length.
  */
-static size_t frame_name(char *buf, size_t size, const char *sym, size_t sym_len,
-			 const char *dso, size_t dso_len, bool kernel)
+static size_t frame_name(char *buf, size_t size, const char *sym, size_t sym_len, const char *dso,
+			 size_t dso_len, bool kernel)
 {
 	const char *plus = NULL;
 	size_t base_len = dso_len;
@@ -114,7 +114,8 @@ static size_t frame_name(char *buf, size_t size, const char *sym, size_t sym_len
 		if (s[0] == '+' && s[1] == '0' && s[2] == 'x')
 			plus = s;
 	}
-	if (plus && strspn(plus + 3, "0123456789abcdefABCDEF") == (size_t)(sym + sym_len - plus - 3))
+	if (plus &&
+	    strspn(plus + 3, "0123456789abcdefABCDEF") == (size_t)(sym + sym_len - plus - 3))
 		sym_len = (size_t)(plus - sym);
 	if (sym_len == 9 && memcmp(sym, "[unknown]", 9) == 0 && dso_len &&
 	    !(dso_len == 9 && memcmp(dso, "[unknown]", 9) == 0))
@@ -176,7 +177,7 @@ static int read_frame_line(struct perf_sample *ps, struct frame_cache *fc, struc
 /* Ends the open sample: its stack, outermost first, enters the profile. */
 static int end_sample(struct perf_sample *ps, struct profile *p, struct input_stats *st)
 {
-	struct sample s = { .tgid = ps->tgid, .count = 1 };
+	struct sample s = {.tgid = ps->tgid, .count = 1};
 	int err;
 
 	if (!ps->open)
@@ -223,7 +224,7 @@ static int read_line(void *ctx, char *line, size_t len)
 
 int perf_script__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
-	struct perf_sample ps = { .p = p, .st = st };
+	struct perf_sample ps = {.p = p, .st = st};
 	int err = frame_cache__init(&ps.fc);
 
 	if (!err && array__grow((void **)&ps.frames, &ps.cap, 1, sizeof(*ps.frames), 256))

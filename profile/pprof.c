@@ -45,9 +45,9 @@ struct pprof_builder {
 	size_t nmaps, maps_cap;
 
 	pb_sample *samples;
-	pb_label *labels;          /* two per sample */
-	uint64_t *loc_ids;         /* every sample's location ids, back to back */
-	int64_t *values;           /* every sample's values, back to back */
+	pb_label *labels;  /* two per sample */
+	uint64_t *loc_ids; /* every sample's location ids, back to back */
+	int64_t *values;   /* every sample's values, back to back */
 	size_t nsamples, samples_cap, labels_cap, loc_ids_len, loc_ids_cap, values_cap;
 	int64_t comm_key, pid_key;
 };
@@ -164,8 +164,8 @@ static int add_sample(struct pprof_builder *b, const struct view_filter *f,
 	pb_sample *smp;
 
 	if (comm < 0 ||
-	    array__grow((void **)&b->samples, &b->samples_cap, b->nsamples + 1,
-			sizeof(*b->samples), 1024) ||
+	    array__grow((void **)&b->samples, &b->samples_cap, b->nsamples + 1, sizeof(*b->samples),
+			1024) ||
 	    array__grow((void **)&b->labels, &b->labels_cap, 2 * (b->nsamples + 1),
 			sizeof(*b->labels), 2048) ||
 	    array__grow((void **)&b->loc_ids, &b->loc_ids_cap, b->loc_ids_len + s->n,
@@ -210,8 +210,8 @@ static int link_message(struct pprof_builder *b, const struct pprof_info *info)
 {
 	pb_profile *m = &b->msg;
 	size_t nvalues = info->period_ns ? 2 : 1, nstrings = strtab__count(b->strings);
-	void **ptrs = malloc((b->nsamples + 2 * b->nsamples + 3 * b->nlocs + b->nmaps + 1) *
-			     sizeof(void *));
+	void **ptrs =
+	    malloc((b->nsamples + 2 * b->nsamples + 3 * b->nlocs + b->nmaps + 1) * sizeof(void *));
 	char **strings = malloc((nstrings + 1) * sizeof(char *));
 	pb_label **label_ptrs;
 	pb_line **line_ptrs;
@@ -287,9 +287,9 @@ static int describe(struct pprof_builder *b, const struct pprof_info *info)
 	m->time_nanos = info->time_ns;
 	m->duration_nanos = info->duration_ns;
 	return b->types[0].type < 0 || b->types[0].unit < 0 || b->types[1].type < 0 ||
-			       b->types[1].unit < 0 || b->comm_key < 0 || b->pid_key < 0
-		       ? -ENOMEM
-		       : 0;
+		       b->types[1].unit < 0 || b->comm_key < 0 || b->pid_key < 0
+		   ? -ENOMEM
+		   : 0;
 }
 
 /* protobuf-c hands the packed message here piece by piece: deflated, then written. */
@@ -382,7 +382,7 @@ static void free_builder(struct pprof_builder *b)
 long pprof__write(FILE *out, const struct profile *p, const struct view_filter *f,
 		  const struct pprof_info *info)
 {
-	struct pprof_builder b = { .p = p, .strings = strtab__new() };
+	struct pprof_builder b = {.p = p, .strings = strtab__new()};
 	size_t n = profile__nstacks(p);
 	int err = 0;
 
@@ -413,7 +413,7 @@ long pprof__write(FILE *out, const struct profile *p, const struct view_filter *
 static int inflate_all(const void *data, size_t len, uint8_t **out, size_t *out_len,
 		       const char **why)
 {
-	z_stream z = { .next_in = (Bytef *)data, .avail_in = (uInt)len };
+	z_stream z = {.next_in = (Bytef *)data, .avail_in = (uInt)len};
 	size_t cap = 0, n = 0;
 	uint8_t *buf = NULL;
 	int zr = Z_OK;
@@ -444,7 +444,8 @@ static int inflate_all(const void *data, size_t len, uint8_t **out, size_t *out_
 		if (zr == Z_BUF_ERROR && z.avail_out && !z.avail_in)
 			zr = Z_DATA_ERROR; /* cut short */
 		if (zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) {
-			*why = zr == Z_MEM_ERROR ? "out of memory" : "corrupt or truncated gzip data";
+			*why =
+			    zr == Z_MEM_ERROR ? "out of memory" : "corrupt or truncated gzip data";
 			inflateEnd(&z);
 			free(buf);
 			return zr == Z_MEM_ERROR ? -ENOMEM : -EBADMSG;
@@ -534,9 +535,9 @@ struct pprof_reader {
 	uint32_t **loc_frames; /* location index -> its frames, outermost first (the count first) */
 	uint32_t *stack;
 	size_t stack_cap;
-	size_t value;           /* which of the sample's values counts */
+	size_t value; /* which of the sample's values counts */
 	int64_t comm_key, pid_key;
-	uint32_t default_comm;  /* the process frame of samples without a comm label */
+	uint32_t default_comm; /* the process frame of samples without a comm label */
 };
 
 static const char *string_at(const pb_profile *m, int64_t i)
@@ -591,7 +592,8 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 	/* The last line is the caller the others were inlined into. */
 	for (size_t i = loc->n_line; i-- > 0;) {
 		size_t fi = id_index__find(&r->funcs, loc->line[i]->function_id);
-		const char *name = fi == SIZE_MAX ? NULL : string_at(r->m, r->m->function[fi]->name);
+		const char *name =
+		    fi == SIZE_MAX ? NULL : string_at(r->m, r->m->function[fi]->name);
 		uint32_t id;
 
 		if (!name) {
@@ -620,9 +622,8 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 							  map->file_offset));
 		else
 			n = snprintf(name, sizeof(name), "[unknown]");
-		frames[1] = input__frame(r->p, name, (size_t)n < sizeof(name) ? (size_t)n
-									: sizeof(name) - 1,
-					 kind);
+		frames[1] = input__frame(
+		    r->p, name, (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1, kind);
 		if (frames[1] == PROFILE_NONE) {
 			free(frames);
 			return -ENOMEM;
@@ -660,7 +661,7 @@ static int sample_process(struct pprof_reader *r, const pb_sample *s, uint32_t *
 
 static int add_pprof_sample(struct pprof_reader *r, const pb_sample *s)
 {
-	struct sample smp = { .frames = r->stack };
+	struct sample smp = {.frames = r->stack};
 	size_t n = 1;
 	int err;
 
@@ -724,7 +725,8 @@ static int check_profile(struct pprof_reader *r)
 	if (!m->n_sample_type)
 		return malformed(r, "no sample type");
 	for (size_t i = 0; i < m->n_sample_type; i++) {
-		if (!string_at(m, m->sample_type[i]->type) || !string_at(m, m->sample_type[i]->unit))
+		if (!string_at(m, m->sample_type[i]->type) ||
+		    !string_at(m, m->sample_type[i]->unit))
 			return malformed(r, "a string index out of range");
 	}
 	return 0;
@@ -778,7 +780,7 @@ static int read_message(struct pprof_reader *r)
 int pprof__read(const void *data, size_t len, struct profile *p, struct input_stats *st)
 {
 	const unsigned char *u = data;
-	struct pprof_reader r = { .p = p, .st = st };
+	struct pprof_reader r = {.p = p, .st = st};
 	uint8_t *raw = NULL;
 	pb_profile *m;
 	int err = 0;

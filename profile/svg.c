@@ -9,8 +9,8 @@
 
 #define ROW_HEIGHT 16
 #define FRAME_HEIGHT 15
-#define TOP 64      /* title, subtitle, search box, above the frames */
-#define BOTTOM 32   /* the details line below them */
+#define TOP 64	       /* title, subtitle, search box, above the frames */
+#define BOTTOM 32      /* the details line below them */
 #define CHAR_WIDTH 6.6 /* of the 11-pixel monospace font the style sets */
 
 /*
@@ -104,15 +104,16 @@ static const char script[] =
 	"}\n"
 	"window.addEventListener('load', init);\n";
 
-static const char style[] =
-	"text { font-family: monospace; font-size: " "11" "px; fill: #000; }\n"
-	"#title { font-size: 15px; }\n"
-	"#unzoom { cursor: pointer; fill: #06c; }\n"
-	".hide { display: none; }\n"
-	"g.f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-	"g.f { cursor: pointer; }\n"
-	"g.parent { opacity: 0.5; }\n"
-	"input { font: 12px monospace; width: 260px; }\n";
+static const char style[] = "text { font-family: monospace; font-size: "
+			    "11"
+			    "px; fill: #000; }\n"
+			    "#title { font-size: 15px; }\n"
+			    "#unzoom { cursor: pointer; fill: #06c; }\n"
+			    ".hide { display: none; }\n"
+			    "g.f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+			    "g.f { cursor: pointer; }\n"
+			    "g.parent { opacity: 0.5; }\n"
+			    "input { font: 12px monospace; width: 260px; }\n";
 
 /* Writes @s with the five XML specials escaped; U+FFFE and U+FFFF, not XML, become '?'. */
 static void put_escaped(FILE *out, const char *s)
@@ -197,12 +198,13 @@ static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start, uint32
 {
 	const struct trie_node *n = &pg->t->nodes[node];
 	const char *name = node == TRIE_ROOT ? "all" : profile__frame_name(pg->p, n->frame);
-	enum frame_kind kind =
-		node == TRIE_ROOT ? FRAME_PROCESS : (enum frame_kind)profile__frame_info(pg->p, n->frame)->kind;
+	enum frame_kind kind = node == TRIE_ROOT
+				   ? FRAME_PROCESS
+				   : (enum frame_kind)profile__frame_info(pg->p, n->frame)->kind;
 	double scale = (double)(SVG_WIDTH - 2 * SVG_PAD) / (double)pg->total;
 	double x = SVG_PAD + (double)start * scale, w = (double)n->total * scale;
 	double y = pg->height - BOTTOM - (double)(depth + 1) * ROW_HEIGHT;
-	static const char *const classes[] = { "p", "u", "k" };
+	static const char *const classes[] = {"p", "u", "k"};
 	int rgb[3];
 
 	frame_colour(name, kind, node == TRIE_ROOT, rgb);
@@ -236,7 +238,8 @@ static long put_frames(struct svg_page *pg, uint64_t *start, uint32_t *depth)
 	for (uint32_t i = 0; i < t->n; i++) {
 		uint64_t at = start[i];
 
-		for (uint32_t c = t->nodes[i].first_child; c != TRIE_NONE; c = t->nodes[c].next_sibling) {
+		for (uint32_t c = t->nodes[i].first_child; c != TRIE_NONE;
+		     c = t->nodes[c].next_sibling) {
 			start[c] = at;
 			depth[c] = depth[i] + 1;
 			at += t->nodes[c].total;
@@ -288,7 +291,8 @@ static void put_head(struct svg_page *pg, size_t narrow)
 	}
 	if (narrow)
 		fprintf(out, " | %zu frames narrower than %.1f px left out", narrow, SVG_MIN_WIDTH);
-	fprintf(out, "</text>\n<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"56\">Reset Zoom</text>\n",
+	fprintf(out,
+		"</text>\n<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"56\">Reset Zoom</text>\n",
 		SVG_PAD);
 	fprintf(out,
 		"<foreignObject x=\"%d\" y=\"42\" width=\"280\" height=\"22\">"
@@ -304,7 +308,7 @@ static void put_head(struct svg_page *pg, size_t narrow)
 long svg__write(FILE *out, const struct stack_trie *t, const struct profile *p,
 		const struct svg_info *info)
 {
-	struct svg_page pg = { out, t, p, info, t->n ? t->nodes[TRIE_ROOT].total : 0, 0 };
+	struct svg_page pg = {out, t, p, info, t->n ? t->nodes[TRIE_ROOT].total : 0, 0};
 	uint64_t *start = malloc((t->n + 1) * sizeof(*start));
 	uint32_t *depth = malloc((t->n + 1) * sizeof(*depth));
 	long drawn = 0;

@@ -13,7 +13,8 @@ rc=$?
 check "a live run writes folded, SVG and pprof at once (exit $rc: $(head -c 200 "$TEST_TMP/err"))" \
 	bash -c "[ $rc = 0 ] && [ -s '$TEST_TMP/run.folded' ] && [ -s '$TEST_TMP/run.svg' ] && [ -s '$TEST_TMP/run.pb.gz' ]"
 total=$(awk '{ s += $NF } END { print s + 0 }' "$TEST_TMP/run.folded")
-leaf_a=$(folded_sum "$TEST_TMP/run.folded" ';leaf_a$')
+leaf_a=$(folded_sum "$TEST_TMP/run.folded" ';leaf_a$')              # stacks ending in it
+through_a=$(folded_sum "$TEST_TMP/run.folded" ';leaf_a(;.*)?$')   # and those through it
 
 if command -v xmllint >/dev/null; then
 	check "the SVG is well-formed" xmllint --noout "$TEST_TMP/run.svg"
@@ -22,8 +23,8 @@ if command -v xmllint >/dev/null; then
 	w_all=$(xmllint --xpath "string((//*[local-name()='g'][contains(@class,' r')])[1]/*[local-name()='rect']/@width)" "$TEST_TMP/run.svg")
 	w_a=$(xmllint --xpath "sum(//*[local-name()='g'][starts-with(*[local-name()='title'], 'leaf_a
 ')]/*[local-name()='rect']/@width)" "$TEST_TMP/run.svg")
-	check "leaf_a's width is its share of the folded samples ($w_a of $w_all; $leaf_a of $total)" \
-		awk -v a="$w_a" -v w="$w_all" -v n="$leaf_a" -v t="$total" \
+	check "leaf_a's width is the share of the folded samples through it ($w_a of $w_all; $through_a of $total)" \
+		awk -v a="$w_a" -v w="$w_all" -v n="$through_a" -v t="$total" \
 		'BEGIN { d = a / w - n / t; if (d < 0) d = -d; exit !(t > 0 && d < 1e-6) }'
 	check "the SVG's title names the hook and the rate" grep -qE 'flametop: perf_event (cpu-clock|cycles), 99 Hz' "$TEST_TMP/run.svg"
 else

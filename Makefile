@@ -22,28 +22,40 @@ CFLAGS    ?= -O2 -g
 WARNINGS  := -Wall -Wextra -Werror
 CPPFLAGS  += -D_GNU_SOURCE -I. -I$(BUILD)
 # Evaluated when a recipe runs, after `deps` has installed pkg-config.
-LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib) -liberty
-STATIC_LIBS = -Wl,-Bstatic -lbpf -ldw -lelf -lbz2 -lz -lncursesw -ltinfo -llzma -liberty -pthread
+LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib libprotobuf-c) -liberty
+STATIC_LIBS = -Wl,-Bstatic -lbpf -ldw -lelf -lbz2 -lz -lncursesw -ltinfo -llzma -lprotobuf-c -liberty \
+	-pthread
 
 # Debian packages flametop needs to build, test and benchmark.
 DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev \
-	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux procps
+	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux \
+	procps libprotobuf-c-dev protobuf-c-compiler
+# ... and the consumers the tests check its output with (make test, make screenshots):
+# a browser for the SVG (python3 reads its screenshot), Go's pprof, perf for perf
+# script's text and the unwinder's ground truth, an XML checker; GNU time for the benchmarks.
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
 LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c profile/*.c tui/*.c live/*.c)) options.c
-LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
-ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS))
+# C code protoc-c generates from the .proto files (pprof's format), into build/.
+PROTO_SRCS := $(patsubst %.proto,$(BUILD)/%.pb-c.c,$(wildcard profile/*.proto))
+PROTO_HDRS := $(PROTO_SRCS:.c=.h)
+LIB_OBJS  := $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS)) \
+	$(patsubst $(BUILD)/%.c,$(BUILD)/obj/%.o,$(PROTO_SRCS))
+ASAN_OBJS := $(patsubst %.c,$(BUILD)/asan/%.o,$(LIB_SRCS)) \
+	$(patsubst $(BUILD)/%.c,$(BUILD)/asan/%.o,$(PROTO_SRCS))
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_HDRS := $(wildcard tests/unit/*.h)
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) options.h array.h
+HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) options.h array.h \
+	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps run test static bench screenshots clean build-all build-tests
+.PHONY: all deps test-deps run test static bench screenshots clean build-all build-tests
 
 # Keep intermediate objects (sanitized objects, BPF objects) between runs.
 .SECONDARY:
@@ -53,16 +65,16 @@ all: deps
 
 build-all: flametop
 
-# Installs every missing package in one apt-get call; quick when nothing is missing.
-deps:
+# Installs every missing package of $(1) in one apt-get call; quick when nothing is missing.
+define install_missing
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || missing="$$missing $$p"; \
 	done; \
 	PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool >/dev/null 2>&1 || missing="$$missing bpftool"; \
 	if [ -n "$$missing" ]; then \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-		echo "make deps: installing$$missing"; \
+		echo "make: installing$$missing"; \
 		$$sudo apt-get update -qq && \
 		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$(echo $$missing | sed 's/bpftool//') && \
 		if ! PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool >/dev/null 2>&1; then \
@@ -71,6 +83,13 @@ deps:
 			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-generic; \
 		fi; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
+
+test-deps: deps
+	$(call install_missing,$(TEST_DEB_PACKAGES))
 
 $(BUILD)/vmlinux.h:
 	@mkdir -p $(BUILD)
@@ -85,9 +104,21 @@ $(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h unwind/*.h) $(VMLINUX_H)
 $(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
 	$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
 
+$(BUILD)/%.pb-c.c $(BUILD)/%.pb-c.h: %.proto
+	@mkdir -p $(BUILD)
+	protoc-c --c_out=$(BUILD) $<
+
 $(BUILD)/obj/%.o: %.c $(HEADERS) $(BPF_SKELS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/obj/%.o: $(BUILD)/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/asan/%.o: $(BUILD)/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -c $< -o $@
 
 $(BUILD)/asan/%.o: %.c $(HEADERS) $(BPF_SKELS)
 	@mkdir -p $(dir $@)
@@ -152,7 +183,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
 
 build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES)
 
-test: deps
+test: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/run.sh
 
@@ -161,11 +192,11 @@ run: all
 	@sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
 	exec $$sudo ./flametop
 
-bench: all
+bench: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/bench.sh
 
-screenshots: all
+screenshots: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/screenshots.sh
 

@@ -27,7 +27,8 @@
 
 #include "live/live.h"
 #include "options.h"
-#include "profile/folded.h"
+#include "profile/input.h"
+#include "profile/output.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "symbols/symbolizer.h"
@@ -241,25 +242,62 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 	}
 }
 
-/* Where --folded output goes: stdout or -o FILE. */
-static FILE *open_output(const struct options *o)
-{
-	int fd;
+/* The files a batch run writes: folded stacks (stdout or -o), --svg, --pprof. */
+struct outputs {
+	FILE *folded, *svg, *pprof;
+};
 
-	if (!o->output || strcmp(o->output, "-") == 0)
-		return stdout;
-	fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	return fd < 0 ? NULL : fdopen(fd, "w");
+/* Creates (or truncates) @path for writing; NULL with errno set. */
+static FILE *create_file(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (fd >= 0 && !f)
+		close(fd);
+	return f;
 }
 
 /*
- * Prints the profile as folded stacks, with -K, -U, -p and -c applied;
- * returns the number of lines or -errno.
+ * Opens every file the command line names before any work starts, so that
+ * a path that can't be written costs nothing. Returns 0 or EXIT_USAGE
+ * after saying why.
  */
-static long write_folded(FILE *out, const struct profile *prof, const struct options *o)
+static int open_outputs(const struct options *o, struct outputs *out)
 {
-	int32_t tgids[MAX_FILTER_TGIDS];
-	struct view_filter filter = {
+	*out = (struct outputs){ NULL, NULL, NULL };
+	if (o->folded && (!o->output || strcmp(o->output, "-") == 0))
+		out->folded = stdout;
+	else if (o->folded && !(out->folded = create_file(o->output)))
+		return fail("-o %s: %s", o->output, strerror(errno));
+	if (o->svg && !(out->svg = create_file(o->svg)))
+		return fail("--svg %s: %s", o->svg, strerror(errno));
+	if (o->pprof && !(out->pprof = create_file(o->pprof)))
+		return fail("--pprof %s: %s", o->pprof, strerror(errno));
+	return 0;
+}
+
+/* Closes the files; returns @ret, or EXIT_USAGE after saying why one could not be written. */
+static int close_outputs(const struct options *o, struct outputs *out, int ret)
+{
+	FILE *files[] = { out->folded == stdout ? NULL : out->folded, out->svg, out->pprof };
+	const char *flags[] = { "-o", "--svg", "--pprof" };
+	const char *paths[] = { o->output, o->svg, o->pprof };
+
+	for (int i = 0; i < 3; i++) {
+		if (files[i] && fclose(files[i]) && !ret)
+			ret = fail("%s %s: %s", flags[i], paths[i], strerror(errno));
+	}
+	*out = (struct outputs){ NULL, NULL, NULL };
+	return ret;
+}
+
+/* The view the command line asks for: the whole run, with -K, -U, -p and -c. */
+static void filter_from(const struct options *o, struct view_filter *f, int32_t *tgids)
+{
+	for (size_t i = 0; i < o->ntgids; i++)
+		tgids[i] = (int32_t)o->tgids[i];
+	*f = (struct view_filter){
 		.window = WINDOW_CUMULATIVE,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
@@ -267,22 +305,100 @@ static long write_folded(FILE *out, const struct profile *prof, const struct opt
 		.ntgids = o->ntgids,
 		.comm = o->comm,
 	};
-	struct stack_trie trie;
-	long lines;
-
-	for (size_t i = 0; i < o->ntgids; i++)
-		tgids[i] = (int32_t)o->tgids[i];
-	if (stack_trie__init(&trie))
-		return -ENOMEM;
-	lines = stack_trie__build(&trie, prof, &filter);
-	if (!lines)
-		lines = folded__write(out, &trie, prof);
-	stack_trie__free(&trie);
-	return lines;
 }
 
-/* Samples (or traces) until --duration or a signal, then prints folded stacks. */
-static int run_folded_live(const struct options *o)
+/* The filters, as the SVG's second line says them ("" for none). */
+static void describe_filters(const struct options *o, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < o->ntgids && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%u", i ? "," : "pid ", o->tgids[i]);
+	if (o->comm && len < size)
+		len += snprintf(buf + len, size - len, "%scomm %s", len ? ", " : "", o->comm);
+	if ((o->kernel_only || o->user_only) && len < size)
+		snprintf(buf + len, size - len, "%s%s frames only", len ? ", " : "",
+			 o->kernel_only ? "kernel" : "user");
+}
+
+/* Stacks in the view: trie nodes that stacks end at, as many as folded lines. */
+static long count_stacks(const struct stack_trie *t)
+{
+	long n = 0;
+
+	for (uint32_t i = 1; i < t->n; i++)
+		n += stack_trie__self(t, i) != 0;
+	return n;
+}
+
+/*
+ * Writes every output of @out from @prof, filtered as the command line
+ * says. Returns the number of stacks, or -errno with *@what naming the
+ * output that failed.
+ */
+static long write_outputs(const struct options *o, struct outputs *out,
+			  const struct profile *prof, const struct output_info *info,
+			  const char **what)
+{
+	int32_t tgids[MAX_FILTER_TGIDS];
+	FILE *files[] = { out->folded, out->svg, out->pprof };
+	const enum output_format formats[] = { OUTPUT_FOLDED, OUTPUT_SVG, OUTPUT_PPROF };
+	const char *names[] = { "writing folded stacks", "--svg", "--pprof" };
+	struct view_filter filter;
+	struct stack_trie trie;
+	long ret;
+
+	filter_from(o, &filter, tgids);
+	*what = "building the view";
+	if (stack_trie__init(&trie))
+		return -ENOMEM;
+	ret = stack_trie__build(&trie, prof, &filter);
+	for (int i = 0; i < 3 && !ret; i++) {
+		long n = files[i] ? output__write(files[i], formats[i], &trie, prof, &filter, info) : 0;
+
+		*what = names[i];
+		ret = n < 0 ? n : 0;
+	}
+	if (!ret)
+		ret = count_stacks(&trie);
+	stack_trie__free(&trie);
+	return ret;
+}
+
+static int64_t unix_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* What the outputs say about a live run of @seconds that began at @started (Unix ns). */
+static void live_info(const struct options *o, const struct live *live, int64_t started,
+		      double seconds, char *title, size_t size, struct output_info *info)
+{
+	const struct capture *cap = live__capture(live);
+	bool sample = o->mode == CAPTURE_SAMPLE, bytes = o->weight == WEIGHT_BYTES;
+
+	if (sample)
+		snprintf(title, size, "flametop: %s, %u Hz, %d CPUs, %.1f s", capture__hook(cap),
+			 o->freq, capture__ncpus(cap), seconds);
+	else
+		snprintf(title, size, "flametop: %s mode, %s, %.1f s", capture_mode__name(o->mode),
+			 capture__hook(cap), seconds);
+	*info = (struct output_info){
+		.title = title,
+		.type = sample ? "samples" : bytes ? "bytes" : "reads",
+		.unit = bytes ? "bytes" : "count",
+		.period_ns = sample ? 1000000000ull / o->freq : 0,
+		.time_ns = started,
+		.duration_ns = (int64_t)(seconds * 1e9),
+	};
+}
+
+/* Samples (or traces) until --duration or a signal, then writes the outputs asked for. */
+static int run_batch_live(const struct options *o)
 {
 	/* The kernel table is read once sampling runs: the two overlap. */
 	struct symbolizer_opts sopts = { .raw_names = o->no_demangle, .defer_kernel = true };
@@ -292,15 +408,18 @@ static int run_folded_live(const struct options *o)
 	struct unwinder *unwinder = NULL;
 	struct profile *prof = NULL;
 	struct live *live = NULL;
-	FILE *out = NULL;
-	char err[1024];
+	struct outputs out;
+	struct output_info info;
+	char err[1024], title[256], filters[512];
+	const char *what;
 	double start, next;
+	int64_t started;
 	long lines;
-	int ret = EXIT_USAGE;
+	int ret = open_outputs(o, &out);
 
-	out = open_output(o);
-	if (!out)
-		return fail("-o %s: %s", o->output, strerror(errno));
+	if (ret)
+		return close_outputs(o, &out, ret);
+	ret = EXIT_USAGE;
 	sym = symbolizer__new(&sopts);
 	prof = profile__new();
 	if (!sym || !prof) {
@@ -334,6 +453,7 @@ static int run_folded_live(const struct options *o)
 				"will show as [unknown]\n");
 
 	start = now_seconds();
+	started = unix_ns();
 	for (next = start + 1.0; !stop_signal; next += 1.0) {
 		double end = o->duration > 0 ? start + o->duration : next;
 
@@ -350,11 +470,15 @@ static int run_folded_live(const struct options *o)
 	live__drain(live);
 	capture__stats(live__capture(live), &stats);
 
+	live_info(o, live, started, now_seconds() - start, title, sizeof(title), &info);
+	describe_filters(o, filters, sizeof(filters));
+	info.subtitle = filters;
+	what = "sorting the stacks";
 	lines = profile__sort(prof);
 	if (!lines)
-		lines = write_folded(out, prof, o);
+		lines = write_outputs(o, &out, prof, &info, &what);
 	if (lines < 0) {
-		fail("writing folded stacks: %s", strerror((int)-lines));
+		fail("%s: %s", what, strerror((int)-lines));
 		goto cleanup;
 	}
 	print_summary(live, &stats, o, now_seconds() - start, lines);
@@ -364,9 +488,7 @@ cleanup:
 	unwinder__free(unwinder);
 	profile__free(prof);
 	symbolizer__free(sym);
-	if (out && out != stdout && fclose(out) && ret == 0)
-		ret = fail("-o %s: %s", o->output, strerror(errno));
-	return ret;
+	return close_outputs(o, &out, ret);
 }
 
 /*
@@ -440,19 +562,20 @@ static int run_screen_live(const struct options *o)
 }
 
 /* Says how many lines of @file were malformed, and the first one, on stderr. */
-static void report_bad_lines(const char *file, const struct folded_read_stats *st)
+static void report_bad_lines(const char *file, const struct input_stats *st)
 {
+	const char *what = st->format == INPUT_PPROF ? "sample" : "line";
+
 	if (st->bad)
 		fprintf(stderr,
-			"flametop: %s: %" PRIu64 " malformed line%s skipped (first: line %" PRIu64
+			"flametop: %s: %" PRIu64 " malformed %s%s skipped (first: %s %" PRIu64
 			", %s)\n",
-			file, st->bad, st->bad == 1 ? "" : "s", st->first_bad_line,
+			file, st->bad, what, st->bad == 1 ? "" : "s", what, st->first_bad_line,
 			st->first_bad_why ? st->first_bad_why : "malformed");
 }
 
 /* Reads -i FILE (or stdin) into @prof. Returns 0 or EXIT_USAGE after saying why. */
-static int read_input(const struct options *o, struct profile *prof,
-		      struct folded_read_stats *st)
+static int read_input(const struct options *o, struct profile *prof, struct input_stats *st)
 {
 	bool is_stdin = strcmp(o->input, "-") == 0;
 	FILE *in = is_stdin ? stdin : fopen(o->input, "re");
@@ -460,57 +583,70 @@ static int read_input(const struct options *o, struct profile *prof,
 
 	if (!in)
 		return fail("-i %s: %s", o->input, strerror(errno));
-	err = folded__read(in, prof, st);
+	err = input__read(in, prof, st);
 	if (!is_stdin)
 		fclose(in);
+	if (err == -EBADMSG)
+		return fail("-i %s: not a %s profile: %s", o->input, input__format_name(st->format),
+			    st->error ? st->error : "malformed");
+	if (err == -EFBIG)
+		return fail("-i %s: a %s profile over 1 GiB", o->input,
+			    input__format_name(st->format));
 	if (err)
 		return fail("-i %s: %s", o->input, strerror(-err));
 	return 0;
 }
 
-/* -i FILE --folded: the stacks read, filtered, printed again. */
-static int refold(const struct options *o, const struct profile *prof)
+/* -i FILE with --folded, --svg or --pprof: the stacks read, filtered, written to @out. */
+static int rewrite(const struct options *o, struct outputs *out, const struct profile *prof,
+		   const char *name, const struct input_stats *st)
 {
-	FILE *out = open_output(o);
+	struct output_info info = { .type = st->unit, .unit = st->count_unit };
+	char title[600], filters[512];
+	const char *what;
 	long lines;
-	int ret = 0;
 
-	if (!out)
-		return fail("-o %s: %s", o->output, strerror(errno));
-	lines = write_folded(out, prof, o);
-	if (lines < 0)
-		ret = fail("writing folded stacks: %s", strerror((int)-lines));
-	if (out != stdout && fclose(out) && !ret)
-		ret = fail("-o %s: %s", o->output, strerror(errno));
-	return ret;
+	snprintf(title, sizeof(title), "flametop: %s", name);
+	describe_filters(o, filters, sizeof(filters));
+	info.title = title;
+	info.subtitle = filters;
+	lines = write_outputs(o, out, prof, &info, &what);
+	return lines < 0 ? fail("%s: %s", what, strerror((int)-lines)) : 0;
 }
 
-/* -i FILE: the viewer, or with --folded the same stacks, filtered, re-emitted. */
+/* -i FILE: the viewer, or with --folded, --svg or --pprof the same stacks, filtered, written. */
 static int run_input(const struct options *o)
 {
-	const char *name = strcmp(o->input, "-") == 0 ? "stdin" : o->input;
-	struct folded_read_stats st;
+	const char *file = strcmp(o->input, "-") == 0 ? "stdin" : o->input;
+	struct input_stats st;
 	struct app_config c;
 	struct profile *prof;
-	char err[1024];
+	struct outputs out;
+	char err[1024], name[512];
 	int ret;
 
-	if (!o->folded && need_terminal())
+	if (!options__batch(o) && need_terminal())
 		return EXIT_USAGE;
+	ret = open_outputs(o, &out);
+	if (ret)
+		return close_outputs(o, &out, ret);
 	prof = profile__new();
 	if (!prof)
-		return fail("can't start: %s", strerror(ENOMEM));
+		return close_outputs(o, &out, fail("can't start: %s", strerror(ENOMEM)));
 	ret = read_input(o, prof, &st);
-	if (!ret && o->folded) {
-		report_bad_lines(name, &st);
-		ret = refold(o, prof);
+	/* "perf.txt (perf script)": a file of another format than folded says which. */
+	snprintf(name, sizeof(name), st.format == INPUT_FOLDED ? "%s" : "%s (%s)", file,
+		 input__format_name(st.format));
+	if (!ret && options__batch(o)) {
+		report_bad_lines(file, &st);
+		ret = rewrite(o, &out, prof, name, &st);
 	} else if (!ret) {
 		app_config_from(o, &c);
 		if (app__run_file(&c, prof, name, &st, err, sizeof(err)))
 			ret = fail("%s", err);
 	}
 	profile__free(prof);
-	return ret;
+	return close_outputs(o, &out, ret);
 }
 
 int main(int argc, char **argv)
@@ -534,11 +670,11 @@ int main(int argc, char **argv)
 	raise_open_files_limit();
 	if (o.input)
 		return run_input(&o);
-	if (!o.folded && need_terminal())
+	if (!options__batch(&o) && need_terminal())
 		return EXIT_USAGE;
 	ret = check_live_prerequisites(&o);
 	if (ret)
 		return ret;
 	allow_late_wakeups();
-	return o.folded ? run_folded_live(&o) : run_screen_live(&o);
+	return options__batch(&o) ? run_batch_live(&o) : run_screen_live(&o);
 }

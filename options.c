@@ -22,8 +22,12 @@ const char options_usage[] =
 	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read\n"
 	"      --weight WEIGHT    read mode: calls (default) or bytes requested\n"
 	"      --folded           print folded stacks (for flamegraph.pl), no screen\n"
-	"      --duration SECS    with --folded: stop after SECS (default: at Ctrl-C)\n"
-	"  -i, --input FILE       view a folded file (- for stdin) instead of this machine\n"
+	"      --svg FILE         write an SVG flame graph (for a browser) to FILE, no screen\n"
+	"      --pprof FILE       write a pprof profile (gzip'd profile.proto) to FILE, no screen\n"
+	"      --duration SECS    with --folded, --svg or --pprof: stop after SECS (default:\n"
+	"                         at Ctrl-C)\n"
+	"  -i, --input FILE       view a folded file, perf script's text or a pprof profile\n"
+	"                         (- for stdin) instead of this machine\n"
 	"  -o, --output FILE      with --folded: write to FILE instead of stdout\n"
 	"      --no-color         no colours (also when NO_COLOR is set)\n"
 	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
@@ -39,7 +43,8 @@ const char options_usage[] =
 	"Examples:\n"
 	"  sudo flametop                           live screen, all CPUs\n"
 	"  sudo flametop -p 1234                   one process\n"
-	"  sudo flametop --folded --duration 10 | flamegraph.pl > cpu.svg\n"
+	"  sudo flametop --svg cpu.svg --duration 10   a flame graph of 10 s\n"
+	"  perf script | flametop -i -             browse a perf.data\n"
 	"  sudo flametop --mode read -c cat        who reads, through which code\n"
 	"  flametop -i out.folded                  browse a folded file\n";
 
@@ -47,6 +52,8 @@ enum {
 	OPT_MODE = 256,
 	OPT_WEIGHT,
 	OPT_FOLDED,
+	OPT_SVG,
+	OPT_PPROF,
 	OPT_DURATION,
 	OPT_NO_COLOR,
 	OPT_NO_DEMANGLE,
@@ -70,6 +77,8 @@ static const struct option long_options[] = {
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "pprof", required_argument, NULL, OPT_PPROF },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
@@ -252,6 +261,11 @@ static void defaults(struct options *o)
 	o->no_color = nc && *nc;
 }
 
+bool options__batch(const struct options *o)
+{
+	return o->folded || o->svg || o->pprof;
+}
+
 /* Rules between options, once all are read. */
 static int check_combination(const struct options *o, char *err, size_t size)
 {
@@ -267,8 +281,8 @@ static int check_combination(const struct options *o, char *err, size_t size)
 		snprintf(err, size, "-o needs --folded");
 		return -EINVAL;
 	}
-	if (o->duration > 0 && !o->folded) {
-		snprintf(err, size, "--duration needs --folded");
+	if (o->duration > 0 && !options__batch(o)) {
+		snprintf(err, size, "--duration needs --folded, --svg or --pprof");
 		return -EINVAL;
 	}
 	return 0;
@@ -320,6 +334,12 @@ enum options_result options__parse(int argc, char **argv, struct options *o, cha
 			break;
 		case OPT_FOLDED:
 			o->folded = true;
+			break;
+		case OPT_SVG:
+			o->svg = optarg;
+			break;
+		case OPT_PPROF:
+			o->pprof = optarg;
 			break;
 		case OPT_NO_COLOR:
 			o->no_color = true;

@@ -2,7 +2,7 @@
 /*
  * options: flametop's command line, parsed and checked. Flags follow bcc's
  * profile and perf top: -F, -p, -c, -K, -U, -d, plus --mode, --folded,
- * --duration, -i and -o.
+ * --svg, --pprof, --duration, -i and -o.
  */
 #ifndef FLAMETOP_OPTIONS_H
 #define FLAMETOP_OPTIONS_H
@@ -30,6 +30,8 @@ struct options {
 	bool no_demangle;          /* --no-demangle */
 	const char *input;         /* -i FILE: offline viewer; "-" is stdin */
 	const char *output;        /* -o FILE: where --folded writes */
+	const char *svg;           /* --svg FILE: write an SVG flame graph there */
+	const char *pprof;         /* --pprof FILE: write a pprof profile there */
 	uint32_t tgids[MAX_FILTER_TGIDS];
 	size_t ntgids;             /* -p */
 	const char *comm;          /* -c */
@@ -56,6 +58,9 @@ enum options_result {
  */
 enum options_result options__parse(int argc, char **argv, struct options *o, char *err,
 				   size_t err_size);
+
+/* True when flametop writes files or stdout instead of showing the screen. */
+bool options__batch(const struct options *o);
 
 /* The --help text. */
 extern const char options_usage[];

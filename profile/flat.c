@@ -64,7 +64,7 @@ static void walk(struct flat_walk *w)
 	uint32_t len = 0; /* nodes on the path */
 
 	for (uint32_t node = 1; node < w->t->n; node++) {
-		while (len >= nodes[node].depth)
+		while (len && w->path[len - 1] != nodes[node].parent)
 			leave(w, w->path[--len]);
 		enter(w, node);
 		w->path[len++] = node;

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -8,8 +7,7 @@
 
 #include "array.h"
 #include "profile/folded.h"
-#include "symbols/sanitize.h"
-#include "profile/strtab.h"
+#include "profile/frame_cache.h"
 #include "symbols/text_line.h"
 
 /* The text of the current path, frame by frame, as folded__write() walks the trie. */
@@ -28,18 +26,18 @@ static int path_text__append(struct path_text *pt, const char *s, size_t n)
 	return 0;
 }
 
-/* Sets the text to the path down to @node: its parent's text, ';', its frame. */
+/* Sets the text to the path down to @node, @depth deep: its parent's text, ';', its frame. */
 static int path_text__enter(struct path_text *pt, const struct stack_trie *t,
-			    const struct profile *p, uint32_t node)
+			    const struct profile *p, uint32_t node, uint32_t depth)
 {
 	const struct trie_node *n = &t->nodes[node];
 	const char *name = profile__frame_name(p, n->frame);
-	size_t start = n->depth > 1 ? pt->ends[n->depth - 1] : 0;
+	size_t start = depth > 1 ? pt->ends[depth - 1] : 0;
 	char *semi;
 	int err;
 
 	pt->len = start;
-	err = (n->depth > 1 ? path_text__append(pt, ";", 1) : 0) ?:
+	err = (depth > 1 ? path_text__append(pt, ";", 1) : 0) ?:
 	      path_text__append(pt, name, strlen(name)) ?:
 	      (profile__frame_info(p, n->frame)->kind == FRAME_KERNEL ? path_text__append(pt, "_[k]", 4)
 								      : 0);
@@ -48,17 +46,24 @@ static int path_text__enter(struct path_text *pt, const struct stack_trie *t,
 	/* A ';' inside a name would split the frame in two. */
 	while ((semi = memchr(pt->buf + start + 1, ';', pt->len - start - 1)))
 		*semi = ':';
-	pt->ends[n->depth] = pt->len;
+	pt->ends[depth] = pt->len;
 	return 0;
 }
 
-/* The next node of a pre-order walk after @node, or TRIE_NONE at the end. */
-static uint32_t preorder_next(const struct stack_trie *t, uint32_t node)
+/*
+ * The next node of a pre-order walk after @node, or TRIE_NONE at the end;
+ * *@depth follows it.
+ */
+static uint32_t preorder_next(const struct stack_trie *t, uint32_t node, uint32_t *depth)
 {
-	if (t->nodes[node].first_child != TRIE_NONE)
+	if (t->nodes[node].first_child != TRIE_NONE) {
+		++*depth;
 		return t->nodes[node].first_child;
-	while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE)
+	}
+	while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE) {
 		node = t->nodes[node].parent == TRIE_ROOT ? TRIE_NONE : t->nodes[node].parent;
+		--*depth;
+	}
 	return node == TRIE_NONE ? TRIE_NONE : t->nodes[node].next_sibling;
 }
 
@@ -67,11 +72,12 @@ long folded__write(FILE *out, const struct stack_trie *t, const struct profile *
 	struct path_text pt = { .ends = calloc(t->max_depth + 1, sizeof(size_t)) };
 	long lines = 0;
 	int err = pt.ends ? 0 : -ENOMEM;
+	uint32_t depth = 1;
 
 	/* Pre-order: a node's line before its children's, siblings in order. */
 	for (uint32_t node = t->n ? t->nodes[TRIE_ROOT].first_child : TRIE_NONE;
-	     node != TRIE_NONE && !err; node = preorder_next(t, node)) {
-		err = path_text__enter(&pt, t, p, node);
+	     node != TRIE_NONE && !err; node = preorder_next(t, node, &depth)) {
+		err = path_text__enter(&pt, t, p, node, depth);
 		uint64_t self = err ? 0 : stack_trie__self(t, node);
 
 		if (!self)
@@ -87,29 +93,6 @@ long folded__write(FILE *out, const struct stack_trie *t, const struct profile *
 	if (fflush(out) || ferror(out))
 		return -(errno ? errno : EIO);
 	return lines;
-}
-
-#define LINE_MAX_BYTES (1u << 20)
-
-/* A malformed line: counted, and the first one remembered. */
-static void bad_line(struct folded_read_stats *st, const char *why)
-{
-	if (!st->bad++) {
-		st->first_bad_line = st->lines;
-		st->first_bad_why = why;
-	}
-}
-
-/* Any C0 control byte or DEL: binary garbage, not a stack. */
-static bool has_control_bytes(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if ((c < 0x20 && c != '\t') || c == 0x7f)
-			return true;
-	}
-	return false;
 }
 
 /* Splits "stack count" at the last blank; returns the stack length or -1. */
@@ -164,75 +147,29 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 	return len >= n && memcmp(s + len - n, suffix, n) == 0;
 }
 
-/* Placeholders rather than function names: "[unknown]", "[vdso]", "lib.so+0x1f". */
-static bool looks_unnamed(const char *s, size_t len)
-{
-	const char *plus = memmem(s, len, "+0x", 3);
-
-	if (len && s[0] == '[')
-		return true;
-	if (!plus)
-		return false;
-	for (const char *p = plus + 3; p < s + len; p++) {
-		if (!isxdigit((unsigned char)*p))
-			return false;
-	}
-	return plus + 3 < s + len;
-}
-
 /* Interns one frame of a folded line; PROFILE_NONE when out of memory. */
 static uint32_t read_frame(struct profile *p, const char *s, size_t len, bool process)
 {
 	enum frame_kind kind = process ? FRAME_PROCESS : FRAME_USER;
-	char clean[NAME_MAX_BYTES + 1];
-	size_t n;
 
 	if (!process && ends_with(s, len, "_[k]")) {
 		kind = FRAME_KERNEL;
 		len -= 4;
 	}
-	n = sanitize_name(clean, sizeof(clean), s, len);
-	return profile__frame(p, clean, n, kind, process || !looks_unnamed(clean, n));
+	return input__frame(p, s, len, kind);
 }
 
-/*
- * The frames already read, by their raw text: a file repeats the same few
- * thousand frames millions of times, so each distinct text is sanitized and
- * interned once. Process frames and the others are kept apart.
- */
-struct raw_frames {
-	struct strtab *text[2]; /* [process?] raw text -> raw id */
-	uint32_t *frame[2];     /* raw id -> frame id */
-	size_t cap[2];
-};
-
-static uint32_t raw_frames__get(struct raw_frames *rf, struct profile *p, const char *s,
-				size_t len, bool process)
+/* The frame of a folded line's text, through the cache: class 1 for processes, 0 for the rest. */
+static uint32_t cached_frame(struct frame_cache *fc, struct profile *p, const char *s, size_t len,
+			     bool process)
 {
-	uint32_t raw = strtab__intern(rf->text[process], s, len);
+	uint32_t *slot = frame_cache__slot(fc, process, s, len);
 
-	if (raw == STRTAB_NONE)
+	if (!slot)
 		return PROFILE_NONE;
-	if (raw >= rf->cap[process]) {
-		size_t old_cap = rf->cap[process];
-		uint32_t **f = &rf->frame[process];
-
-		if (array__grow((void **)f, &rf->cap[process], (size_t)raw + 1, sizeof(**f), 4096))
-			return PROFILE_NONE;
-		/* PROFILE_NONE: not looked up yet. */
-		memset(*f + old_cap, 0xff, (rf->cap[process] - old_cap) * sizeof(**f));
-	}
-	if (rf->frame[process][raw] == PROFILE_NONE)
-		rf->frame[process][raw] = read_frame(p, s, len, process);
-	return rf->frame[process][raw];
-}
-
-static void raw_frames__free(struct raw_frames *rf)
-{
-	for (int i = 0; i < 2; i++) {
-		strtab__free(rf->text[i]);
-		free(rf->frame[i]);
-	}
+	if (*slot == PROFILE_NONE)
+		*slot = read_frame(p, s, len, process);
+	return *slot;
 }
 
 /*
@@ -293,7 +230,7 @@ static void prev_stack__free(struct prev_stack *ps)
  * Adds one line's stack to @p. Returns 0; 1 for a malformed stack, with
  * *@why saying why; or -ENOMEM.
  */
-static int read_stack(struct profile *p, struct raw_frames *rf, struct prev_stack *ps,
+static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_stack *ps,
 		      const char *stack, size_t len, uint64_t count, const char **why)
 {
 	size_t n = prev_stack__shared(ps, stack, len);
@@ -314,7 +251,7 @@ static int read_stack(struct profile *p, struct raw_frames *rf, struct prev_stac
 		}
 		if (prev_stack__reserve(ps, len, n + 1))
 			return -ENOMEM;
-		id = raw_frames__get(rf, p, at, flen, n == 0);
+		id = cached_frame(fc, p, at, flen, n == 0);
 		if (id == PROFILE_NONE)
 			return -ENOMEM;
 		if (n == 0)
@@ -332,125 +269,48 @@ static int read_stack(struct profile *p, struct raw_frames *rf, struct prev_stac
 	return count ? profile__add(p, &s) : 0;
 }
 
-/*
- * Lines of a stream, read in large blocks. A line is handed out in place,
- * NUL-terminated instead of its newline; one longer than LINE_MAX_BYTES is
- * skipped whole.
- */
-struct line_reader {
-	FILE *in;
-	char *buf;
-	size_t start, end; /* the unread bytes are buf[start, end) */
-	bool eof;
+/* What folded__read() keeps from line to line. */
+struct folded_reader {
+	struct profile *p;
+	struct frame_cache fc;
+	struct prev_stack ps;
+	struct input_stats *st;
 };
 
-#define READ_BLOCK (256u << 10)
-#define READER_BYTES (LINE_MAX_BYTES + READ_BLOCK + 1)
-
-/* Reads more input after moving what is left to the front; -EIO on error. */
-static int line_reader__fill(struct line_reader *r)
-{
-	size_t got;
-
-	memmove(r->buf, r->buf + r->start, r->end - r->start);
-	r->end -= r->start;
-	r->start = 0;
-	got = fread(r->buf + r->end, 1, READER_BYTES - 1 - r->end, r->in);
-	r->end += got;
-	if (got == 0) {
-		if (ferror(r->in))
-			return -EIO;
-		r->eof = true;
-	}
-	return 0;
-}
-
-/*
- * The next line: returns 1 with *@line and *@len set, 0 at the end, -ENOBUFS
- * for a line over LINE_MAX_BYTES (skipped), or -EIO.
- */
-static int line_reader__next(struct line_reader *r, char **line, size_t *len)
-{
-	bool too_long = false;
-
-	for (;;) {
-		char *nl = memchr(r->buf + r->start, '\n', r->end - r->start);
-		size_t have = (nl ? (size_t)(nl - r->buf) : r->end) - r->start;
-
-		if (nl || (r->eof && have)) {
-			*line = r->buf + r->start;
-			*len = have;
-			(*line)[have] = '\0';
-			r->start += have + (nl != NULL);
-			if (!too_long && have <= LINE_MAX_BYTES)
-				return 1;
-			return -ENOBUFS;
-		}
-		if (r->eof)
-			return too_long ? -ENOBUFS : 0;
-		if (have > LINE_MAX_BYTES) { /* keep only the line's tail: it is skipped anyway */
-			too_long = true;
-			r->start = r->end;
-		}
-		if (line_reader__fill(r))
-			return -EIO;
-	}
-}
-
 /* One line: blank, a stack, or malformed. Returns 0 or -ENOMEM. */
-static int read_line(struct profile *p, struct raw_frames *rf, struct prev_stack *ps, char *line,
-		     size_t len, struct folded_read_stats *st)
+static int read_line(void *ctx, char *line, size_t len)
 {
+	struct folded_reader *fr = ctx;
+	struct input_stats *st = fr->st;
 	const char *why = NULL;
 	uint64_t count;
 	long stack_len;
 	int r;
 
-	if (len && line[len - 1] == '\r')
-		line[--len] = '\0';
-	if (has_control_bytes(line, len)) {
-		bad_line(st, "control or NUL bytes");
-		return 0;
-	}
 	if (strspn(line, " \t") == len)
 		return 0;
 	stack_len = split_count(line, len, &count);
 	if (stack_len <= 0) {
-		bad_line(st, stack_len ? "no count, or a count that is not a whole number"
+		input__bad_line(st, stack_len ? "no count, or a count that is not a whole number"
 				       : "no stack before the count");
 		return 0;
 	}
-	r = read_stack(p, rf, ps, line, (size_t)stack_len, count, &why);
+	r = read_stack(fr->p, &fr->fc, &fr->ps, line, (size_t)stack_len, count, &why);
 	if (r > 0)
-		bad_line(st, why);
+		input__bad_line(st, why);
 	else if (r == 0)
 		st->stacks++;
 	return r < 0 ? r : 0;
 }
 
-int folded__read(FILE *in, struct profile *p, struct folded_read_stats *st)
+int folded__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
-	struct line_reader r = { .in = in, .buf = malloc(READER_BYTES) };
-	struct raw_frames rf = { .text = { strtab__new(), strtab__new() } };
-	struct prev_stack ps = { .n = 0 };
-	int err = 0, got;
-	size_t len;
-	char *line;
+	struct folded_reader fr = { .p = p, .st = st };
+	int err = frame_cache__init(&fr.fc);
 
-	memset(st, 0, sizeof(*st));
-	if (!r.buf || !rf.text[0] || !rf.text[1])
-		err = -ENOMEM;
-	while (!err && (got = line_reader__next(&r, &line, &len)) != 0) {
-		st->lines++;
-		if (got == -EIO)
-			err = -EIO;
-		else if (got == -ENOBUFS)
-			bad_line(st, "a line over 1 MiB");
-		else
-			err = read_line(p, &rf, &ps, line, len, st);
-	}
-	raw_frames__free(&rf);
-	prev_stack__free(&ps);
-	free(r.buf);
-	return err ? err : profile__sort(p);
+	if (!err)
+		err = input__each_line(r, st, read_line, &fr);
+	frame_cache__free(&fr.fc);
+	prev_stack__free(&fr.ps);
+	return err;
 }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "profile/input.h"
+#include "profile/line_reader.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 
@@ -21,27 +23,17 @@
  */
 long folded__write(FILE *out, const struct stack_trie *t, const struct profile *p);
 
-/* What folded__read() made of its input. */
-struct folded_read_stats {
-	uint64_t lines;           /* lines read, blank ones included */
-	uint64_t stacks;          /* lines added to the profile */
-	uint64_t bad;             /* malformed lines, skipped */
-	uint64_t first_bad_line;  /* 1-based number of the first malformed line, or 0 */
-	const char *first_bad_why; /* why it was malformed (a static string), or NULL */
-};
-
 /*
- * folded__read() adds every well-formed line of @in to @p through
+ * folded__read() adds every well-formed line of @r to @p through
  * profile__add(). It reads flametop's own output, stackcollapse-perf.pl's
  * (including "comm-PID" and "comm-PID/TID" process names, whose pid becomes
  * the stack's tgid) and other folded files: frames ending "_[k]" are kernel
  * frames (the suffix is dropped), "[unknown]" and "file+0x..." frames are
  * unnamed. Malformed lines (a count that is not a whole number, an empty
- * frame, a line over 1 MiB, NUL or control bytes) are counted, never fatal.
- * Frame names are sanitized. At the end the profile's sorted order is
- * brought up to date (profile__sort()). Returns 0, or -errno on a read error
- * or when memory runs out (what was read stays in @p).
+ * frame, a line over 1 MiB, NUL or control bytes) are counted in @st, never
+ * fatal. Returns 0, or -errno on a read error or when memory runs out
+ * (what was read stays in @p).
  */
-int folded__read(FILE *in, struct profile *p, struct folded_read_stats *st);
+int folded__read(struct line_reader *r, struct profile *p, struct input_stats *st);
 
 #endif

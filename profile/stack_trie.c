@@ -56,6 +56,15 @@ uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t
 	return c;
 }
 
+uint32_t stack_trie__depth(const struct stack_trie *t, uint32_t node)
+{
+	uint32_t depth = 0;
+
+	for (; node != TRIE_ROOT; node = t->nodes[node].parent)
+		depth++;
+	return depth;
+}
+
 uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node)
 {
 	uint64_t self = t->nodes[node].total;
@@ -65,8 +74,11 @@ uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node)
 	return self;
 }
 
-/* A new node of @frame below @parent, counting nothing yet; TRIE_NONE when out of memory. */
-static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
+/*
+ * A new node of @frame below @parent, @depth deep, counting nothing yet;
+ * TRIE_NONE when out of memory.
+ */
+static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame, uint32_t depth)
 {
 	struct trie_node *n;
 
@@ -76,11 +88,10 @@ static uint32_t add_node(struct stack_trie *t, uint32_t parent, uint32_t frame)
 	*n = (struct trie_node){ .frame = frame, .parent = parent, .first_child = TRIE_NONE,
 				 .next_sibling = TRIE_NONE };
 	if (parent != TRIE_NONE) {
-		n->depth = t->nodes[parent].depth + 1;
 		n->next_sibling = t->nodes[parent].first_child;
 		t->nodes[parent].first_child = t->n;
-		if (n->depth > t->max_depth)
-			t->max_depth = n->depth;
+		if (depth > t->max_depth)
+			t->max_depth = depth;
 	}
 	return t->n++;
 }
@@ -101,8 +112,12 @@ static int index_new_nodes(struct stack_trie *t)
 	return 0;
 }
 
-/* The child of @parent for @frame, made when there is none; TRIE_NONE when out of memory. */
-static uint32_t child_or_new(struct stack_trie *t, uint32_t parent, uint32_t frame)
+/*
+ * The child of @parent (@depth - 1 deep) for @frame, made when there is
+ * none; TRIE_NONE when out of memory.
+ */
+static uint32_t child_or_new(struct stack_trie *t, uint32_t parent, uint32_t frame,
+			     uint32_t depth)
 {
 	struct edge_probe probe = { t, parent, frame };
 	struct hash_slot *slot;
@@ -110,7 +125,7 @@ static uint32_t child_or_new(struct stack_trie *t, uint32_t parent, uint32_t fra
 	if (index_new_nodes(t))
 		return TRIE_NONE;
 	slot = hash_index__find(&t->children, edge_hash(parent, frame), same_edge, &probe);
-	return slot->entry1 ? slot->entry1 - 1 : add_node(t, parent, frame);
+	return slot->entry1 ? slot->entry1 - 1 : add_node(t, parent, frame, depth);
 }
 
 static bool has_frame_with(const struct profile *p, const struct profile_stack *s,
@@ -248,8 +263,8 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64
 			continue;
 		}
 		same = false;
-		node = node >= first_new || b->grouped ? add_node(t, node, frame)
-						       : child_or_new(t, node, frame);
+		node = node >= first_new || b->grouped ? add_node(t, node, frame, depth + 1)
+						       : child_or_new(t, node, frame, depth + 1);
 		if (node == TRIE_NONE)
 			return -ENOMEM;
 		t->last_path[depth++] = (struct trie_step){ frame, node, i };
@@ -398,7 +413,7 @@ static void clear(struct stack_trie *t)
 	t->indexed = 1; /* the root needs no index entry */
 	if (t->children.used)
 		hash_index__clear(&t->children);
-	add_node(t, TRIE_NONE, PROFILE_NONE);
+	add_node(t, TRIE_NONE, PROFILE_NONE, 0);
 }
 
 /*
@@ -452,10 +467,10 @@ static bool has_ancestor_frame(const struct stack_trie *t, uint32_t node, uint32
 static int add_callers(struct stack_trie *out, const struct stack_trie *t, uint32_t node)
 {
 	uint64_t count = t->nodes[node].total;
-	uint32_t at = TRIE_ROOT;
+	uint32_t at = TRIE_ROOT, depth = 0;
 
 	for (node = t->nodes[node].parent; node != TRIE_ROOT; node = t->nodes[node].parent) {
-		at = child_or_new(out, at, t->nodes[node].frame);
+		at = child_or_new(out, at, t->nodes[node].frame, ++depth);
 		if (at == TRIE_NONE)
 			return -ENOMEM;
 	}

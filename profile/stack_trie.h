@@ -42,9 +42,8 @@ struct trie_node {
 	uint32_t parent;       /* TRIE_NONE for the root */
 	uint32_t first_child;  /* TRIE_NONE when a leaf */
 	uint32_t next_sibling; /* TRIE_NONE when last */
-	uint32_t depth;        /* root 0, processes 1, ... */
 	uint64_t total;        /* the count of stacks ending here plus every child's total */
-};
+};			       /* 24 bytes: a big profile's trie has tens of millions */
 
 /* A step of a stack's path: a node, its frame, and where that frame is in the stack. */
 struct trie_step {
@@ -79,6 +78,13 @@ int stack_trie__build(struct stack_trie *t, const struct profile *p, const struc
  * total less its children's (kept that way, a node takes 32 bytes, not 40).
  */
 uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node);
+
+/*
+ * stack_trie__depth() returns how deep @node is: the root 0, processes 1,
+ * and so on. It steps up through @node's ancestors (walks over the nodes
+ * in order know the depth as they go).
+ */
+uint32_t stack_trie__depth(const struct stack_trie *t, uint32_t node);
 
 /*
  * stack_trie__child() returns the child of @parent for frame @frame, or

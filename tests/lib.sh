@@ -56,4 +56,14 @@ ratio_within() {
 		'BEGIN { if (b == 0) exit 1; r = a / b; d = r - t; if (d < 0) d = -d; exit !(d <= tol * t) }'
 }
 
+# chrome ARGS...: headless Chromium with a fresh profile, no network, quiet
+# (the SVG tests and make screenshots).
+chrome() {
+	local dir
+	dir=$(mktemp -d "$TEST_TMP/chrome.XXXXXX")
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+		--user-data-dir="$dir" "$@" 2>/dev/null
+}
+
 . tests/bpf_progs.sh

@@ -2,7 +2,8 @@
 # make screenshots: text captures of the real screen, in tmux, into
 # screenshots/*.txt (the README shows them): live sampling of a known
 # workload (also at 80x24), read mode, the flat view, the file viewer and
-# the help.
+# the help; and the SVG flame graph of the same workloads, as headless
+# Chromium draws it, in screenshots/flamegraph.png.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
 trap 'screen_stop; cleanup_test' EXIT
@@ -70,3 +71,10 @@ sleep 0.3
 shot read
 screen_keys q
 screen_exit_code >/dev/null
+
+# The SVG flame graph of both workloads, searched for "leaf", as Chromium draws it.
+$FLAMETOP --svg "$OUT/flamegraph.svg" --duration 3 -p "$split,$loop" 2>/dev/null || exit 1
+h=$(xmllint --xpath 'string(/*/@height)' "$OUT/flamegraph.svg") || exit 1
+chrome --window-size=1200,"$h" --screenshot="$OUT/flamegraph.png" \
+	"file://$PWD/$OUT/flamegraph.svg?s=leaf" >/dev/null || exit 1
+echo "wrote $OUT/flamegraph.svg, $OUT/flamegraph.png"

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tui/actions.h"
 #include "tui/icicle_view.h"
+#include "tui/snapshot.h"
 
 #define MAX_PID 0x3fffffff
 
@@ -336,11 +338,6 @@ static unsigned int act_swap_mode(struct view *v)
 	return live_only(v) ? ACT_SWAP_MODE | ACT_REBUILD : ACT_REDRAW;
 }
 
-static unsigned int act_save(struct view *v)
-{
-	(void)v;
-	return ACT_SAVE | ACT_REDRAW;
-}
 
 static unsigned int act_quit(struct view *v)
 {
@@ -400,6 +397,16 @@ static unsigned int act_prompt_comm(struct view *v)
 static unsigned int act_prompt_search(struct view *v)
 {
 	return prompt(v, PROMPT_SEARCH, v->text);
+}
+
+/* s: the file name, a new one after the clock, to edit; its extension picks the format. */
+static unsigned int act_prompt_save(struct view *v)
+{
+	char name[VIEW_INPUT_MAX];
+
+	if (snapshot__default_name(time(NULL), name, sizeof(name)))
+		name[0] = '\0';
+	return prompt(v, PROMPT_SAVE, name);
 }
 
 static unsigned int act_prompt_delay(struct view *v)
@@ -487,6 +494,16 @@ static unsigned int apply_delay(struct view *v)
 	return ACT_DELAY | ACT_REDRAW;
 }
 
+static unsigned int apply_save(struct view *v)
+{
+	if (!v->input_len) {
+		view__say(v, false, "s: nothing saved: no file name");
+		return ACT_REDRAW;
+	}
+	memcpy(v->save_path, v->input, v->input_len + 1);
+	return ACT_SAVE | ACT_REDRAW;
+}
+
 static unsigned int prompt_done(struct view *v)
 {
 	enum prompt_kind kind = v->prompt;
@@ -501,6 +518,8 @@ static unsigned int prompt_done(struct view *v)
 		return apply_search(v);
 	case PROMPT_DELAY:
 		return apply_delay(v);
+	case PROMPT_SAVE:
+		return apply_save(v);
 	default:
 		return ACT_REDRAW;
 	}
@@ -558,7 +577,7 @@ static const struct key_binding bindings[] = {
 	{ { 'm' }, "m", "swap sample/read mode", true, act_swap_mode },
 	{ { ' ' }, "Space", "pause/resume display", true, act_pause },
 	{ { 'd' }, "d", "refresh delay", true, act_prompt_delay },
-	{ { 's' }, "s", "save as a folded file", false, act_save },
+	{ { 's' }, "s", "save: .folded, .svg or .pb.gz", false, act_prompt_save },
 	{ { '?', 'h', TK_F1 }, "? h F1", "this help", false, act_help },
 	{ { 'q', TK_F10 }, "q F10", "quit", false, act_quit },
 };

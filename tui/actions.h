@@ -45,7 +45,7 @@ enum action_flags {
 	ACT_FILTER = 1 << 3,    /* push the pid and comm filters into the capture */
 	ACT_SWAP_MODE = 1 << 4, /* swap sample and read mode */
 	ACT_RESET = 1 << 5,     /* forget the profile's counts */
-	ACT_SAVE = 1 << 6,      /* save the view as a folded file */
+	ACT_SAVE = 1 << 6,      /* save the view to save_path (format by its extension) */
 	ACT_DELAY = 1 << 7,     /* the refresh delay changed */
 };
 

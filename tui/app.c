@@ -8,6 +8,7 @@
 
 #include "tui/actions.h"
 #include "tui/app.h"
+#include "tui/header.h"
 #include "tui/snapshot.h"
 #include "tui/term.h"
 #include "tui/view.h"
@@ -21,6 +22,7 @@ struct app {
 	struct view view;
 	struct screen screen;
 	const struct profile *shown;              /* the profile on screen */
+	const char *count_unit;                   /* the unit of its counts: "count", "bytes" */
 	bool quit;
 
 	/* live */
@@ -68,6 +70,7 @@ static void say_hook(struct app *a)
 	h->lost = 0;
 	h->event = read ? "reads" : "samples";
 	h->unit = !read ? "samples" : a->cfg->weight == WEIGHT_BYTES ? "bytes" : "reads";
+	a->count_unit = read && a->cfg->weight == WEIGHT_BYTES ? "bytes" : "count";
 }
 
 /* Starts capturing in @mode with the view's filters; returns 0 or -errno with @err. */
@@ -133,15 +136,49 @@ static void push_filter(struct app *a)
 		view__say(&a->view, true, "can't filter in the kernel: %s", strerror(-err));
 }
 
+/* What a saved view says about itself: where it came from, what it counts, its filters. */
+static void saved_info(const struct app *a, char *title, size_t title_size, char *filters,
+		       size_t filters_size, struct output_info *info)
+{
+	const struct header_info *h = &a->view.info;
+	bool sample = a->live && a->mode == CAPTURE_SAMPLE;
+
+	if (h->file)
+		snprintf(title, title_size, "flametop: %s", h->file);
+	else if (h->freq)
+		snprintf(title, title_size, "flametop: %s, %u Hz, %d CPUs", h->hook, h->freq,
+			 h->ncpus);
+	else
+		snprintf(title, title_size, "flametop: %s mode, %s", h->mode, h->hook);
+	header__filters(&a->view, filters, filters_size);
+	*info = (struct output_info){
+		.title = title,
+		.subtitle = filters,
+		.type = h->unit,
+		.unit = a->count_unit,
+		.period_ns = sample ? 1000000000ull / a->cfg->capture.freq : 0,
+	};
+}
+
 static void save(struct app *a)
 {
-	char path[4096];
-	long n = snapshot__save(".", time(NULL), &a->view.trie, a->shown, path, sizeof(path));
+	static const char *const what[] = { "stacks", "frames", "samples" };
+	char path[4096], title[512], filters[512];
+	enum output_format format = output__format_of(a->view.save_path);
+	struct output_info info;
+	struct view_filter f;
+	long n;
 
+	saved_info(a, title, sizeof(title), filters, sizeof(filters), &info);
+	view__filter(&a->view, &f);
+	n = snapshot__save(a->view.save_path, &a->view.trie, a->shown, &f, &info, path,
+			   sizeof(path));
 	if (n < 0)
-		view__say(&a->view, true, "s: can't save: %s", strerror((int)-n));
+		view__say(&a->view, true, "s: can't save %s: %s", a->view.save_path,
+			  strerror((int)-n));
 	else
-		view__say(&a->view, false, "saved %ld stacks as folded to %s", n, path);
+		view__say(&a->view, false, "saved %ld %s as %s to %s", n, what[format],
+			  output__format_name(format), path);
 }
 
 /* Drains the capture into the profile, saying on the status line when it fails. */
@@ -378,9 +415,9 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 }
 
 int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
-		  const struct folded_read_stats *st, char *err, size_t err_size)
+		  const struct input_stats *st, char *err, size_t err_size)
 {
-	struct app a = { .cfg = c, .shown = p };
+	struct app a = { .cfg = c, .shown = p, .count_unit = st->count_unit };
 	int ret = start_view(&a, false);
 
 	if (ret) {
@@ -393,7 +430,7 @@ int app__run_file(const struct app_config *c, const struct profile *p, const cha
 		.bad = st->bad,
 		.first_bad_line = st->first_bad_line,
 		.first_bad_why = st->first_bad_why,
-		.unit = "samples",
+		.unit = st->unit,
 		.notes = "",
 		.rate = -1,
 	};

@@ -15,7 +15,7 @@
 
 #include "bpf/capture.h"
 #include "live/live.h"
-#include "profile/folded.h"
+#include "profile/input.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 
@@ -43,6 +43,6 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size);
  * Returns 0, or -errno with one line in @err.
  */
 int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
-		  const struct folded_read_stats *st, char *err, size_t err_size);
+		  const struct input_stats *st, char *err, size_t err_size);
 
 #endif

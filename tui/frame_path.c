@@ -3,7 +3,7 @@
 
 void frame_path__set(struct frame_path *path, const struct stack_trie *t, uint32_t node)
 {
-	uint32_t depth = t->nodes[node].depth;
+	uint32_t depth = stack_trie__depth(t, node);
 
 	while (depth > FRAME_PATH_MAX) {
 		node = t->nodes[node].parent;

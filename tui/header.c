@@ -106,6 +106,14 @@ static void filter_line(struct line *l, const struct view *v)
 	}
 }
 
+void header__filters(const struct view *v, char *buf, size_t size)
+{
+	struct line l = { .len = 0 };
+
+	filter_line(&l, v);
+	snprintf(buf, size, "%.*s", (int)l.len, l.text);
+}
+
 void header__draw(struct screen *s, const struct view *v)
 {
 	const struct cell_style st = { .role = ROLE_HEADER };
@@ -144,6 +152,8 @@ static const char *prompt_label(enum prompt_kind kind)
 		return "Only stacks with a frame containing (empty: all): ";
 	case PROMPT_DELAY:
 		return "Refresh every (seconds, 0.1 to 3600): ";
+	case PROMPT_SAVE:
+		return "Save as (.folded, .svg flame graph, .pb.gz pprof): ";
 	default:
 		return "";
 	}

@@ -43,6 +43,13 @@ int header__rows(const struct view *v);
 /* header__draw() writes the header in the first header__rows() lines of @s. */
 void header__draw(struct screen *s, const struct view *v);
 
+/*
+ * header__filters() writes the header's second line, the window and the
+ * filters ("window: cumulative, 500 samples | filters: pid 12 | hidden:
+ * kernel frames"), to @buf (capacity @size): what a saved view says it shows.
+ */
+void header__filters(const struct view *v, char *buf, size_t size);
+
 /* status__draw() writes the status line at @row: a prompt, a message or the main keys. */
 void status__draw(struct screen *s, const struct view *v, int row);
 

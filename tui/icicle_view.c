@@ -88,15 +88,16 @@ static long find_box(const struct icicle_layout *l, uint32_t level, uint32_t nod
 uint32_t icicle__shown(const struct icicle_layout *l, const struct stack_trie *t, uint32_t sel,
 		       uint32_t *level)
 {
-	uint32_t top_depth;
+	uint32_t top_depth, depth;
 
 	if (!l->levels)
 		return TRIE_NONE;
-	top_depth = t->nodes[l->boxes[0].node].depth;
-	for (uint32_t n = sel; n != TRIE_NONE && t->nodes[n].depth >= top_depth;
-	     n = t->nodes[n].parent) {
-		if (find_box(l, t->nodes[n].depth - top_depth, n) >= 0) {
-			*level = t->nodes[n].depth - top_depth;
+	top_depth = stack_trie__depth(t, l->boxes[0].node);
+	depth = stack_trie__depth(t, sel);
+	for (uint32_t n = sel; n != TRIE_NONE && depth >= top_depth;
+	     n = t->nodes[n].parent, depth--) {
+		if (find_box(l, depth - top_depth, n) >= 0) {
+			*level = depth - top_depth;
 			return n;
 		}
 	}
@@ -106,12 +107,12 @@ uint32_t icicle__shown(const struct icicle_layout *l, const struct stack_trie *t
 /* Levels to lay out so that @sel, when below @top, is among them: at least @rows. */
 static uint32_t levels_for(const struct stack_trie *t, uint32_t top, uint32_t sel, uint32_t rows)
 {
-	uint32_t below = t->nodes[sel].depth - t->nodes[top].depth;
-	uint32_t n = sel;
+	uint32_t sel_depth = stack_trie__depth(t, sel), top_depth = stack_trie__depth(t, top);
+	uint32_t below = sel_depth - top_depth, n = sel;
 
-	if (t->nodes[sel].depth < t->nodes[top].depth)
+	if (sel_depth < top_depth)
 		return rows;
-	while (t->nodes[n].depth > t->nodes[top].depth)
+	for (uint32_t d = sel_depth; d > top_depth; d--)
 		n = t->nodes[n].parent;
 	return n == top && below >= rows ? below + 1 : rows;
 }

@@ -2,57 +2,87 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "profile/folded.h"
 #include "tui/snapshot.h"
 
 #define MAX_TRIES 1000
 
-/* Creates the first free name; returns the descriptor or -errno. */
-static int create_new(const char *dir, time_t when, char *path, size_t size)
+int snapshot__default_name(time_t when, char *buf, size_t size)
 {
 	char stamp[32];
 	struct tm tm;
+	int n;
 
 	if (!localtime_r(&when, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm))
 		return -EINVAL;
+	n = snprintf(buf, size, "flametop-%s.folded", stamp);
+	return n < 0 || (size_t)n >= size ? -EINVAL : 0;
+}
+
+/* Where @path's extension starts (".pb.gz" counts as one), or its end when it has none. */
+static size_t extension_at(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *dot = strrchr(base, '.');
+	size_t len = strlen(path);
+
+	if (!dot || dot == base)
+		return len;
+	if (strcmp(dot, ".gz") == 0) {
+		const char *before = dot;
+
+		while (before > base && before[-1] != '.')
+			before--;
+		if (before - 1 > base)
+			dot = before - 1;
+	}
+	return (size_t)(dot - path);
+}
+
+/* Creates the first free name of @path, -1, -2 ...; returns the descriptor or -errno. */
+static int create_new(const char *path, char *saved, size_t size)
+{
+	size_t ext = extension_at(path);
+
 	for (int i = 0; i < MAX_TRIES; i++) {
 		int fd, n;
 
 		if (i)
-			n = snprintf(path, size, "%s/flametop-%s-%d.folded", dir, stamp, i);
+			n = snprintf(saved, size, "%.*s-%d%s", (int)ext, path, i, path + ext);
 		else
-			n = snprintf(path, size, "%s/flametop-%s.folded", dir, stamp);
+			n = snprintf(saved, size, "%s", path);
 		if (n < 0 || (size_t)n >= size)
 			return -ENAMETOOLONG;
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		fd = open(saved, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd >= 0 || errno != EEXIST)
 			return fd >= 0 ? fd : -errno;
 	}
 	return -EEXIST;
 }
 
-long snapshot__save(const char *dir, time_t when, const struct stack_trie *t,
-		    const struct profile *p, char *path, size_t size)
+long snapshot__save(const char *path, const struct stack_trie *t, const struct profile *p,
+		    const struct view_filter *f, const struct output_info *info, char *saved,
+		    size_t size)
 {
-	int fd = create_new(dir, when, path, size);
-	FILE *f;
-	long lines;
+	int fd = create_new(path, saved, size);
+	FILE *out;
+	long n;
 
 	if (fd < 0)
 		return fd;
-	f = fdopen(fd, "w");
-	if (!f) {
-		lines = -errno;
+	out = fdopen(fd, "w");
+	if (!out) {
+		n = -errno;
 		close(fd);
-		unlink(path);
-		return lines;
+		unlink(saved);
+		return n;
 	}
-	lines = folded__write(f, t, p);
-	if (fclose(f) && lines >= 0)
-		lines = -(errno ? errno : EIO);
-	if (lines < 0)
-		unlink(path);
-	return lines;
+	n = output__write(out, output__format_of(saved), t, p, f, info);
+	if (fclose(out) && n >= 0)
+		n = -(errno ? errno : EIO);
+	if (n < 0)
+		unlink(saved);
+	return n;
 }

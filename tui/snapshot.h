@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * snapshot: the "s" key. Saves the view as shown (window, hidden frames and
- * filters applied) as folded stacks, in a file that did not exist before.
+ * filters applied) in a file that did not exist before, in the format its
+ * name's extension asks for: folded stacks, an SVG flame graph (.svg) or a
+ * pprof profile (.pb.gz), as profile/output.h tells them apart.
  */
 #ifndef FLAMETOP_SNAPSHOT_H
 #define FLAMETOP_SNAPSHOT_H
@@ -9,19 +11,27 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "profile/output.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 
 /*
- * snapshot__save() writes @t (built from @p) with folded__write() to a new
- * file in directory @dir named flametop-YYYYmmdd-HHMMSS.folded after the
- * local time @when, or, when that name is taken, ...-1.folded, -2, and so
- * on. The file is created with O_EXCL and O_NOFOLLOW (a symlink in the way
- * counts as taken and is never followed), mode 0644. Its path goes to @path
- * (capacity @size). Returns the number of stacks written, or -errno (no
- * file is left behind then).
+ * snapshot__default_name() writes "flametop-YYYYmmdd-HHMMSS.folded", after
+ * the local time @when, to @buf (capacity @size). Returns 0 or -EINVAL.
  */
-long snapshot__save(const char *dir, time_t when, const struct stack_trie *t,
-		    const struct profile *p, char *path, size_t size);
+int snapshot__default_name(time_t when, char *buf, size_t size);
+
+/*
+ * snapshot__save() writes @t, built from @p through @f, to a new file at
+ * @path in the format its extension names (output__format_of()); when @path
+ * is taken, to the first free of "NAME-1.EXT", "NAME-2.EXT", ... The file
+ * is created with O_EXCL and O_NOFOLLOW (a symlink in the way counts as
+ * taken and is never followed), mode 0644. The path used goes to @saved
+ * (capacity @size). Returns what output__write() wrote (stacks, frames or
+ * samples), or -errno (no file is left behind then).
+ */
+long snapshot__save(const char *path, const struct stack_trie *t, const struct profile *p,
+		    const struct view_filter *f, const struct output_info *info, char *saved,
+		    size_t size);
 
 #endif

@@ -163,7 +163,7 @@ uint32_t tree_pane__step(const struct tree_pane *tp, uint32_t node, int dir)
 	return last_descendant(t, prev);
 }
 
-static int add_row(struct tree_pane *tp, uint32_t node)
+static int add_row(struct tree_pane *tp, uint32_t node, uint32_t depth)
 {
 	const struct trie_node *n = &tp->trie->nodes[node];
 	uint8_t flags = 0;
@@ -176,7 +176,7 @@ static int add_row(struct tree_pane *tp, uint32_t node)
 		flags |= ROW_HAS_CHILDREN;
 	if (flags & ROW_HAS_CHILDREN && tree_pane__expanded(tp, node))
 		flags |= ROW_EXPANDED;
-	tp->rows[tp->nrows++] = (struct tree_row){ node, n->depth, flags };
+	tp->rows[tp->nrows++] = (struct tree_row){ node, depth, flags };
 	return 0;
 }
 
@@ -184,18 +184,21 @@ static int add_row(struct tree_pane *tp, uint32_t node)
 static int flatten(struct tree_pane *tp)
 {
 	const struct trie_node *nodes = tp->trie->nodes;
-	uint32_t node = TRIE_ROOT;
+	uint32_t node = TRIE_ROOT, depth = 0;
 
 	tp->nrows = 0;
 	while (node != TRIE_NONE) {
-		if (add_row(tp, node))
+		if (add_row(tp, node, depth))
 			return -ENOMEM;
 		if (tp->rows[tp->nrows - 1].flags & ROW_EXPANDED) {
 			node = nodes[node].first_child;
+			depth++;
 			continue;
 		}
-		while (node != TRIE_ROOT && nodes[node].next_sibling == TRIE_NONE)
+		while (node != TRIE_ROOT && nodes[node].next_sibling == TRIE_NONE) {
 			node = nodes[node].parent;
+			depth--;
+		}
 		node = node == TRIE_ROOT ? TRIE_NONE : nodes[node].next_sibling;
 	}
 	return 0;

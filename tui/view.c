@@ -167,7 +167,7 @@ int view__rebuild(struct view *v, const struct profile *p)
 /* Is @node the node @ancestor or below it? */
 static bool descends(const struct stack_trie *t, uint32_t node, uint32_t ancestor)
 {
-	while (t->nodes[node].depth > t->nodes[ancestor].depth)
+	while (node != ancestor && node != TRIE_ROOT)
 		node = t->nodes[node].parent;
 	return node == ancestor;
 }

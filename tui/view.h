@@ -50,6 +50,7 @@ enum prompt_kind {
 	PROMPT_COMM,
 	PROMPT_SEARCH,
 	PROMPT_DELAY,
+	PROMPT_SAVE,
 };
 
 struct view {
@@ -73,6 +74,7 @@ struct view {
 	enum prompt_kind prompt;       /* the status line is asking for ... */
 	char input[VIEW_INPUT_MAX];    /* ... this, typed so far */
 	size_t input_len;
+	char save_path[VIEW_INPUT_MAX]; /* where "s" saves, with ACT_SAVE */
 	char message[VIEW_MESSAGE_MAX]; /* the status line's message, when not empty */
 	bool message_is_error;
 	int width, height;             /* the screen's size */

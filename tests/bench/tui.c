@@ -7,9 +7,11 @@
  * stacks, the live screen's sort costs nothing). Prints Markdown table
  * rows; each figure is the median of RUNS runs. Measures, never judges.
  *
- * With "--load FILE", what the file viewer does before its first screen
- * instead: read FILE into a profile and build the view; prints the seconds
- * and the peak resident memory in MiB.
+ * With "--load FILE", what the file viewer does instead: read FILE into a
+ * profile, build the view and draw the first screen, then answer the keys
+ * of a first look (E, C, a search and its end, K twice, U twice, Tab
+ * through every layout); prints the seconds to the first screen, the peak
+ * resident memory in MiB and each key's milliseconds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "profile/folded.h"
+#include "profile/input.h"
 #include "profile/profile.h"
 #include "tui/actions.h"
 #include "tui/screen.h"
@@ -145,26 +147,57 @@ static int bench(unsigned int stacks, double target)
 	return 0;
 }
 
-/* The file viewer's start: read @path, build the view, draw once. */
+/*
+ * Keys as the app takes them: each changes the view, which is rebuilt or
+ * refreshed as the key asks, then drawn. Returns the milliseconds taken.
+ */
+static double press(struct view *v, struct screen *s, const struct profile *p, const char *keys)
+{
+	double t0 = now_ms();
+	unsigned int flags = 0;
+
+	for (const char *k = keys; *k; k++)
+		flags |= actions__key(v, *k);
+	if (flags & ACT_REBUILD)
+		view__rebuild(v, p);
+	else if (flags & ACT_REDRAW)
+		view__refresh(v);
+	view__draw(s, v);
+	return now_ms() - t0;
+}
+
+/*
+ * The file viewer's start: read @path, build the view, draw once; then the
+ * keys of a first look at it. Prints the seconds to the first screen, the
+ * peak resident memory in MiB, and each key's milliseconds.
+ */
 static int load(const char *path)
 {
-	struct folded_read_stats st;
+	static const char *const keys[] = { "E", "C", "/json\n", "/\x15\n", "K", "K", "U", "U",
+					    "\t", "\t", "\t", "\t", "\t" };
+	struct input_stats st;
 	struct profile *p = profile__new();
 	FILE *in = fopen(path, "re");
 	struct screen s = { 0 };
 	struct rusage ru;
 	struct view v;
-	double t0 = now_ms();
+	double t0 = now_ms(), first, ms[sizeof(keys) / sizeof(keys[0])];
 
-	if (!p || !in || folded__read(in, p, &st) || view__init(&v, false, 2.0) ||
+	if (!p || !in || input__read(in, p, &st) || view__init(&v, false, 2.0) ||
 	    screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	view__resize(&v, WIDTH, HEIGHT);
 	if (view__rebuild(&v, p))
 		return -1;
 	view__draw(&s, &v);
+	first = (now_ms() - t0) / 1e3;
 	getrusage(RUSAGE_SELF, &ru);
-	printf("%.2f %.0f\n", (now_ms() - t0) / 1e3, ru.ru_maxrss / 1024.0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		ms[i] = press(&v, &s, p, keys[i]);
+	printf("%.2f %.0f", first, ru.ru_maxrss / 1024.0);
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		printf(" %.1f", ms[i]);
+	printf("\n");
 	fclose(in);
 	view__free(&v);
 	screen__free(&s);

@@ -193,10 +193,22 @@ check_screen "live: Space pauses the display" 'PAUSED$'
 screen_keys ' '
 check_screen "live: Space resumes" 'LIVE$'
 screen_keys s
-check_screen "live: s says where it saved" 'saved [0-9]+ stacks as folded to \./flametop-[0-9]{8}-[0-9]{6}\.folded'
+check_screen "live: s asks for a file name, a new one after the clock" \
+	'Save as \(\.folded, \.svg flame graph, \.pb\.gz pprof\): flametop-[0-9]{8}-[0-9]{6}\.folded'
+screen_keys Enter
+check_screen "live: s says where it saved" 'saved [0-9]+ stacks as folded to flametop-[0-9]{8}-[0-9]{6}\.folded'
 saved=$(ls "$TEST_TMP/cwd"/flametop-*.folded 2>/dev/null | head -n 1)
 check "live: the saved file is folded stacks of the workload ($saved)" \
 	bash -c "[ -s '$saved' ] && ! grep -vqE '^[^;]+(;[^;]+)* [0-9]+$' '$saved' && grep -q '^cpu_split;.*;leaf_a [0-9]*$' '$saved'"
+screen_keys s C-u view.svg Enter
+check_screen "live: s with a .svg name saves a flame graph" 'saved [0-9]+ frames as SVG to view\.svg'
+check "live: the SVG holds the workload's leaf_a, filtered by its pid" \
+	bash -c "grep -q '<title>leaf_a' '$TEST_TMP/cwd/view.svg' && grep -q 'pid $split_pid' '$TEST_TMP/cwd/view.svg' &&
+		! grep -q '<title>swapper' '$TEST_TMP/cwd/view.svg'"
+screen_keys s C-u view.pb.gz Enter
+check_screen "live: s with a .pb.gz name saves a pprof profile" 'saved [0-9]+ samples as pprof to view\.pb\.gz'
+check "live: the pprof file reads back with the workload's stacks" \
+	bash -c "$FLAMETOP -i '$TEST_TMP/cwd/view.pb.gz' --folded 2>/dev/null | grep -q '^cpu_split;.*;leaf_a [0-9]*$'"
 screen_keys m
 check_screen "live: m swaps to read mode, and the header says through which hook" \
 	'^read: (fentry/vfs_read|kprobe/vfs_read|syscall-entry tracepoint), [0-9]+ CPUs'

@@ -6,12 +6,13 @@
 #include "tests/unit/unit.h"
 
 #include "profile/folded.h"
+#include "profile/input.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 
 struct loaded {
 	struct profile *p;
-	struct folded_read_stats st;
+	struct input_stats st;
 	int ret;
 };
 
@@ -22,7 +23,7 @@ static struct loaded load(const char *text, size_t len)
 
 	assert_non_null(l.p);
 	assert_non_null(f);
-	l.ret = folded__read(f, l.p, &l.st);
+	l.ret = input__read(f, l.p, &l.st);
 	fclose(f);
 	return l;
 }

@@ -216,6 +216,25 @@ static void test_folded_output_duration(void **state)
 	assert_true(opts.duration == 10.0);
 }
 
+/* --svg and --pprof name their files; each alone is a run without the screen. */
+static void test_svg_and_pprof(void **state)
+{
+	(void)state;
+	assert_run("--svg", "cpu.svg", "--duration", "5");
+	assert_string_equal(opts.svg, "cpu.svg");
+	assert_null(opts.pprof);
+	assert_false(opts.folded);
+	assert_true(options__batch(&opts));
+	assert_run("--pprof=cpu.pb.gz", "-i", "in.folded");
+	assert_string_equal(opts.pprof, "cpu.pb.gz");
+	assert_true(options__batch(&opts));
+	assert_run("--folded", "--svg", "a.svg", "--pprof", "b.pb.gz");
+	assert_true(opts.folded && opts.svg && opts.pprof);
+	assert_run("-i", "in.folded");
+	assert_false(options__batch(&opts));
+	ERROR("option '--svg' needs a value", "--svg");
+}
+
 static void test_input(void **state)
 {
 	(void)state;
@@ -381,7 +400,7 @@ static void test_bad_combinations(void **state)
 	ERROR("--weight bytes needs --mode read", "--weight", "bytes");
 	ERROR("--weight bytes needs --mode read", "--weight", "bytes", "--mode", "sample");
 	ERROR("-o needs --folded", "-o", "out.folded");
-	ERROR("--duration needs --folded", "--duration", "5");
+	ERROR("--duration needs --folded, --svg or --pprof", "--duration", "5");
 }
 
 static void test_bad_values(void **state)
@@ -485,6 +504,7 @@ int main(void)
 	    cmocka_unit_test(test_delay),
 	    cmocka_unit_test(test_mode_and_weight),
 	    cmocka_unit_test(test_folded_output_duration),
+	    cmocka_unit_test(test_svg_and_pprof),
 	    cmocka_unit_test(test_input),
 	    cmocka_unit_test(test_color_and_demangle),
 	    cmocka_unit_test(test_map_entries),

@@ -52,7 +52,7 @@ static void check_node(const struct stack_trie *t, uint32_t node, uint32_t paren
 	const struct trie_node *n = &t->nodes[node];
 
 	assert_int_equal(n->parent, parent);
-	assert_int_equal(n->depth, depth);
+	assert_int_equal(stack_trie__depth(t, node), depth);
 	assert_int_equal(stack_trie__self(t, node), self);
 	assert_int_equal(n->total, total);
 }
@@ -552,8 +552,8 @@ static void check_layout(const struct stack_trie *t, const struct profile *p)
 		uint32_t parent = t->nodes[i].parent, prev = i - 1;
 
 		assert_true(parent < i);
-		assert_int_equal(t->nodes[i].depth, t->nodes[parent].depth + 1);
-		assert_true(t->nodes[i].depth <= t->max_depth);
+		assert_int_equal(stack_trie__depth(t, i), stack_trie__depth(t, parent) + 1);
+		assert_true(stack_trie__depth(t, i) <= t->max_depth);
 		while (prev != parent && prev != TRIE_ROOT)
 			prev = t->nodes[prev].parent;
 		assert_int_equal(prev, parent);
@@ -569,7 +569,7 @@ static void check_same_subtree(const struct stack_trie *a, uint32_t na, const st
 	uint32_t ca = a->nodes[na].first_child, cb = b->nodes[nb].first_child;
 
 	assert_int_equal(a->nodes[na].frame, b->nodes[nb].frame);
-	assert_int_equal(a->nodes[na].depth, b->nodes[nb].depth);
+	assert_int_equal(stack_trie__depth(a, na), stack_trie__depth(b, nb));
 	assert_int_equal(stack_trie__self(a, na), stack_trie__self(b, nb));
 	assert_int_equal(a->nodes[na].total, b->nodes[nb].total);
 	for (; ca != TRIE_NONE && cb != TRIE_NONE;

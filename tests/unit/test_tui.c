@@ -837,7 +837,14 @@ static void test_keys_ask_the_app(void **state)
 	open_view(&f, P1, 80, 24, true);
 	assert_int_equal(type(&f, "m"), ACT_SWAP_MODE | ACT_REBUILD);
 	assert_int_equal(type(&f, "r"), ACT_RESET | ACT_REBUILD);
-	assert_int_equal(type(&f, "s"), ACT_SAVE | ACT_REDRAW);
+	/* s asks for the file name, a new one after the clock; Enter saves there. */
+	assert_int_equal(type(&f, "s"), ACT_REDRAW);
+	assert_int_equal(f.view.prompt, PROMPT_SAVE);
+	assert_int_equal(strncmp(f.view.input, "flametop-", 9), 0);
+	assert_non_null(strstr(f.view.input, ".folded"));
+	assert_int_equal(type(&f, "\x15" "out.svg\n"), ACT_SAVE | ACT_REDRAW);
+	assert_string_equal(f.view.save_path, "out.svg");
+	assert_int_equal(type(&f, "s\x15\n"), ACT_REDRAW); /* no name: nothing saved */
 	assert_int_equal(type(&f, "z"), ACT_REBUILD);
 	assert_int_equal(f.view.window, WINDOW_RECENT);
 	/* The prompt holds the delay now (2); Ctrl-U empties it. */
@@ -864,8 +871,9 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	static const char *const lines[] = { "1 app;main;f_[k] 3", "1 app;g 2", NULL };
 	struct profile *p = profile_of(lines);
 	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
+	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
 	struct stack_trie t;
-	char path[512], first[512], target[512], link[512];
+	char path[512], want[512], saved[512], target[512], link[512], name[64];
 	time_t when = 1700000000;
 	char *text;
 	struct tm tm;
@@ -876,10 +884,13 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
 	localtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	assert_int_equal(snapshot__save(unit_tmpdir(), when, &t, p, first, sizeof(first)), 2);
-	snprintf(path, sizeof(path), "%s/flametop-%s.folded", unit_tmpdir(), stamp);
-	assert_string_equal(first, path);
-	text = read_file(first);
+	assert_int_equal(snapshot__default_name(when, name, sizeof(name)), 0);
+	snprintf(want, sizeof(want), "flametop-%s.folded", stamp);
+	assert_string_equal(name, want);
+	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir(), name);
+	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_string_equal(saved, path);
+	text = read_file(saved);
 	assert_string_equal(text, "app;main;f_[k] 3\napp;g 2\n");
 	free(text);
 	/* -1 is a symlink to a file outside: taken, never written through. */
@@ -887,11 +898,44 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	snprintf(link, sizeof(link), "%s/flametop-%s-1.folded", unit_tmpdir(), stamp);
 	close(open(target, O_WRONLY | O_CREAT, 0600));
 	assert_int_equal(symlink(target, link), 0);
-	assert_int_equal(snapshot__save(unit_tmpdir(), when, &t, p, path, sizeof(path)), 2);
-	snprintf(first, sizeof(first), "%s/flametop-%s-2.folded", unit_tmpdir(), stamp);
-	assert_string_equal(path, first);
+	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	snprintf(want, sizeof(want), "%s/flametop-%s-2.folded", unit_tmpdir(), stamp);
+	assert_string_equal(saved, want);
 	text = read_file(target);
 	assert_string_equal(text, "");
+	free(text);
+	stack_trie__free(&t);
+	profile__free(p);
+}
+
+/* The extension picks the format; a taken name gets its number before ".pb.gz". */
+static void test_snapshot_format_by_extension(void **state)
+{
+	static const char *const lines[] = { "1 app;main;f_[k] 3", "1 app;g 2", NULL };
+	struct profile *p = profile_of(lines);
+	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
+	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
+	struct stack_trie t;
+	char path[512], saved[512], want[512];
+	char *text;
+
+	(void)state;
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
+	snprintf(path, sizeof(path), "%s/view.svg", unit_tmpdir());
+	/* root, process, main, f, g: five frames drawn */
+	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 5);
+	text = read_file(saved);
+	assert_int_equal(strncmp(text, "<?xml", 5), 0);
+	assert_non_null(strstr(text, "<svg"));
+	free(text);
+	snprintf(path, sizeof(path), "%s/view.pb.gz", unit_tmpdir());
+	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	snprintf(want, sizeof(want), "%s/view-1.pb.gz", unit_tmpdir());
+	assert_string_equal(saved, want);
+	text = read_file(saved);
+	assert_int_equal((unsigned char)text[0], 0x1f); /* gzip */
 	free(text);
 	stack_trie__free(&t);
 	profile__free(p);
@@ -925,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_help_lists_every_key),
 		cmocka_unit_test(test_keys_ask_the_app),
 		cmocka_unit_test(test_snapshot_new_name_never_follows_symlink),
+		cmocka_unit_test(test_snapshot_format_by_extension),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# --svg and --pprof of a live run, beside --folded of the same run: the three
+# show the same samples (Go's pprof reads the profile; the SVG's widths are
+# the folded counts' shares).
+. "$(dirname "$0")/../lib.sh"
+
+need_root "--svg and --pprof live" || exit 0
+start_bg "$WORKLOADS/cpu_split" 30
+split=$bg_pid
+$FLAMETOP --folded -o "$TEST_TMP/run.folded" --svg "$TEST_TMP/run.svg" --pprof "$TEST_TMP/run.pb.gz" \
+	--duration 2 -p "$split" 2>"$TEST_TMP/err"
+rc=$?
+check "a live run writes folded, SVG and pprof at once (exit $rc: $(head -c 200 "$TEST_TMP/err"))" \
+	bash -c "[ $rc = 0 ] && [ -s '$TEST_TMP/run.folded' ] && [ -s '$TEST_TMP/run.svg' ] && [ -s '$TEST_TMP/run.pb.gz' ]"
+total=$(awk '{ s += $NF } END { print s + 0 }' "$TEST_TMP/run.folded")
+leaf_a=$(folded_sum "$TEST_TMP/run.folded" ';leaf_a$')              # stacks ending in it
+through_a=$(folded_sum "$TEST_TMP/run.folded" ';leaf_a(;.*)?$')   # and those through it
+
+if command -v xmllint >/dev/null; then
+	check "the SVG is well-formed" xmllint --noout "$TEST_TMP/run.svg"
+	svg_total=$(xmllint --xpath "string(/*/@data-total)" "$TEST_TMP/run.svg")
+	check "the SVG counts the run's $total samples ($svg_total)" [ "$svg_total" = "$total" ]
+	w_all=$(xmllint --xpath "string((//*[local-name()='g'][contains(@class,' r')])[1]/*[local-name()='rect']/@width)" "$TEST_TMP/run.svg")
+	w_a=$(xmllint --xpath "sum(//*[local-name()='g'][starts-with(*[local-name()='title'], 'leaf_a
+')]/*[local-name()='rect']/@width)" "$TEST_TMP/run.svg")
+	check "leaf_a's width is the share of the folded samples through it ($w_a of $w_all; $through_a of $total)" \
+		awk -v a="$w_a" -v w="$w_all" -v n="$through_a" -v t="$total" \
+		'BEGIN { d = a / w - n / t; if (d < 0) d = -d; exit !(t > 0 && d < 1e-6) }'
+	check "the SVG's title names the hook and the rate" grep -qE 'flametop: perf_event (cpu-clock|cycles), 99 Hz' "$TEST_TMP/run.svg"
+else
+	skip "the live SVG" "xmllint is missing (Debian's libxml2-utils, which make test installs)"
+fi
+
+if command -v go >/dev/null; then
+	export GOCACHE=$TEST_TMP/gocache GOPATH=$TEST_TMP/gopath GOPROXY=off GOTOOLCHAIN=local
+	go tool pprof -raw -symbolize=none "$TEST_TMP/run.pb.gz" >"$TEST_TMP/raw.txt" 2>"$TEST_TMP/raw.err"
+	check "pprof: two sample types, samples/count and cpu/nanoseconds" grep -q '^samples/count cpu/nanoseconds' "$TEST_TMP/raw.txt"
+	check "pprof: the period is a 99 Hz tick" grep -q '^Period: 10101010$' "$TEST_TMP/raw.txt"
+	check "pprof: samples carry the pid" grep -q "pid:\[$split\]" "$TEST_TMP/raw.txt"
+	go tool pprof -top -symbolize=none -sample_index=samples "$TEST_TMP/run.pb.gz" >"$TEST_TMP/top.txt" 2>/dev/null
+	check "go tool pprof -top counts the folded output's $total samples" \
+		grep -q "of $total total" "$TEST_TMP/top.txt"
+	flat=$(awk '$6 == "leaf_a" { print $1 }' "$TEST_TMP/top.txt")
+	check "and leaf_a's $leaf_a ($flat)" [ "$flat" = "$leaf_a" ]
+else
+	skip "the live pprof" "go is missing (Debian's golang-go, which make test installs)"
+fi

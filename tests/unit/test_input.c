@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * input__read() beyond folded files: the text of `perf script`, pprof
+ * profiles (what pprof__write() makes, and hostile ones), and telling the
+ * formats apart by their content.
+ */
+#include "tests/unit/profile_fixture.h"
+
+#include <errno.h>
+#include <zlib.h>
+
+#include "profile/folded.h"
+#include "profile/input.h"
+#include "profile/pprof.h"
+
+struct loaded {
+	struct profile *p;
+	struct input_stats st;
+	int ret;
+};
+
+static struct loaded load(const void *data, size_t len)
+{
+	struct loaded l = { .p = profile__new() };
+	FILE *f = fmemopen((void *)data, len, "r");
+
+	assert_non_null(l.p);
+	assert_non_null(f);
+	l.ret = input__read(f, l.p, &l.st);
+	fclose(f);
+	return l;
+}
+
+/* @p as folded text, every stack, in the trie's order (to free()). */
+static char *folded_of(const struct profile *p, const struct view_filter *f)
+{
+	struct stack_trie t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, p, f), 0);
+	assert_true(folded__write(m, &t, p) >= 0);
+	fclose(m);
+	stack_trie__free(&t);
+	return out;
+}
+
+static const struct view_filter all = { .window = WINDOW_CUMULATIVE };
+
+/* A sample of `perf record -g` on x86-64: kernel frames (one in a module) under user ones. */
+static const char perf_text[] =
+	"# ========\n"
+	"# captured on: today\n"
+	"syscall_loop  4242/4243 [001]  845.244099:    2004008 cpu-clock:pppH: \n"
+	"\tffffffff813a1f20 read_zero+0x10 ([kernel.kallsyms])\n"
+	"\tffffffffc0a01234 xfs_file_read_iter+0x44 ([xfs])\n"
+	"\tffffffff81e00099 entry_SYSCALL_64_after_hwframe+0x63 ([kernel.kallsyms])\n"
+	"\t            1169 read_zeros+0x20 (/usr/bin/syscall_loop)\n"
+	"\t           2724a __libc_start_call_main+0x7a (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+	"\n"
+	"Web Content 77 [000] 845.3: 1 cpu-clock: \n"
+	"\t            7f00 operator()(int, char const*)+0x1 (/usr/lib/libxul.so)\n"
+	"\t            7e00 [unknown] (/usr/lib/libxul.so)\n"
+	"\t            7d00 [unknown] ([unknown])\n"
+	"\n"
+	"Web Content 77 [000] 845.4: 1 cpu-clock: \n"
+	"\t            7f00 operator()(int, char const*)+0x1 (/usr/lib/libxul.so)\n"
+	"\t            7e00 [unknown] (/usr/lib/libxul.so)\n"
+	"\t            7d00 [unknown] ([unknown])\n";
+
+static void test_perf_script(void **state)
+{
+	struct loaded l = load(perf_text, sizeof(perf_text) - 1);
+	int32_t pid = 77;
+	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_PERF_SCRIPT);
+	assert_int_equal(l.st.stacks, 3);
+	assert_int_equal(l.st.bad, 0);
+	text = folded_of(l.p, &all);
+	/* Outermost first, offsets dropped, the module named as flametop names it live. */
+	assert_string_equal(text,
+			    "Web Content;[unknown];[libxul.so];operator()(int, char const*) 2\n"
+			    "syscall_loop;__libc_start_call_main;read_zeros;"
+			    "entry_SYSCALL_64_after_hwframe_[k];xfs_file_read_iter [xfs]_[k];"
+			    "read_zero_[k] 1\n");
+	free(text);
+	/* "PID/TID" gives the pid; a lone number is taken as it is. */
+	text = folded_of(l.p, &by_pid);
+	assert_non_null(strstr(text, "Web Content;"));
+	assert_null(strstr(text, "syscall_loop"));
+	free(text);
+	pid = 4242;
+	text = folded_of(l.p, &by_pid);
+	assert_non_null(strstr(text, "syscall_loop;"));
+	free(text);
+	profile__free(l.p);
+}
+
+static void test_perf_script_malformed(void **state)
+{
+	static const char text[] = "app 10 [000] 1.0: 1 cpu-clock:\n"
+				   "\tffff main (/bin/app)\n"
+				   "\tnot-an-address here\n"
+				   "\n"
+				   "\t1234 orphan (/bin/app)\n"
+				   "header-without-pid [000] 1.0:\n"
+				   "\t1234 lost (/bin/app)\n"
+				   "\n"
+				   "app 10 [000] 1.0: 1 cpu-clock:\n"
+				   "\t1234 f\x01 (/bin/app)\n"
+				   "\t1235 g (/bin/app)\n";
+	struct loaded l = load(text, sizeof(text) - 1);
+	char *folded;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_PERF_SCRIPT);
+	assert_int_equal(l.st.stacks, 2);
+	assert_int_equal(l.st.bad, 5);
+	assert_int_equal(l.st.first_bad_line, 3);
+	assert_string_equal(l.st.first_bad_why, "a frame line without an address");
+	folded = folded_of(l.p, &all);
+	assert_string_equal(folded, "app;g 1\napp;main 1\n");
+	free(folded);
+	profile__free(l.p);
+}
+
+/* A profile with every kind of frame, pids, a comm-only stack and a placeholder. */
+static struct profile *mixed_profile(void)
+{
+	struct profile *p = profile__new();
+	uint32_t app = frame(p, "app", FRAME_PROCESS), sh = frame(p, "sh", FRAME_PROCESS);
+	uint32_t main_ = frame(p, "main", FRAME_USER), work = frame(p, "work<int>&", FRAME_USER);
+	uint32_t libc = profile__frame(p, "libc.so.6+0x27249", 17, FRAME_USER, false);
+	uint32_t sys = frame(p, "do_syscall_64", FRAME_KERNEL);
+	uint32_t rd = frame(p, "read [xfs]", FRAME_KERNEL);
+
+	ADD(p, 10, 300, app, libc, main_, work);
+	ADD(p, 11, 5, app, libc, main_, work);
+	ADD(p, 10, 40, app, libc, main_, sys, rd);
+	ADD(p, TGID_UNKNOWN, 7, sh, main_);
+	return p;
+}
+
+/* @p written as pprof with @f and @info, into a buffer (to free()). */
+static char *pprof_of(const struct profile *p, const struct view_filter *f,
+		      const struct pprof_info *info, size_t *len)
+{
+	char *out = NULL;
+	FILE *m = open_memstream(&out, len);
+
+	assert_non_null(m);
+	assert_true(pprof__write(m, p, f, info) > 0);
+	fclose(m);
+	return out;
+}
+
+static void test_pprof_round_trip(void **state)
+{
+	struct profile *p = mixed_profile();
+	struct pprof_info info = { "samples", "count", 10000000, 1, 2 };
+	size_t len;
+	char *gz = pprof_of(p, &all, &info, &len);
+	struct loaded l = load(gz, len);
+	char *want = folded_of(p, &all), *got;
+	int32_t pid = 11;
+	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_PPROF);
+	assert_string_equal(l.st.unit, "samples"); /* "samples" is shown before "cpu" */
+	assert_string_equal(l.st.count_unit, "count");
+	assert_int_equal(l.st.stacks, 4);
+	got = folded_of(l.p, &all);
+	assert_string_equal(got, want);
+	free(got);
+	/* The pid came through the label: one stack of pid 11. */
+	got = folded_of(l.p, &by_pid);
+	assert_string_equal(got, "app;libc.so.6+0x27249;main;work<int>& 5\n");
+	free(got);
+	for (size_t i = 0; i < profile__nframes(l.p); i++) {
+		const char *name = profile__frame_name(l.p, (uint32_t)i);
+
+		if (strcmp(name, "libc.so.6+0x27249") == 0)
+			assert_false(profile__frame_info(l.p, (uint32_t)i)->named);
+		if (strcmp(name, "read [xfs]") == 0)
+			assert_int_equal(profile__frame_info(l.p, (uint32_t)i)->kind, FRAME_KERNEL);
+	}
+	free(want);
+	free(gz);
+	profile__free(l.p);
+	profile__free(p);
+}
+
+/* The view's choices reach the pprof file: hidden kernel frames, a comm filter. */
+static void test_pprof_filtered(void **state)
+{
+	struct profile *p = mixed_profile();
+	struct pprof_info info = { "reads", "count", 0, 0, 0 };
+	struct view_filter f = { .window = WINDOW_CUMULATIVE, .hide_kernel = true, .comm = "app" };
+	size_t len;
+	char *gz = pprof_of(p, &f, &info, &len);
+	struct loaded l = load(gz, len);
+	char *got = folded_of(l.p, &all);
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_string_equal(l.st.unit, "reads");
+	assert_string_equal(got, "app;libc.so.6+0x27249;main 40\n"
+				 "app;libc.so.6+0x27249;main;work<int>& 305\n");
+	free(got);
+	free(gz);
+	profile__free(l.p);
+	profile__free(p);
+}
+
+/* Hostile pprof input: one reason, -EBADMSG, never a crash. */
+static void test_pprof_hostile(void **state)
+{
+	struct profile *p = mixed_profile();
+	struct pprof_info info = { "samples", "count", 0, 0, 0 };
+	size_t len, raw_len = 1 << 16;
+	char *gz = pprof_of(p, &all, &info, &len);
+	unsigned char *raw = malloc(raw_len);
+	struct loaded l;
+	z_stream z = { 0 };
+
+	(void)state;
+	/* Cut short: the gzip stream ends early. */
+	l = load(gz, len / 2);
+	assert_int_equal(l.ret, -EBADMSG);
+	assert_string_equal(l.st.error, "corrupt or truncated gzip data");
+	profile__free(l.p);
+	/* Inflated but cut short: not a message. */
+	assert_int_equal(inflateInit2(&z, 15 + 32), Z_OK);
+	z.next_in = (Bytef *)gz;
+	z.avail_in = (uInt)len;
+	z.next_out = raw;
+	z.avail_out = (uInt)raw_len;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	raw_len = z.total_out;
+	inflateEnd(&z);
+	l = load(raw, raw_len);
+	assert_int_equal(l.ret, 0); /* the whole message, bare, reads as well */
+	assert_int_equal(l.st.format, INPUT_PPROF);
+	profile__free(l.p);
+	l = load(raw, raw_len - 3);
+	assert_int_equal(l.ret, -EBADMSG);
+	assert_string_equal(l.st.error, "not a profile.proto message");
+	profile__free(l.p);
+	/* A gzip header over garbage. */
+	memcpy(raw + 2, "garbage that is not deflate", 27);
+	raw[0] = 0x1f;
+	raw[1] = 0x8b;
+	l = load(raw, 29);
+	assert_int_equal(l.ret, -EBADMSG);
+	profile__free(l.p);
+	free(raw);
+	free(gz);
+	profile__free(p);
+}
+
+/* Content, not the name, tells the format; a folded file may start with a blank line. */
+static void test_detection(void **state)
+{
+	static const char folded[] = "\n\napp;main 3\n";
+	static const char folded_tabs[] = "app;main\t3\n\tstray 4\n";
+	struct loaded l = load(folded, sizeof(folded) - 1);
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_FOLDED);
+	assert_int_equal(l.st.stacks, 1);
+	profile__free(l.p);
+	l = load(folded_tabs, sizeof(folded_tabs) - 1);
+	assert_int_equal(l.st.format, INPUT_FOLDED);
+	profile__free(l.p);
+	l = load("", 0);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_FOLDED);
+	profile__free(l.p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perf_script),
+		cmocka_unit_test(test_perf_script_malformed),
+		cmocka_unit_test(test_pprof_round_trip),
+		cmocka_unit_test(test_pprof_filtered),
+		cmocka_unit_test(test_pprof_hostile),
+		cmocka_unit_test(test_detection),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

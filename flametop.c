@@ -200,7 +200,7 @@ static void append_reasons(char *buf, size_t size, const struct capture_stats *s
 }
 
 /* The one-line summary of a --folded run, on stderr. */
-static void print_summary(const struct live *live, const struct capture_stats *st,
+static void print_summary(struct live *live, const struct capture_stats *st,
 			  const struct options *o, double seconds, long lines)
 {
 	const struct capture *cap = live__capture(live);
@@ -237,7 +237,7 @@ static void print_summary(const struct live *live, const struct capture_stats *s
 	}
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (!o->kernel_only) {
-		live__walks_text(live, st, buf, sizeof(buf));
+		live__walks_text(live, st, false, buf, sizeof(buf));
 		fprintf(stderr, "flametop: %s\n", buf);
 	}
 }

@@ -85,9 +85,10 @@ void live__stop(struct live *l);
  * live__walks_text() writes into @buf how user stacks are walked and how
  * the walks counted in @st (capture__stats()) ended, e.g. "user stacks by
  * unwind tables: 1234 whole, 5 truncated (table not loaded yet: 4, no
- * table: 1)".
+ * table: 1)". With @interval, only the walks since the last such call, the
+ * whole ones as a share ("99.6% whole").
  */
-void live__walks_text(const struct live *l, const struct capture_stats *st, char *buf,
+void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size);
 
 /* The capture underneath, for its hook, stats and filters. */

@@ -208,7 +208,7 @@ static unsigned int refresh_data(struct app *a)
 		if (now > a->last_refresh)
 			a->view.info.rate = (double)(events - a->last_events) / (now - a->last_refresh);
 		a->view.info.lost = st.slot[STAT_LOST_COUNTS_FULL] + st.slot[STAT_LOST_BUSY];
-		live__walks_text(a->live, &st, a->walks, sizeof(a->walks));
+		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
 		a->view.info.walks = a->walks;
 		a->last_events = events;
 		a->last_refresh = now;

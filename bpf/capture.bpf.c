@@ -501,7 +501,11 @@ struct unwind_walk {
 	__s32 map;    /* the index of the mapping holding pc (as looked up), or -1 */
 	__u32 end;    /* enum unwind_end: why the walk stopped */
 	__u32 fp_end; /* why it stops when a frame-pointer step fails */
-	bool stale;   /* met code outside the process's known mappings */
+	__u32 table;  /* the table last found in (its id + 1 and generation as a mapping names
+		       * it), 0: none ... */
+	__u32 gen;
+	__u32 buckets; /* ... and its buckets */
+	bool stale;    /* met code outside the process's known mappings */
 };
 
 /* The caller's registers, as a step finds them. */
@@ -563,11 +567,26 @@ static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 a
 }
 
 /*
+ * unwind_map_index() of @addr, looking first at mapping @near (-1: none):
+ * a caller's code is most often in its callee's file.
+ */
+static __always_inline int unwind_map_near(const struct unwind_proc *p, int near, __u64 addr)
+{
+	const struct unwind_map *m = &p->maps[(__u32)near & (UNWIND_MAX_MAPS - 1)];
+
+	if (near >= 0 && (__u32)near < p->n && m->start <= addr && addr < m->end)
+		return near;
+	return unwind_map_index(p, addr);
+}
+
+/*
  * The id of the rule at file offset @off of the table of mapping @m, or
  * UNWIND_RULE_ID_NONE; *@loaded false when the table is not (or no
- * longer) in.
+ * longer) in. The table's head, read once, is kept in @w for the frames
+ * after it in the same table.
  */
-static __always_inline __u32 unwind_table_rule(const struct unwind_map *m, __u32 off, bool *loaded)
+static __always_inline __u32 unwind_table_rule(struct unwind_walk *w, const struct unwind_map *m,
+					       __u32 off, bool *loaded)
 {
 	__u32 id = m->table - 1, zero = 0, b, lo, hi, mid;
 	const struct unwind_row *head, *bucket, *row;
@@ -575,12 +594,19 @@ static __always_inline __u32 unwind_table_rule(const struct unwind_map *m, __u32
 	struct search_bounds *sb;
 
 	*loaded = false;
-	head = rows ? bpf_map_lookup_elem(rows, &zero) : NULL;
-	if (!head || (head->off & 0xffff) != m->gen)
+	if (!rows)
 		return UNWIND_RULE_ID_NONE;
+	if (w->table != m->table || w->gen != m->gen) {
+		head = bpf_map_lookup_elem(rows, &zero);
+		if (!head || (head->off & 0xffff) != m->gen)
+			return UNWIND_RULE_ID_NONE;
+		w->table = m->table;
+		w->gen = m->gen;
+		w->buckets = head->rule;
+	}
 	*loaded = true;
 	b = off >> UNWIND_BUCKET_SHIFT;
-	if (b >= head->rule)
+	if (b >= w->buckets)
 		return UNWIND_RULE_ID_NONE;
 	b++;
 	bucket = bpf_map_lookup_elem(rows, &b);
@@ -604,6 +630,51 @@ static __always_inline __u32 unwind_table_rule(const struct unwind_map *m, __u32
 	lo = sb->lo;
 	row = bpf_map_lookup_elem(rows, &lo);
 	return row && row->off <= off ? row->rule : UNWIND_RULE_ID_NONE;
+}
+
+/*
+ * The rules last found, per CPU, direct-mapped by (table, offset): a
+ * sampled program's outer frames are the same from one sample to the next
+ * (main, the event loop, the start code), and one memo line costs less
+ * than the four or five lines of a table search. A table's rows never
+ * change under one (id, generation).
+ */
+#define RULE_MEMO_WAYS 512
+
+struct rule_memo_entry {
+	__u32 table; /* the table's id + 1 and generation, as a mapping names it; 0: empty */
+	__u32 gen;
+	__u32 off;
+	__u32 rule;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct rule_memo_entry);
+	__uint(max_entries, RULE_MEMO_WAYS);
+} rule_memo SEC(".maps");
+
+/*
+ * The rule id at file offset @off of mapping @m's table, from the memo or
+ * the table (then remembered); *@loaded as unwind_table_rule() sets it.
+ */
+static __always_inline __u32 unwind_memo_rule(struct unwind_walk *w, const struct unwind_map *m,
+					      __u32 off, bool *loaded)
+{
+	__u32 way = (__u32)(((__u64)off * HASH_MUL + m->table) >> 40) & (RULE_MEMO_WAYS - 1);
+	struct rule_memo_entry *e = bpf_map_lookup_elem(&rule_memo, &way);
+	__u32 id;
+
+	if (e && e->table == m->table && e->gen == m->gen && e->off == off) {
+		*loaded = true;
+		return e->rule;
+	}
+	id = unwind_table_rule(w, m, off, loaded);
+	if (e && *loaded)
+		*e = (struct rule_memo_entry){ .table = m->table, .gen = m->gen, .off = off,
+					       .rule = id };
+	return id;
 }
 
 /*
@@ -637,7 +708,7 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 	w->fp_end = UNWIND_NO_TABLE;
 	if (!m->table || off > 0xffffffffULL)
 		return;
-	id = unwind_table_rule(m, (__u32)off, &loaded);
+	id = unwind_memo_rule(w, m, (__u32)off, &loaded);
 	if (!loaded) {
 		w->fp_end = UNWIND_NOT_LOADED;
 		return;
@@ -701,6 +772,15 @@ static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
 	c->sp = cfa;
 	c->bp = w->bp;
 	c->exact = false;
+	if (r->fp_off && r->fp_off == r->ra_off - 8) { /* pushed rbp beside the return address */
+		__u64 saved[2];
+
+		if (bpf_probe_read_user(saved, sizeof(saved), (void *)(cfa + r->fp_off)))
+			return UNWIND_UNREADABLE;
+		c->bp = saved[0];
+		c->pc = saved[1];
+		return STEP_ON;
+	}
 	if (bpf_probe_read_user(&c->pc, sizeof(c->pc), (void *)(cfa + r->ra_off)) ||
 	    (r->fp_off && bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(cfa + r->fp_off))))
 		return UNWIND_UNREADABLE;
@@ -734,7 +814,7 @@ static long unwind_step(__u32 i, void *arg)
 	if (end == STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
 	if (end == STEP_ON && p) {
-		w->map = unwind_map_index(p, c.exact ? c.pc : c.pc - 1);
+		w->map = unwind_map_near(p, w->map, c.exact ? c.pc : c.pc - 1);
 		if (w->map < 0) {
 			w->stale = true;
 			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : UNWIND_BAD_FRAME;

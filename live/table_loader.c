@@ -140,7 +140,7 @@ static int build_table(struct table_loader *l, struct table_job *job)
 	job->source = t.source;
 	job->err = sync_rules(l);
 	if (!job->err) {
-		fd = unwind_maps__make_table(l->maps, job->gen, t.rows, t.n, &job->bytes);
+		fd = unwind_maps__make_table(job->gen, t.rows, t.n, &job->bytes);
 		job->err = fd < 0 ? fd : 0;
 	}
 	cfi_table__free(&t);

@@ -161,18 +161,25 @@ static void tab_put(struct unwinder *u, struct tab *t)
 	free(t);
 }
 
+/* Empties table slot @id: free again once the loader did it. False when out of memory. */
+static bool drop_slot(struct unwinder *u, uint32_t id)
+{
+	struct table_job *drop = table_job__new();
+
+	if (!drop)
+		return false;
+	drop->drop = true;
+	drop->id = id;
+	table_loader__submit(u->loader, drop);
+	return true;
+}
+
 /* Forgets @t's key and, when loaded, empties its slot; frees it when nothing points to it. */
 static void tab_evict(struct unwinder *u, struct tab *t)
 {
-	struct table_job *drop;
-
 	if (t->state == TAB_LOADED) {
-		drop = table_job__new();
-		if (!drop)
+		if (!drop_slot(u, t->id))
 			return; /* kept: evicted at a later pass */
-		drop->drop = true;
-		drop->id = t->id;
-		table_loader__submit(u->loader, drop); /* the id is free once it ran */
 		u->st.tables--;
 		u->st.rows -= t->rows;
 	}
@@ -183,12 +190,15 @@ static void tab_evict(struct unwinder *u, struct tab *t)
 	tab_put(u, t);
 }
 
-/* Evicts tables no process uses, least recently used first, until @u is within its budget. */
-static void evict_over_budget(struct unwinder *u)
+/*
+ * Evicts tables no process uses, least recently used first, until @need
+ * more bytes fit within the budget (or none is left to evict).
+ */
+static void make_room(struct unwinder *u, size_t need)
 {
 	struct lru_node *n = lru__oldest(&u->tabs), *newer;
 
-	for (; n && bytes_used(u) > u->budget; n = newer) {
+	for (; n && bytes_used(u) + need > u->budget; n = newer) {
 		struct tab *t = lru_entry(n, struct tab, lru);
 
 		newer = lru__newer(&u->tabs, n);
@@ -207,7 +217,7 @@ static void tab_build(struct unwinder *u, struct tab *t, int fd, void *image, si
 {
 	struct table_job *job = NULL;
 
-	evict_over_budget(u);
+	make_room(u, 0);
 	if (bytes_used(u) <= u->budget && u->nfree_ids)
 		job = table_job__new();
 	if (!job) {
@@ -580,6 +590,14 @@ static void job_finished(struct unwinder *u, struct table_job *job)
 	u->st.pending--;
 	u->st.build_ns += job->build_ns;
 	if (!job->err) {
+		make_room(u, job->bytes);
+		if (bytes_used(u) + job->bytes > u->budget && drop_slot(u, t->id)) {
+			t->state = TAB_OVER_BUDGET; /* beside the tables in use, it does not fit */
+			u->st.over_budget++;
+			u->rewrite = true;
+			tab_put(u, t);
+			return;
+		}
 		t->state = TAB_LOADED;
 		t->rows = job->rows;
 		u->st.tables++;
@@ -611,7 +629,6 @@ void unwinder__pass(struct unwinder *u)
 	}
 	procs_pass(u);
 	files_pass(u);
-	evict_over_budget(u);
 	unwind_maps__pass(u->maps);
 	u->pass++;
 }

@@ -492,6 +492,11 @@ static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *h
  * the frame, it follows the frame pointer instead, as walk_user_frames()
  * does. A caller's address must lie in one of the process's executable
  * mappings to be recorded: a walk never records a frame it made up.
+ *
+ * The walk's state is kept in a per-CPU map, not on the stack: the
+ * verifier follows values on the stack from one call of the callback to
+ * the next (until they stop changing), but not values in a map, so it
+ * checks a step once instead of once per combination of their values.
  */
 struct unwind_walk {
 	__u64 pc;     /* the frame last recorded, as recorded (after a signal frame: exact + 1) */
@@ -507,6 +512,21 @@ struct unwind_walk {
 	__u32 buckets; /* ... and its buckets */
 	bool stale;    /* met code outside the process's known mappings */
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_walk);
+	__uint(max_entries, 1);
+} unwind_walks SEC(".maps");
+
+/* This CPU's walk state, or NULL (never). */
+static __always_inline struct unwind_walk *unwind_walk_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&unwind_walks, &zero);
+}
 
 /* The caller's registers, as a step finds them. */
 struct caller_regs {
@@ -579,32 +599,37 @@ static __always_inline int unwind_map_near(const struct unwind_proc *p, int near
 	return unwind_map_index(p, addr);
 }
 
+/* What unwind_table_rule() says when the table is not (or no longer) in. */
+#define UNWIND_RULE_ID_NOT_LOADED 0xffffffffu
+
 /*
  * The id of the rule at file offset @off of the table of mapping @m, or
- * UNWIND_RULE_ID_NONE; *@loaded false when the table is not (or no
- * longer) in. The table's head, read once, is kept in @w for the frames
- * after it in the same table.
+ * UNWIND_RULE_ID_NONE, or UNWIND_RULE_ID_NOT_LOADED. The table's head,
+ * read once, is kept in @w for the frames after it in the same table. A
+ * global function: the verifier checks it once, whatever calls it.
  */
-static __always_inline __u32 unwind_table_rule(struct unwind_walk *w, const struct unwind_map *m,
-					       __u32 off, bool *loaded)
+__attribute__((noinline)) __u32 unwind_table_rule(struct unwind_walk *w,
+						  const struct unwind_map *m, __u32 off)
 {
-	__u32 id = m->table - 1, zero = 0, b, lo, hi, mid;
+	__u32 id, zero = 0, b, lo, hi, mid;
 	const struct unwind_row *head, *bucket, *row;
-	void *rows = bpf_map_lookup_elem(&unwind_tables, &id);
 	struct search_bounds *sb;
+	void *rows;
 
-	*loaded = false;
+	if (!w || !m)
+		return UNWIND_RULE_ID_NOT_LOADED;
+	id = m->table - 1;
+	rows = bpf_map_lookup_elem(&unwind_tables, &id);
 	if (!rows)
-		return UNWIND_RULE_ID_NONE;
+		return UNWIND_RULE_ID_NOT_LOADED;
 	if (w->table != m->table || w->gen != m->gen) {
 		head = bpf_map_lookup_elem(rows, &zero);
 		if (!head || (head->off & 0xffff) != m->gen)
-			return UNWIND_RULE_ID_NONE;
+			return UNWIND_RULE_ID_NOT_LOADED;
 		w->table = m->table;
 		w->gen = m->gen;
 		w->buckets = head->rule;
 	}
-	*loaded = true;
 	b = off >> UNWIND_BUCKET_SHIFT;
 	if (b >= w->buckets)
 		return UNWIND_RULE_ID_NONE;
@@ -655,23 +680,18 @@ struct {
 	__uint(max_entries, RULE_MEMO_WAYS);
 } rule_memo SEC(".maps");
 
-/*
- * The rule id at file offset @off of mapping @m's table, from the memo or
- * the table (then remembered); *@loaded as unwind_table_rule() sets it.
- */
+/* unwind_table_rule() through the memo (a table's answer, when it is in, is remembered). */
 static __always_inline __u32 unwind_memo_rule(struct unwind_walk *w, const struct unwind_map *m,
-					      __u32 off, bool *loaded)
+					      __u32 off)
 {
 	__u32 way = (__u32)(((__u64)off * HASH_MUL + m->table) >> 40) & (RULE_MEMO_WAYS - 1);
 	struct rule_memo_entry *e = bpf_map_lookup_elem(&rule_memo, &way);
 	__u32 id;
 
-	if (e && e->table == m->table && e->gen == m->gen && e->off == off) {
-		*loaded = true;
+	if (e && e->table == m->table && e->gen == m->gen && e->off == off)
 		return e->rule;
-	}
-	id = unwind_table_rule(w, m, off, loaded);
-	if (e && *loaded)
+	id = unwind_table_rule(w, m, off);
+	if (e && id != UNWIND_RULE_ID_NOT_LOADED)
 		*e = (struct rule_memo_entry){ .table = m->table, .gen = m->gen, .off = off,
 					       .rule = id };
 	return id;
@@ -688,7 +708,6 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 	const struct unwind_rule *found;
 	__u32 id, idx;
 	__u64 off;
-	bool loaded;
 
 	r->kind = UNWIND_RULE_NONE;
 	if (!p) {
@@ -708,8 +727,8 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 	w->fp_end = UNWIND_NO_TABLE;
 	if (!m->table || off > 0xffffffffULL)
 		return;
-	id = unwind_memo_rule(w, m, (__u32)off, &loaded);
-	if (!loaded) {
+	id = unwind_memo_rule(w, m, (__u32)off);
+	if (id == UNWIND_RULE_ID_NOT_LOADED) {
 		w->fp_end = UNWIND_NOT_LOADED;
 		return;
 	}
@@ -790,7 +809,7 @@ static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
 /* bpf_loop()'s callback: one frame. Returns 1 when the walk ends (w->end says why). */
 static long unwind_step(__u32 i, void *arg)
 {
-	struct unwind_walk *w = arg;
+	struct unwind_walk *w = unwind_walk_state();
 	struct sent_stack *t = scratch_stack(true);
 	const struct unwind_proc *p = NULL;
 	struct unwind_rule r;
@@ -798,7 +817,7 @@ static long unwind_step(__u32 i, void *arg)
 	__u64 addr, rec;
 	__u32 nr, end;
 
-	if (!t)
+	if (!t || !w)
 		return 1;
 	nr = t->nr;
 	if (nr >= MAX_STACK_DEPTH) {
@@ -843,25 +862,23 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 					     bool *stale)
 {
 	struct sent_stack *t = scratch_stack(true);
-	struct unwind_walk w = { .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
-				 .end = UNWIND_DEPTH, .slot = UNWIND_NO_SLOT };
-	__u32 *slot = bpf_map_lookup_elem(&unwind_pids, &tgid);
+	struct unwind_walk *w = unwind_walk_state();
+	__u32 *slot = bpf_map_lookup_elem(&unwind_pids, &tgid), end;
 
-	if (!t) {
+	if (!t || !w) {
 		stack_failed(-EFAULT, true);
 		return -EFAULT;
 	}
-	if (slot)
-		w.slot = *slot;
+	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
+				   .end = UNWIND_DEPTH, .slot = slot ? *slot : UNWIND_NO_SLOT,
+				   .hash = hash_step(HASH_MUL, r->ip) };
 	t->ips[0] = r->ip;
 	t->nr = 1;
-	w.hash = hash_step(HASH_MUL, r->ip);
-	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, &w, 0);
-	if (w.end >= UNWIND_END_NR)
-		w.end = UNWIND_DEPTH;
-	*hash = stack_hash_end(t, w.hash, w.end);
-	stat_add(STAT_UWALK + w.end, 1);
-	*stale = w.stale;
+	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, NULL, 0);
+	end = w->end < UNWIND_END_NR ? w->end : UNWIND_DEPTH;
+	*hash = stack_hash_end(t, w->hash, end);
+	stat_add(STAT_UWALK + end, 1);
+	*stale = w->stale;
 	return 0;
 }
 

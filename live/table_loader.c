@@ -35,7 +35,7 @@ struct table_loader {
 	pthread_cond_t wake;
 	/* Under lock. */
 	struct table_job *queue, *done;
-	bool stop;
+	bool stop; /* also read without it (atomically), by a build in progress */
 	uint32_t rules; /* the dictionary's size, for stats */
 };
 
@@ -100,9 +100,9 @@ static int build(struct table_loader *l, struct table_job *job, struct cfi_table
 
 	if (!bin)
 		return -ENOENT;
-	err = cfi_table__build(bin, NULL, l->dict, t);
+	err = cfi_table__build(bin, NULL, l->dict, &l->stop, t);
 	if (err == -ENOENT && (debug = debuginfo__find(bin, &ds)) != NULL) {
-		err = cfi_table__build(bin, debug, l->dict, t);
+		err = cfi_table__build(bin, debug, l->dict, &l->stop, t);
 		elf_file__close(debug);
 	}
 	elf_file__close(bin);
@@ -182,7 +182,8 @@ static void run_builds(struct table_loader *l, struct table_job **jobs, size_t *
 
 		if (job->drop)
 			continue;
-		if (k && monotonic_ns() - start > ROUND_BUILD_NS)
+		if ((k && monotonic_ns() - start > ROUND_BUILD_NS) ||
+		    __atomic_load_n(&l->stop, __ATOMIC_RELAXED))
 			break;
 		fd = build_table(l, job);
 		if (fd >= 0) {
@@ -340,7 +341,7 @@ void table_loader__free(struct table_loader *l)
 	if (!l)
 		return;
 	pthread_mutex_lock(&l->lock);
-	l->stop = true;
+	__atomic_store_n(&l->stop, true, __ATOMIC_RELAXED);
 	pthread_cond_signal(&l->wake);
 	pthread_mutex_unlock(&l->lock);
 	pthread_join(l->thread, NULL);

@@ -47,7 +47,7 @@ static int build(int fd, struct rule_dict *dict, struct cfi_table *t, double *ms
 
 	if (!f)
 		return -ENOENT;
-	err = cfi_table__build(f, NULL, dict, t);
+	err = cfi_table__build(f, NULL, dict, NULL, t);
 	*ms = now_ms() - t0;
 	elf_file__close(f);
 	return err;

@@ -45,6 +45,8 @@ else
 	profile_jit own
 	check "JIT code is named from the process's perf map (;jit_spin_loop)" \
 		grep -qE '^jit_spin;.*;jit_spin_loop [0-9]+$' "$TEST_TMP/own.folded"
+	check "JIT code without unwind tables is stepped through by its frame record: _start;...;main;jit_spin_loop" \
+		grep -qE '^jit_spin;_start;([^;]+;)*main;jit_spin_loop [0-9]+$' "$TEST_TMP/own.folded"
 
 	# 2. A map planted by another user is ignored: the code stays [anon].
 	start_jit

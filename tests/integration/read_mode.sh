@@ -120,9 +120,9 @@ if ratio_within "$got" "${made:-0}" 1 0.02; then ok "an exited workload keeps it
 # rounds, 9 of them: reads come after each map was switched to twice, so a
 # map not emptied in between would show); every read still lands on its own
 # named stack, none is lost or reported missing. The paths are 26 levels
-# deep: 54 user frames, more than the first walk's 48, so each user stack
-# is walked twice. Every path's reads are counted from the first burst on,
-# once stack_tree's unwind tables are in.
+# deep: 58 user frames with libc's read() and the start code. Every path's
+# reads are counted from the first burst on, once stack_tree's unwind
+# tables are in.
 # tree_bursts PID N: N bursts of the stopped stack_tree PID, 0.7 s apart.
 tree_bursts() {
 	for _ in $(seq "$2"); do

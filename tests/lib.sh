@@ -45,6 +45,17 @@ start_bg() {
 	bg_pids+=("$bg_pid")
 }
 
+# libc's read() as flametop names it: with or without the symbol version
+# libc's symbol table may give it (as it gives __libc_start_main@@GLIBC_2.34).
+LIBC_READ='read(@@GLIBC_[0-9.]+)?'
+
+# tables_settle: waits until a workload flametop has just seen has its unwind
+# tables in. flametop builds a process's tables once it first sees the
+# process (~40 ms here, more on a busy machine); until then the process's
+# user stacks end early, in a [truncated] frame. The read workloads read now
+# and then while they wait for their start signal, so that they are seen.
+tables_settle() { sleep 1; }
+
 # folded_sum FILE REGEX: sum of the counts of lines whose stack matches REGEX.
 folded_sum() {
 	awk -v re="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ re) s += n } END { print s + 0 }' "$1"

@@ -439,7 +439,7 @@ static int run_batch_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
-	ret = live__load_kernel(live);
+	ret = live__start(live);
 	if (ret) {
 		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));
 		goto cleanup;

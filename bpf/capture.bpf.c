@@ -402,22 +402,40 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
  */
 struct user_regs {
 	__u64 ip, sp, fp; /* ip 0: not known */
+	bool compat;      /* a 32-bit task's */
 };
+
+/*
+ * Whether user registers @regs (a struct pt_regs pointer, read with CO-RE,
+ * or the perf event's own copy) are a 32-bit task's: by its code segment
+ * on x86-64, its mode on arm64. Not by where its stack lies: a 64-bit
+ * thread may be given a stack below 4 GiB.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define USER32_CS 0x23
+#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, cs) & 0xffff) == USER32_CS)
+/* A perf event's own copy is read whole words at a time: cs is the 18th of the uapi pt_regs. */
+#define REGS_COMPAT(regs) ((((const __u64 *)(regs))[17] & 0xffff) == USER32_CS)
+#elif defined(__TARGET_ARCH_arm64)
+#define PSR_MODE32 0x10
+#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, pstate) & PSR_MODE32) != 0)
+#define REGS_COMPAT(regs) (((regs)->pstate & PSR_MODE32) != 0)
+#endif
 
 /* The user registers saved in @regs, a struct pt_regs pointer. */
 #define USER_REGS_CORE(regs)                                                                       \
 	((struct user_regs){ .ip = PT_REGS_IP_CORE(regs),                                          \
 			     .sp = PT_REGS_SP_CORE(regs),                                          \
-			     .fp = PT_REGS_FP_CORE(regs) })
+			     .fp = PT_REGS_FP_CORE(regs),                                          \
+			     .compat = REGS_COMPAT_CORE(regs) })
 
 /*
  * Whether @r can be walked here: known, and a 64-bit task's. 32-bit tasks
- * lay their frames out otherwise, and their stacks lie below 4 GiB
- * (bpf_get_stack() walks those).
+ * lay their frames out otherwise (bpf_get_stack() walks those).
  */
 static __always_inline bool user_regs_walkable(const struct user_regs *r)
 {
-	return r->ip && r->sp >> 32;
+	return r->ip && !r->compat;
 }
 
 /*
@@ -1223,7 +1241,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	/* On x86-64 and arm64 the kernel lives in the upper half of the address space. */
 	at.in_kernel = (long)at.ip < 0;
 	if (!at.in_kernel)
-		at.user = (struct user_regs){ .ip = at.ip, .sp = at.sp, .fp = PT_REGS_FP(&ctx->regs) };
+		at.user = (struct user_regs){ .ip = at.ip, .sp = at.sp, .fp = PT_REGS_FP(&ctx->regs),
+					      .compat = REGS_COMPAT(&ctx->regs) };
 	return record_event(ctx, 0, &at);
 }
 

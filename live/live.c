@@ -62,6 +62,8 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	}
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
+	if (unwinder) /* their tables are built while the programs load */
+		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm);
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
@@ -77,6 +79,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	l->unwinder = unwinder;
 	l->prof = prof;
 	l->weight = weight;
+
 	idle_account__start(&l->idle, l->cap, &o);
 	*out = l;
 	return 0;
@@ -115,7 +118,7 @@ static bool credit_idle(void *ctx, int cpu, uint64_t samples)
 
 #define KERNEL_WAIT_MS 2 /* how often the wait for the kernel table looks again */
 
-int live__load_kernel(struct live *l)
+int live__start(struct live *l)
 {
 	struct pollfd pfd;
 

@@ -27,20 +27,23 @@ struct live;
 /*
  * live__open() starts capturing with @copts into @prof, naming frames with
  * @sym and walking user stacks with @unwinder's tables (NULL: along the
- * frame pointers); all three borrowed: they must outlive the source. On
- * failure returns -errno and writes one line to @err.
+ * frame pointers); all three borrowed: they must outlive the source. The
+ * processes running now (those of the filters) are described to the
+ * unwinder first, so that their tables are built while the programs load.
+ * On failure returns -errno and writes one line to @err.
  */
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
 	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
 	       size_t err_size);
 
 /*
- * live__load_kernel() reads the symbolizer's kernel table, in a thread
- * while this one handles process notes (sampling has begun: the processes
- * sampled first get their maps read and their unwind tables asked for
- * meanwhile). Returns 0 or -errno.
+ * live__start() finishes starting, while sampling has begun: it reads the
+ * symbolizer's kernel table, in a thread while this one handles process
+ * notes (the processes sampled first have their maps read and their
+ * tables asked for meanwhile). Returns 0 or -errno (the kernel table could
+ * not be read).
  */
-int live__load_kernel(struct live *l);
+int live__start(struct live *l);
 
 /*
  * live__drain() moves everything captured since the last drain into the

@@ -786,6 +786,14 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 	}
 }
 
+bool symbolizer__in_code(struct symbolizer *s, uint32_t tgid, uint64_t addr)
+{
+	struct proc_entry *p = symbolizer__proc(s, tgid);
+	const struct proc_map *m = p ? symbolizer__find_map(s, p, addr) : NULL;
+
+	return m && (m->perms & MAP_PERM_X);
+}
+
 bool symbolizer__kernel_hidden(const struct symbolizer *s)
 {
 	return s->ksyms && ksyms__hidden(s->ksyms);

@@ -100,6 +100,13 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 		     size_t size);
 
 /*
+ * symbolizer__in_code() tells whether address @addr of process @tgid lies
+ * in one of its executable mappings (a file's code, the vDSO, vsyscall,
+ * executable anonymous memory), looking it up as symbolizer__user() does.
+ */
+bool symbolizer__in_code(struct symbolizer *s, uint32_t tgid, uint64_t addr);
+
+/*
  * symbolizer__note_process() says that process @tgid, started at
  * @start_boottime (ns since boot, as the kernel's task start_boottime; 0 when
  * unknown: /proc is asked), is running now. Its maps are read at once when

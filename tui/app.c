@@ -397,7 +397,7 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 	}
 	ret = open_source(&a, c->capture.mode, err, err_size);
 	/* The kernel table is read once sampling runs: the two overlap. */
-	if (!ret && (ret = live__load_kernel(a.live)))
+	if (!ret && (ret = live__start(a.live)))
 		snprintf(err, err_size, "can't read /proc/kallsyms: %s", strerror(-ret));
 	if (!ret) {
 		if (symbolizer__kernel_hidden(a.sym))

@@ -177,60 +177,120 @@ static const char *const stat_labels[STAT_NR] = {
 	[STAT_USTACK_FAULT] = "user walk failed",
 };
 
+/* Appends printf-style text to the NUL-terminated @buf of @size bytes; what does not fit is cut. */
+static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t size, const char *fmt,
+							  ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 /* Appends " (label: n, label: n)" for the nonzero slots in [from, to). */
 static void append_reasons(char *buf, size_t size, const struct capture_stats *st, int from,
 			   int to)
 {
-	size_t len = strlen(buf);
 	const char *sep = " (";
 
-	for (int i = from; i < to && len < size; i++) {
+	for (int i = from; i < to; i++) {
 		if (!st->slot[i])
 			continue;
-		len += snprintf(buf + len, size - len, "%s%s: %" PRIu64, sep, stat_labels[i],
-				st->slot[i]);
+		appendf(buf, size, "%s%s: %" PRIu64, sep, stat_labels[i], st->slot[i]);
 		sep = ", ";
 	}
-	if (*sep == ',' && len < size)
-		snprintf(buf + len, size - len, ")");
+	if (*sep == ',')
+		appendf(buf, size, ")");
 }
 
-/* The one-line summary of a --folded run, on stderr. */
-static void print_summary(const struct live *live, const struct capture_stats *st,
-			  const struct options *o, double seconds, long lines)
+/*
+ * The time sampling ran for --folded, and what was counted in it: the
+ * window opens once the hooks are attached and closes when they are
+ * detached. What was taken before it opened is left out.
+ */
+struct folded_window {
+	double start, stop;
+	struct capture_stats base; /* the counters when it opened */
+	uint64_t idle_base;        /* idle samples credited before it opened */
+};
+
+/* Opens the window: what the capture holds now is drained and forgotten. */
+static void folded_window__open(struct folded_window *w, struct live *live, struct profile *prof)
+{
+	w->start = now_seconds();
+	capture__stats(live__capture(live), &w->base);
+	live__drain(live);
+	profile__reset(prof);
+	w->idle_base = live__idle_credited(live);
+}
+
+/* The first part of the summary: events, the time and rate, the stacks. */
+static void summary_events(char *buf, size_t size, const struct live *live,
+			   const struct capture_stats *st, const struct options *o, double seconds,
+			   long lines)
 {
 	const struct capture *cap = live__capture(live);
-	uint64_t idle = live__idle_credited(live);
-	uint64_t lost = st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY];
+
+	if (o->mode == CAPTURE_SAMPLE)
+		appendf(buf, size, "%" PRIu64 " samples in %.2f s (%s, %u Hz, %d CPUs), %ld stacks",
+			st->slot[STAT_EVENTS], seconds, capture__hook(cap), o->freq,
+			capture__ncpus(cap), lines);
+	else
+		appendf(buf, size, "%" PRIu64 " reads in %.2f s (%s), %ld stacks",
+			st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines);
+}
+
+/* Events not counted, by reason. */
+static void summary_lost(char *buf, size_t size, const struct capture_stats *st)
+{
+	appendf(buf, size, ", %" PRIu64 " lost",
+		st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY]);
+	append_reasons(buf, size, st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
+}
+
+/* Idle samples the kernel skipped, credited from /proc/stat. */
+static void summary_idle(char *buf, size_t size, uint64_t idle)
+{
+	if (idle)
+		appendf(buf, size, ", %" PRIu64 " idle samples the kernel skipped added from /proc/stat",
+			idle);
+}
+
+/* Stacks recorded with one side missing, by reason. */
+static void summary_partial(char *buf, size_t size, const struct capture_stats *st)
+{
 	uint64_t partial = 0;
-	char buf[1024];
 
 	for (int i = STAT_KSTACK_NOMEM; i < STAT_NR; i++)
 		partial += st->slot[i];
-	if (o->mode == CAPTURE_SAMPLE)
-		snprintf(buf, sizeof(buf),
-			 "%" PRIu64 " samples in %.1f s (%s, %u Hz, %d CPUs), %ld stacks, %" PRIu64
-			 " lost",
-			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), o->freq,
-			 capture__ncpus(cap), lines, lost);
-	else
-		snprintf(buf, sizeof(buf),
-			 "%" PRIu64 " reads in %.1f s (%s), %ld stacks, %" PRIu64 " lost",
-			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines, lost);
-	append_reasons(buf, sizeof(buf), st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
-	if (idle) {
-		size_t len = strlen(buf);
+	if (!partial)
+		return;
+	appendf(buf, size, ", %" PRIu64 " with a stack missing", partial);
+	append_reasons(buf, size, st, STAT_KSTACK_NOMEM, STAT_NR);
+}
 
-		snprintf(buf + len, sizeof(buf) - len,
-			 ", %" PRIu64 " idle samples the kernel skipped added from /proc/stat", idle);
-	}
-	if (partial) {
-		size_t len = strlen(buf);
+/*
+ * The one-line summary of a --folded run, on stderr: what was counted in
+ * window @w, never more than the rate allows in its time. One part per
+ * function above.
+ */
+static void print_summary(const struct live *live, const struct folded_window *w,
+			  const struct options *o, long lines)
+{
+	struct capture_stats st;
+	char buf[1024] = "";
 
-		snprintf(buf + len, sizeof(buf) - len, ", %" PRIu64 " with a stack missing",
-			 partial);
-		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_NOMEM, STAT_NR);
-	}
+	capture__stats(live__capture(live), &st);
+	for (int i = 0; i < STAT_NR; i++)
+		st.slot[i] -= w->base.slot[i];
+	summary_events(buf, sizeof(buf), live, &st, o, w->stop - w->start, lines);
+	summary_lost(buf, sizeof(buf), &st);
+	summary_idle(buf, sizeof(buf), live__idle_credited(live) - w->idle_base);
+	summary_partial(buf, sizeof(buf), &st);
 	fprintf(stderr, "flametop: %s\n", buf);
 }
 
@@ -249,7 +309,7 @@ static FILE *open_output(const struct options *o)
  * Prints the profile as folded stacks, with -K, -U, -p and -c applied;
  * returns the number of lines or -errno.
  */
-static long write_folded(FILE *out, const struct profile *prof, const struct options *o)
+static long write_folded(FILE *out, struct profile *prof, const struct options *o)
 {
 	int32_t tgids[MAX_FILTER_TGIDS];
 	struct view_filter filter = {
@@ -259,13 +319,14 @@ static long write_folded(FILE *out, const struct profile *prof, const struct opt
 		.tgids = tgids,
 		.ntgids = o->ntgids,
 		.comm = o->comm,
+		.group = o->group,
 	};
 	struct stack_trie trie;
 	long lines;
 
 	for (size_t i = 0; i < o->ntgids; i++)
 		tgids[i] = (int32_t)o->tgids[i];
-	if (stack_trie__init(&trie))
+	if (profile__group(prof, o->group) || stack_trie__init(&trie))
 		return -ENOMEM;
 	lines = stack_trie__build(&trie, prof, &filter);
 	if (!lines)
@@ -280,13 +341,13 @@ static int run_folded_live(const struct options *o)
 	/* The kernel table is read once sampling runs: the two overlap. */
 	struct symbolizer_opts sopts = { .raw_names = o->no_demangle, .defer_kernel = true };
 	struct capture_opts copts;
-	struct capture_stats stats = { { 0 } };
+	struct folded_window w;
 	struct symbolizer *sym = NULL;
 	struct profile *prof = NULL;
 	struct live *live = NULL;
 	FILE *out = NULL;
 	char err[1024];
-	double start, next;
+	double next;
 	long lines;
 	int ret = EXIT_USAGE;
 
@@ -305,6 +366,7 @@ static int run_folded_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
+	folded_window__open(&w, live, prof);
 	ret = symbolizer__load_kernel(sym);
 	if (ret) {
 		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));
@@ -318,22 +380,21 @@ static int run_folded_live(const struct options *o)
 		fprintf(stderr, "flametop: kernel addresses hidden (kptr_restrict): kernel frames "
 				"will show as [unknown]\n");
 
-	start = now_seconds();
-	for (next = start + 1.0; !stop_signal; next += 1.0) {
-		double end = o->duration > 0 ? start + o->duration : next;
+	for (next = w.start + 1.0; !stop_signal; next += 1.0) {
+		double end = o->duration > 0 ? w.start + o->duration : next;
 
 		wait_until(live, next < end ? next : end);
 		if (live__drain(live) < 0)
 			break;
-		if (o->duration > 0 && now_seconds() >= start + o->duration)
+		if (o->duration > 0 && now_seconds() >= w.start + o->duration)
 			break;
 	}
 	/* Detach first, then drain twice: the second catches events that were
 	 * still running on the other map set when the hooks went away. */
 	live__stop(live);
+	w.stop = now_seconds();
 	live__drain(live);
 	live__drain(live);
-	capture__stats(live__capture(live), &stats);
 
 	lines = profile__sort(prof);
 	if (!lines)
@@ -342,7 +403,7 @@ static int run_folded_live(const struct options *o)
 		fail("writing folded stacks: %s", strerror((int)-lines));
 		goto cleanup;
 	}
-	print_summary(live, &stats, o, now_seconds() - start, lines);
+	print_summary(live, &w, o, lines);
 	ret = 0;
 cleanup:
 	live__close(live);
@@ -397,6 +458,7 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.color = !o->no_color,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
+		.group = o->group,
 	};
 	capture_opts_from(o, &c->capture);
 	c->capture.kernel_stacks = c->capture.user_stacks = true;
@@ -432,7 +494,10 @@ static void report_bad_lines(const char *file, const struct folded_read_stats *s
 			st->first_bad_why ? st->first_bad_why : "malformed");
 }
 
-/* Reads -i FILE (or stdin) into @prof. Returns 0 or EXIT_USAGE after saying why. */
+/*
+ * Reads -i FILE (or stdin) into @prof. Returns 0, or EXIT_USAGE after saying
+ * why: it can't be read, or not one line of it is a folded stack.
+ */
 static int read_input(const struct options *o, struct profile *prof,
 		      struct folded_read_stats *st)
 {
@@ -447,11 +512,18 @@ static int read_input(const struct options *o, struct profile *prof,
 		fclose(in);
 	if (err)
 		return fail("-i %s: %s", o->input, strerror(-err));
+	if (!st->stacks && st->bad)
+		return fail("-i %s: not one line is a folded stack (comm;frame;... count): %" PRIu64
+			    " malformed line%s, the first on line %" PRIu64 " (%s)",
+			    o->input, st->bad, st->bad == 1 ? "" : "s", st->first_bad_line,
+			    st->first_bad_why);
+	if (!st->stacks)
+		return fail("-i %s: no folded stack in it: the input is empty", o->input);
 	return 0;
 }
 
 /* -i FILE --folded: the stacks read, filtered, printed again. */
-static int refold(const struct options *o, const struct profile *prof)
+static int refold(const struct options *o, struct profile *prof)
 {
 	FILE *out = open_output(o);
 	long lines;

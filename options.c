@@ -21,6 +21,7 @@ const char options_usage[] =
 	"  -d, --delay SECS       seconds between screen refreshes (default 2)\n"
 	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read\n"
 	"      --weight WEIGHT    read mode: calls (default) or bytes requested\n"
+	"      --group GROUP      the tree's first level: comm (default), pid or tid\n"
 	"      --folded           print folded stacks (for flamegraph.pl), no screen\n"
 	"      --duration SECS    with --folded: stop after SECS (default: at Ctrl-C)\n"
 	"  -i, --input FILE       view a folded file (- for stdin) instead of this machine\n"
@@ -42,6 +43,7 @@ const char options_usage[] =
 enum {
 	OPT_MODE = 256,
 	OPT_WEIGHT,
+	OPT_GROUP,
 	OPT_FOLDED,
 	OPT_DURATION,
 	OPT_NO_COLOR,
@@ -63,6 +65,7 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
@@ -147,6 +150,24 @@ static int parse_pids(struct options *o, const char *list, char *err, size_t siz
 	return 0;
 }
 
+static int parse_group(struct options *o, const char *arg, char *err, size_t size)
+{
+	static const char *const names[GROUP_NR] = {
+		[GROUP_COMM] = "comm",
+		[GROUP_PID] = "pid",
+		[GROUP_TID] = "tid",
+	};
+
+	for (int g = 0; g < GROUP_NR; g++) {
+		if (strcmp(arg, names[g]) == 0) {
+			o->group = (enum profile_group)g;
+			return 0;
+		}
+	}
+	snprintf(err, size, "--group: unknown grouping '%s' (comm, pid or tid)", arg);
+	return -EINVAL;
+}
+
 /* Checks one option's value; returns 0 or -errno with @err set. */
 static int apply(struct options *o, int opt, const char *arg, const char *name, char *err,
 		 size_t size)
@@ -203,6 +224,8 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		}
 		snprintf(err, size, "--weight: unknown weight '%s' (calls or bytes)", arg);
 		return -EINVAL;
+	case OPT_GROUP:
+		return parse_group(o, arg, err, size);
 	case OPT_STACK_ENTRIES:
 	case OPT_COUNT_ENTRIES:
 		e = parse_uint(arg, 64, 1u << 22, &v);

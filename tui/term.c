@@ -13,7 +13,7 @@
 #define NCURSES_WIDECHAR 1
 #include <ncurses.h>
 
-#include "tui/actions.h"
+#include "tui/keys.h"
 #include "tui/term.h"
 
 #define ESC_DELAY_MS 25
@@ -170,10 +170,14 @@ int term__read_key(void)
 			return TK_F1;
 		case KEY_F(10):
 			return TK_F10;
+		case KEY_DC:
+			return TK_DELETE;
 		default:
 			if (c >= 0 && c < 0x80)
 				return c;
-			/* Another function key, or a byte of a non-ASCII character: unbound. */
+			if (c >= KEY_MIN)
+				return TK_OTHER;
+			/* A byte of a non-ASCII character: prompts take ASCII only. */
 		}
 	}
 }

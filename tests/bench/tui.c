@@ -123,8 +123,10 @@ static int bench(unsigned int stacks, double target)
 	struct screen s = { 0 };
 	struct view v;
 	double rebuild, draw, rebuild_all, draw_all;
+	size_t nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
-	if (!p || view__init(&v, true, 2.0) || screen__resize(&s, WIDTH, HEIGHT))
+	if (!p || view__init(&v, true, 2.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	v.window = WINDOW_CUMULATIVE;
 	view__resize(&v, WIDTH, HEIGHT);
@@ -155,8 +157,10 @@ static int load(const char *path)
 	struct rusage ru;
 	struct view v;
 	double t0 = now_ms();
+	size_t nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
-	if (!p || !in || folded__read(in, p, &st) || view__init(&v, false, 2.0) ||
+	if (!p || !in || folded__read(in, p, &st) || view__init(&v, false, 2.0, keys, nkeys) ||
 	    screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	view__resize(&v, WIDTH, HEIGHT);

@@ -350,14 +350,19 @@ static void name_entry__resolve(struct live *l, struct name_entry *e)
 {
 	enum frame_kind kind = e->tgid == KERNEL_TGID ? FRAME_KERNEL : FRAME_USER;
 	char buf[NAME_MAX_BYTES + 1];
+	char object[NAME_MAX_BYTES + 1] = "";
 	int status;
 
 	if (kind == FRAME_KERNEL)
 		status = symbolizer__kernel(l->sym, e->ip, e->is_return, buf, sizeof(buf));
 	else
 		status = symbolizer__user(l->sym, e->tgid, e->ip, e->is_return, buf, sizeof(buf));
+	if (kind == FRAME_USER && status != SYM_UNKNOWN)
+		symbolizer__user_object(l->sym, e->tgid, e->ip, e->is_return, object, sizeof(object));
 	e->named = status == SYM_NAMED;
-	e->frame = profile__frame(l->prof, buf, strlen(buf), kind, e->named);
+	e->frame = object[0] ? profile__frame_in(l->prof, buf, strlen(buf), kind, e->named, object,
+						 strlen(object))
+			     : profile__frame(l->prof, buf, strlen(buf), kind, e->named);
 	e->gen = names_gen(l, e->tgid);
 	e->drain = l->drain;
 }
@@ -652,6 +657,7 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 	uint32_t frames[MAX_FRAMES];
 	struct sample s = {
 		.tgid = (int32_t)st->tgid,
+		.tid = (int32_t)st->pid,
 		.frames = frames,
 		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
 	};

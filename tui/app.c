@@ -412,7 +412,11 @@ static void free_app(struct app *a)
 int app__run_live(const struct app_config *c, char *err, size_t err_size)
 {
 	struct app a = { .cfg = c };
-	int ret = start_view(&a, true);
+	int ret = term__check(err, err_size);
+
+	if (ret) /* before anything is attached */
+		return ret;
+	ret = start_view(&a, true);
 
 	a.sym = ret ? NULL : symbolizer__new(&c->symbols);
 	for (int i = 0; i < CAPTURE_MODE_NR && a.sym; i++) {

@@ -33,12 +33,14 @@ const char options_usage[] =
 	"  -h, --help             this help\n"
 	"      --version          print the version\n"
 	"\n"
-	"Examples:\n"
-	"  sudo flametop                           live screen, all CPUs\n"
-	"  sudo flametop -p 1234                   one process\n"
-	"  sudo flametop --folded --duration 10 | flamegraph.pl > cpu.svg\n"
-	"  sudo flametop --mode read -c cat        who reads, through which code\n"
-	"  flametop -i out.folded                  browse a folded file\n";
+	"Examples (live ones as root, or with sudo; keys: ? on the screen, man flametop):\n"
+	"  flametop                                live screen, all CPUs\n"
+	"  flametop -p 1234 --group tid            one process, thread by thread\n"
+	"  flametop --folded --duration 10 | flamegraph.pl > cpu.svg\n"
+	"  flametop --mode read -c cat             who reads, through which code\n"
+	"  flametop -i out.folded                  browse a folded file\n"
+	"\n"
+	"Exit status: 0, or 2 after one line on stderr saying what was wrong.\n";
 
 enum {
 	OPT_MODE = 256,

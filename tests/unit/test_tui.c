@@ -858,6 +858,33 @@ static void test_help_lists_every_key(void **state)
 	}
 }
 
+/*
+ * The man page lists every key of the screen under its help label, in a
+ * ".B label" line (a '-' written "\\-" as roff wants it).
+ */
+static void test_man_page_lists_every_key(void **state)
+{
+	size_t n;
+	const struct key_binding *b = actions__bindings(&n);
+	char *man = read_file("flametop.1");
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char want[64];
+		size_t len = (size_t)snprintf(want, sizeof(want), "\n.B ");
+
+		for (const char *c = b[i].label; *c && len + 3 < sizeof(want); c++) {
+			if (*c == '-')
+				want[len++] = '\\';
+			want[len++] = *c;
+		}
+		snprintf(want + len, sizeof(want) - len, "\n");
+		if (!strstr(man, want))
+			fail_msg("flametop.1 has no \"%s\" line for %s", want + 1, b[i].what);
+	}
+	free(man);
+}
+
 /* Keys ask the app for what only it can do; in the viewer, live keys only explain. */
 static void test_keys_ask_the_app(void **state)
 {
@@ -953,6 +980,7 @@ int main(void)
 		cmocka_unit_test(test_flat_recursion_counts_once),
 		cmocka_unit_test(test_live_header),
 		cmocka_unit_test(test_help_lists_every_key),
+		cmocka_unit_test(test_man_page_lists_every_key),
 		cmocka_unit_test(test_keys_ask_the_app),
 		cmocka_unit_test(test_snapshot_new_name_never_follows_symlink),
 	};

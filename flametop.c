@@ -208,25 +208,14 @@ static void append_reasons(char *buf, size_t size, const struct capture_stats *s
 }
 
 /*
- * The time sampling ran for --folded, and what was counted in it: the
- * window opens once the hooks are attached and closes when they are
- * detached. What was taken before it opened is left out.
+ * The time sampling ran for --folded: from the hooks' attach (live__open()
+ * returns right after it, once the capture's buffers are set up: what was
+ * counted in between is a sample or two at most) to their detach. The
+ * kernel's symbols load inside it, while sampling runs.
  */
 struct folded_window {
 	double start, stop;
-	struct capture_stats base; /* the counters when it opened */
-	uint64_t idle_base;        /* idle samples credited before it opened */
 };
-
-/* Opens the window: what the capture holds now is drained and forgotten. */
-static void folded_window__open(struct folded_window *w, struct live *live, struct profile *prof)
-{
-	w->start = now_seconds();
-	capture__stats(live__capture(live), &w->base);
-	live__drain(live);
-	profile__reset(prof);
-	w->idle_base = live__idle_credited(live);
-}
 
 /* The first part of the summary: events, the time and rate, the stacks. */
 static void summary_events(char *buf, size_t size, const struct live *live,
@@ -281,15 +270,13 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
 static void print_summary(const struct live *live, const struct folded_window *w,
 			  const struct options *o, long lines)
 {
-	struct capture_stats st;
+	struct capture_stats st = { { 0 } };
 	char buf[1024] = "";
 
 	capture__stats(live__capture(live), &st);
-	for (int i = 0; i < STAT_NR; i++)
-		st.slot[i] -= w->base.slot[i];
 	summary_events(buf, sizeof(buf), live, &st, o, w->stop - w->start, lines);
 	summary_lost(buf, sizeof(buf), &st);
-	summary_idle(buf, sizeof(buf), live__idle_credited(live) - w->idle_base);
+	summary_idle(buf, sizeof(buf), live__idle_credited(live));
 	summary_partial(buf, sizeof(buf), &st);
 	fprintf(stderr, "flametop: %s\n", buf);
 }
@@ -366,7 +353,7 @@ static int run_folded_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
-	folded_window__open(&w, live, prof);
+	w.start = now_seconds();
 	ret = symbolizer__load_kernel(sym);
 	if (ret) {
 		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));

@@ -245,7 +245,8 @@ static void summary_lost(char *buf, size_t size, const struct capture_stats *st)
 static void summary_idle(char *buf, size_t size, uint64_t idle)
 {
 	if (idle)
-		appendf(buf, size, ", %" PRIu64 " idle samples the kernel skipped added from /proc/stat",
+		appendf(buf, size,
+			", %" PRIu64 " idle samples the kernel skipped added from /proc/stat",
 			idle);
 }
 

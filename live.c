@@ -358,7 +358,8 @@ static void name_entry__resolve(struct live *l, struct name_entry *e)
 	else
 		status = symbolizer__user(l->sym, e->tgid, e->ip, e->is_return, buf, sizeof(buf));
 	if (kind == FRAME_USER && status != SYM_UNKNOWN)
-		symbolizer__user_object(l->sym, e->tgid, e->ip, e->is_return, object, sizeof(object));
+		symbolizer__user_object(l->sym, e->tgid, e->ip, e->is_return, object,
+					sizeof(object));
 	e->named = status == SYM_NAMED;
 	e->frame = object[0] ? profile__frame_in(l->prof, buf, strlen(buf), kind, e->named, object,
 						 strlen(object))

@@ -124,7 +124,8 @@ int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const str
 		memset(w.entry_of, 0xff, nframes * sizeof(*w.entry_of));
 		walk(&w);
 		qsort_r(fl->entries, fl->n, sizeof(*fl->entries),
-			order == FLAT_BY_TOTAL ? by_total_then_self : by_self_then_total, (void *)p);
+			order == FLAT_BY_TOTAL ? by_total_then_self : by_self_then_total,
+			(void *)p);
 		err = 0;
 	}
 	free(w.entry_of);

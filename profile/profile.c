@@ -175,7 +175,9 @@ static int32_t known_tid(int32_t tid)
 
 static uint64_t stack_hash(const struct sample *s)
 {
-	return hash_words(s->frames, s->n, (uint32_t)s->tgid * 0x9E3779B1u ^ (uint32_t)known_tid(s->tid));
+	uint32_t seed = (uint32_t)s->tgid * 0x9E3779B1u ^ (uint32_t)known_tid(s->tid);
+
+	return hash_words(s->frames, s->n, seed);
 }
 
 struct stack_probe {
@@ -358,8 +360,8 @@ static uint32_t group_frame(struct profile *p, struct group_entry *want)
 	if (pn.tgid != want->tgid)
 		pn.comm_len = strlen(comm);
 	if (want->tid)
-		len = snprintf(name, sizeof(name), "%.*s [%d/%d]", (int)pn.comm_len, comm, want->tgid,
-			       want->tid);
+		len = snprintf(name, sizeof(name), "%.*s [%d/%d]", (int)pn.comm_len, comm,
+			       want->tgid, want->tid);
 	else
 		len = snprintf(name, sizeof(name), "%.*s [%d]", (int)pn.comm_len, comm, want->tgid);
 	if (len < 0 || (size_t)len >= sizeof(name) ||

@@ -26,7 +26,7 @@ enum frame_kind {
 
 struct frame {
 	uint32_t name;   /* string id; see profile__frame_name() */
-	uint32_t object; /* string id of its shared object, or PROFILE_NONE; see profile__frame_object() */
+	uint32_t object; /* string id of its shared object, or PROFILE_NONE */
 	uint8_t kind;    /* enum frame_kind */
 	bool named;      /* false for "[unknown]", "lib.so+0x1f" and other placeholders */
 };
@@ -101,7 +101,8 @@ const char *profile__frame_object(const struct profile *p, uint32_t id);
 /*
  * profile__add() is the one entry point for stacks: it adds @s->count to the
  * stack @s describes (frames, process and thread; stored on first sight) in
- * the cumulative window and in the interval now open. Returns 0, -EINVAL for an empty stack, one that
+ * the cumulative window and in the interval now open. Returns 0, -EINVAL
+ * for an empty stack, one that
  * does not start with a process frame or holds an unknown frame id, or
  * -ENOMEM (nothing changed).
  */

@@ -251,9 +251,9 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint32
 		     uint64_t count)
 {
 	struct stack_trie *t = b->t;
+	uint32_t common = s->n < b->prev_n ? s->n : b->prev_n;
 	uint32_t shared = first != b->prev_first ? 0
-						 : shared_frames(s->frames, b->prev_frames,
-								 s->n < b->prev_n ? s->n : b->prev_n);
+						 : shared_frames(s->frames, b->prev_frames, common);
 	size_t depth = steps_within(t, shared);
 	uint32_t node = depth ? t->last_path[depth - 1].node : TRIE_ROOT;
 	uint32_t first_new = (uint32_t)t->n;

@@ -122,21 +122,27 @@ static uint64_t field(uint64_t v, unsigned int bits)
 	return v < max ? v : max;
 }
 
+#define RANK_INTERNAL (1ull << 38) /* set by elf_cands__mark_internal() */
+
 /*
  * The preference of @x among the symbols at its address, lower first,
  * aiming at the name a programmer wrote (free, not cfree@GLIBC_2.2.5 or
- * __libc_free; lseek, not __lseek or lseek64): sized (perf's first rule),
- * not a compatibility version, exported (global or weak) before local,
- * fewer leading underscores, global before weak (perf's), the shorter
- * name, then from .symtab (whose zero size means "up to the next symbol").
+ * __libc_free; lseek, not __lseek or lseek64) and otherwise at perf's
+ * choice (__vdso_clock_gettime, global, over its weak clock_gettime):
+ * sized (perf's first rule); not a compatibility version; exported (global
+ * or weak) before local; not an internal alias "__name" of a "name" at the
+ * same address (RANK_INTERNAL, glibc's convention); global before weak
+ * (perf's); fewer leading underscores (perf's); the shorter name; then
+ * from .symtab (whose zero size means "up to the next symbol").
  */
 static uint64_t elf_cand__rank(const struct elf_cand *x, unsigned char bind)
 {
 	uint8_t b = bind_rank(bind);
+	uint64_t under = field(leading_underscores(x->name, x->name_len), 8);
 
-	return (uint64_t)!x->size << 40 | (uint64_t)is_compat_version(x) << 39 |
-	       (uint64_t)(b >= 2) << 38 | field(leading_underscores(x->name, x->name_len), 8) << 30 |
-	       (uint64_t)(b == 1) << 29 | field(x->name_len, 16) << 1 | x->dynsym;
+	return (uint64_t)!x->size << 41 | (uint64_t)is_compat_version(x) << 40 |
+	       (uint64_t)(b >= 2) << 39 | (uint64_t)(b == 1) << 37 | under << 29 |
+	       field(x->name_len, 16) << 1 | x->dynsym;
 }
 
 /* The length of @name without a default version ("name@@VER": the name a programmer wrote). */
@@ -271,6 +277,36 @@ static int elf_cands__read(struct elf_cands *c, Elf *e, GElf_Word type)
 			return err;
 	}
 	return 0;
+}
+
+static int elf_cand__by_addr(const void *a, const void *b)
+{
+	const struct elf_cand *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* Is @x "__name" and @y "name"? */
+static bool internal_alias_of(const struct elf_cand *x, const struct elf_cand *y)
+{
+	return x->name_len == y->name_len + 2 && x->name[0] == '_' && x->name[1] == '_' &&
+	       memcmp(x->name + 2, y->name, y->name_len) == 0;
+}
+
+/* Ranks RANK_INTERNAL each "__name" that has a "name" at its address (sorting @c by address). */
+static void elf_cands__mark_internal(struct elf_cands *c)
+{
+	qsort(c->v, c->n, sizeof(*c->v), elf_cand__by_addr);
+	for (size_t i = 0, j; i < c->n; i = j) {
+		for (j = i + 1; j < c->n && c->v[j].addr == c->v[i].addr; j++)
+			;
+		for (size_t x = i; x < j; x++) {
+			for (size_t y = i; y < j; y++) {
+				if (internal_alias_of(&c->v[x], &c->v[y]))
+					c->v[x].rank |= RANK_INTERNAL;
+			}
+		}
+	}
 }
 
 /* A GOT slot and the function whose address it holds (@name_len bytes of @name). */
@@ -416,7 +452,7 @@ static uint64_t plt_entry_slot(const unsigned char *code, size_t len, uint64_t a
 	return addr + at + 6 + (uint64_t)(int64_t)(int32_t)le32(code + at + 2);
 }
 
-/* PLT sections: the bytes before the first entry, and the entry size when sh_entsize does not say. */
+/* PLT sections: the bytes before the first entry, and the entry size sh_entsize may not say. */
 static const struct {
 	const char *name;
 	size_t header, entry;
@@ -440,8 +476,8 @@ static int elf_cands__add_plt(struct elf_cands *c, Elf_Scn *scn, const GElf_Shdr
 		uint64_t addr = sh->sh_addr + off;
 		const unsigned char *code = (const unsigned char *)data->d_buf + off;
 		const struct got_slot *slot = got_slots__find(g, plt_entry_slot(code, entry, addr));
-		struct elf_cand x = { .addr = addr, .size = entry, .limit = sh->sh_addr + sh->sh_size,
-				      .suffix = "@plt" };
+		struct elf_cand x = { .addr = addr, .size = entry, .suffix = "@plt",
+				      .limit = sh->sh_addr + sh->sh_size };
 
 		if (!slot)
 			continue;
@@ -512,8 +548,10 @@ static int elf_cands__read_all(struct elf_cands *c, Elf *image, Elf *debug)
 		err = elf_cands__read(c, image, SHT_DYNSYM);
 	if (!err && debug)
 		err = elf_cands__read(c, debug, SHT_SYMTAB);
-	if (!err)
+	if (!err) {
+		elf_cands__mark_internal(c);
 		err = elf_cands__read_plt(c, image);
+	}
 	return err;
 }
 

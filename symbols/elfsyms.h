@@ -49,11 +49,12 @@ int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t
  * [value, value + size); a zero-size .symtab symbol reaches to the next
  * symbol, within its section; a zero-size .dynsym symbol matches only its
  * exact address. When several symbols share an address the name a
- * programmer wrote wins: a sized one beats a zero-size one; a compatibility
- * version ("cfree@GLIBC_2.2.5", or a hidden .dynsym version) loses; global
- * and weak beat local; fewer leading underscores win, then global beats
- * weak, then the shorter name (lseek, not lseek64). A default version is
- * named without its "@@VER". The string lives until elf_symtab__free().
+ * programmer wrote wins, else perf's choice: a sized one beats a zero-size
+ * one; a compatibility version ("cfree@GLIBC_2.2.5", or a hidden .dynsym
+ * version) loses; global and weak beat local; an internal "__name" loses to
+ * "name"; global beats weak; fewer leading underscores win, then the
+ * shorter name (lseek, not lseek64). A default version is named without
+ * its "@@VER". The string lives until elf_symtab__free().
  */
 const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off);
 

@@ -9,6 +9,7 @@
 #include "tui/icicle_view.h"
 
 #define MAX_PID 0x3fffffff
+#define KEYS_PER_BINDING (sizeof(((struct key_binding *)0)->keys) / sizeof(int))
 
 /* The tree the keys act on: the call tree, or the callers in the flat view. */
 static struct tree_pane *focused_tree(struct view *v)
@@ -672,7 +673,7 @@ static unsigned int edit_kill_after(struct view *v)
 static const struct key_binding prompt_bindings[] = {
 	{ { TK_ENTER, '\r' }, "Enter", "apply", false, prompt_enter },
 	{ { TK_ESC, TK_CTRL('g') }, "Esc", "cancel", false, prompt_cancel },
-	{ { TK_BACKSPACE, 127, TK_CTRL('h') }, "Backspace", "delete before", false, edit_backspace },
+	{ { TK_BACKSPACE, 127, TK_CTRL('h') }, "Backspace", "delete back", false, edit_backspace },
 	{ { TK_DELETE, TK_CTRL('d') }, "Delete", "delete under", false, edit_delete },
 	{ { TK_LEFT, TK_CTRL('b') }, "Left", "cursor left", false, edit_left },
 	{ { TK_RIGHT, TK_CTRL('f') }, "Right", "cursor right", false, edit_right },
@@ -803,15 +804,13 @@ static struct key_table prompt_keys = { prompt_bindings,
 /* The binding of @key in @t, or NULL. */
 static const struct key_binding *lookup(struct key_table *t, int key)
 {
-	if (!t->filled) {
-		for (size_t i = 0; i < t->n; i++) {
-			for (size_t k = 0; k < sizeof(t->b[i].keys) / sizeof(t->b[i].keys[0]); k++) {
-				if (t->b[i].keys[k])
-					t->keys[t->b[i].keys[k]] = &t->b[i];
-			}
+	for (size_t i = 0; !t->filled && i < t->n; i++) {
+		for (size_t k = 0; k < KEYS_PER_BINDING; k++) {
+			if (t->b[i].keys[k])
+				t->keys[t->b[i].keys[k]] = &t->b[i];
 		}
-		t->filled = true;
 	}
+	t->filled = true;
 	return key >= 0 && key < TK_NR ? t->keys[key] : NULL;
 }
 

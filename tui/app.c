@@ -69,7 +69,7 @@ static bool pid_exists(int32_t pid)
 static void publish(struct app *a)
 {
 	if (profile__freeze(a->shown))
-		view__say(&a->view, true, "no memory for the new counts: the screen shows older ones");
+		view__say(&a->view, true, "no memory for new counts: the screen shows older ones");
 	a->view.info = a->info;
 }
 
@@ -320,7 +320,7 @@ static void ready_profile(struct app *a)
 	if (a->live && profile__sort(a->shown))
 		view__say(&a->view, true, "no memory to sort the stacks: the view builds slower");
 	if (profile__group(a->shown, a->view.group))
-		view__say(&a->view, true, "no memory to name every process: some keep their command");
+		view__say(&a->view, true, "no memory to name processes: some keep their command");
 }
 
 /* Brings the view up to date as @flags say, and draws it when anything changed. */

@@ -33,8 +33,8 @@ static void file_source(struct line *l, const struct header_info *h)
 {
 	line_add(l, "file: %s | %" PRIu64 " stacks, ", h->file, h->stacks);
 	if (h->bad)
-		line_add(l, "%" PRIu64 " malformed line%s skipped (first: line %" PRIu64 ", %s)", h->bad,
-			 h->bad == 1 ? "" : "s", h->first_bad_line,
+		line_add(l, "%" PRIu64 " malformed line%s skipped (first: line %" PRIu64 ", %s)",
+			 h->bad, h->bad == 1 ? "" : "s", h->first_bad_line,
 			 h->first_bad_why ? h->first_bad_why : "malformed");
 	else
 		line_add(l, "no malformed line");

@@ -115,8 +115,8 @@ void help__draw(struct screen *s, struct screen_rect r, const struct help_conten
 	if (r.h <= 0)
 		return;
 	screen__fill(s, r.row, r.col, r.w, ' ', title);
-	screen__put(s, r.row, r.col, r.w, "Keys (q or Esc closes this help; arrows scroll it)", title,
-		    PUT_DOTS);
+	screen__put(s, r.row, r.col, r.w, "Keys (q or Esc closes this help; arrows scroll it)",
+		    title, PUT_DOTS);
 	for (size_t i = 0; i < c->nkeys; i++) {
 		if (!shown(c, i))
 			continue;
@@ -130,7 +130,7 @@ void help__draw(struct screen *s, struct screen_rect r, const struct help_conten
 		if (row < r.row + 1 || row >= r.row + r.h)
 			continue;
 		snprintf(buf, sizeof(buf), "%.*s", lines[i].len, lines[i].text);
-		screen__put(s, row, r.col + 1, r.w - 1, buf, (struct cell_style){ .attr = ATTR_DIM },
-			    PUT_DOTS);
+		screen__put(s, row, r.col + 1, r.w - 1, buf,
+			    (struct cell_style){ .attr = ATTR_DIM }, PUT_DOTS);
 	}
 }

@@ -4,11 +4,20 @@
 #include "tui/keys.h"
 
 static const char *const names[TK_NR - TK_UP] = {
-	[TK_UP - TK_UP] = "Up",	       [TK_DOWN - TK_UP] = "Down",   [TK_LEFT - TK_UP] = "Left",
-	[TK_RIGHT - TK_UP] = "Right",  [TK_PGUP - TK_UP] = "PgUp",   [TK_PGDN - TK_UP] = "PgDn",
-	[TK_HOME - TK_UP] = "Home",    [TK_END - TK_UP] = "End",     [TK_BACKTAB - TK_UP] = "S-Tab",
-	[TK_BACKSPACE - TK_UP] = "Backspace", [TK_DELETE - TK_UP] = "Delete",
-	[TK_F1 - TK_UP] = "F1",	       [TK_F10 - TK_UP] = "F10",     [TK_OTHER - TK_UP] = "that key",
+	[TK_UP - TK_UP] = "Up",
+	[TK_DOWN - TK_UP] = "Down",
+	[TK_LEFT - TK_UP] = "Left",
+	[TK_RIGHT - TK_UP] = "Right",
+	[TK_PGUP - TK_UP] = "PgUp",
+	[TK_PGDN - TK_UP] = "PgDn",
+	[TK_HOME - TK_UP] = "Home",
+	[TK_END - TK_UP] = "End",
+	[TK_BACKTAB - TK_UP] = "S-Tab",
+	[TK_BACKSPACE - TK_UP] = "Backspace",
+	[TK_DELETE - TK_UP] = "Delete",
+	[TK_F1 - TK_UP] = "F1",
+	[TK_F10 - TK_UP] = "F10",
+	[TK_OTHER - TK_UP] = "that key",
 };
 
 void key__name(int key, char *buf, size_t size)

@@ -24,7 +24,7 @@ struct prompt_input {
 /* Opens @in holding @text (cut to fit), pristine, the cursor at its end. */
 void prompt_input__start(struct prompt_input *in, const char *text);
 
-/* Types printable ASCII @c: replaces the pristine text, else goes in at the cursor (when it fits). */
+/* Types printable ASCII @c: it replaces pristine text, else goes in at the cursor if it fits. */
 void prompt_input__type(struct prompt_input *in, char c);
 
 /* Deletes the character before the cursor (Backspace) or under it (Delete). */

@@ -41,7 +41,8 @@ static void draw_hints(struct screen *s, int row, bool live)
  */
 static void draw_input(struct screen *s, int row, int x, const struct prompt_input *in)
 {
-	const struct cell_style st = { .role = ROLE_STATUS, .attr = in->pristine ? ATTR_SELECTED : 0 };
+	const struct cell_style st = { .role = ROLE_STATUS,
+				       .attr = in->pristine ? ATTR_SELECTED : 0 };
 	int room = s->w - x - 1 > 0 ? s->w - x - 1 : 0;
 	size_t from = in->cursor > (size_t)room ? in->cursor - (size_t)room : 0;
 

@@ -71,9 +71,9 @@ struct view {
 	char comm[VIEW_COMM_MAX];      /* comm filter, when not empty */
 	char text[VIEW_TEXT_MAX];      /* frame-text filter and search, when not empty */
 	char text_before[VIEW_TEXT_MAX]; /* the text when the search prompt opened, for Esc */
-	struct frame_path search_from; /* the selection then (the flat list's: @search_from_frame): */
+	struct frame_path search_from; /* the selection then (the flat list's: the frame below): */
 	uint32_t search_from_frame;    /* a search as typed looks from there, and Esc goes back */
-	bool search_pending;           /* the next rebuild selects the first match after @search_from */
+	bool search_pending;           /* the next rebuild selects the match after @search_from */
 	double delay;                  /* seconds between refreshes */
 	struct frame_path zoom;        /* the icicle's top frame */
 	uint32_t zoom_back[VIEW_ZOOM_BACK]; /* earlier zooms: depths along @zoom, for Esc */

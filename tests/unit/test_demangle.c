@@ -29,7 +29,7 @@ static void test_cxx(void **state)
 	expect("_ZZ4mainE1x", false, "main::x");
 }
 
-/* A PLT entry's "@plt" and a compatibility version stay after the demangled name, as perf shows them. */
+/* "@plt" and a compatibility version stay after the demangled name, as perf shows them. */
 static void test_suffix_after_at(void **state)
 {
 	(void)state;

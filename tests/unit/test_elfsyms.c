@@ -482,7 +482,8 @@ static void readelf_section(const char *bin, const char *name, uint64_t *addr, u
 	FILE *p;
 
 	snprintf(cmd, sizeof(cmd),
-		 "readelf -SW '%s' | sed 's/^ *\\[ *[0-9]*\\]//' | awk '$1 == \"%s\" { print $3, $5 }'",
+		 "readelf -SW '%s' | sed 's/^ *\\[ *[0-9]*\\]//' | "
+		 "awk '$1 == \"%s\" { print $3, $5 }'",
 		 bin, name);
 	p = popen(cmd, "r");
 	assert_non_null(p);

@@ -296,7 +296,8 @@ static bool internal_alias_of(const struct elf_cand *x, const struct elf_cand *y
 /* Ranks RANK_INTERNAL each "__name" that has a "name" at its address (sorting @c by address). */
 static void elf_cands__mark_internal(struct elf_cands *c)
 {
-	qsort(c->v, c->n, sizeof(*c->v), elf_cand__by_addr);
+	if (c->n)
+		qsort(c->v, c->n, sizeof(*c->v), elf_cand__by_addr);
 	for (size_t i = 0, j; i < c->n; i = j) {
 		for (j = i + 1; j < c->n && c->v[j].addr == c->v[i].addr; j++)
 			;
@@ -520,7 +521,8 @@ static int elf_cands__read_plt(struct elf_cands *c, Elf *e)
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_RELA)
 			err = got_slots__add(&g, e, scn, &sh, c);
 	}
-	qsort(g.v, g.n, sizeof(*g.v), got_slot__cmp);
+	if (g.n)
+		qsort(g.v, g.n, sizeof(*g.v), got_slot__cmp);
 	while (!err && g.n && (scn = elf_nextscn(e, scn)) != NULL) {
 		int kind = gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS
 				   ? plt_kind(elf_strptr(e, shstrndx, sh.sh_name))

@@ -260,6 +260,10 @@ check_screen "live: m swaps to read mode, and the header says through which hook
 	'^read: (fentry/vfs_read|kprobe/vfs_read|syscall-entry tracepoint), [0-9]+ CPUs'
 if grep -q 'syscall-entry tracepoint' <(screen_text); then
 	check_screen "live: read mode says why the better hooks failed" '^hook: syscall-entry tracepoint, as better ones failed: fentry/vfs_read'
+	screen_keys '?' End
+	check_screen "live: the help shows that line in full, past what the header cuts (kprobe/vfs_read: ...)" \
+		'^ .*kprobe/vfs_read: [a-z]'
+	screen_keys q
 fi
 screen_keys m
 check_screen "live: m swaps back to sample mode, its profile kept" '^sample: perf_event'

@@ -91,6 +91,7 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 	uint32_t frames[NAME_CACHE_MAX_FRAMES];
 	struct sample s = {
 		.tgid = (int32_t)st->tgid,
+		.tid = (int32_t)st->pid,
 		.frames = frames,
 		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
 	};

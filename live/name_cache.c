@@ -179,15 +179,20 @@ static uint64_t names_gen(struct name_cache *nc, uint32_t tgid)
 static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 {
 	enum frame_kind kind = e->tgid == KERNEL_TGID ? FRAME_KERNEL : FRAME_USER;
-	char buf[NAME_MAX_BYTES + 1];
+	char buf[NAME_MAX_BYTES + 1], object[NAME_MAX_BYTES + 1] = "";
 	int status;
 
 	if (kind == FRAME_KERNEL)
 		status = symbolizer__kernel(nc->sym, e->ip, e->is_return, buf, sizeof(buf));
 	else
 		status = symbolizer__user(nc->sym, e->tgid, e->ip, e->is_return, buf, sizeof(buf));
+	if (kind == FRAME_USER && status != SYM_UNKNOWN)
+		symbolizer__user_object(nc->sym, e->tgid, e->ip, e->is_return, object,
+					sizeof(object));
 	e->named = status == SYM_NAMED;
-	e->frame = profile__frame(nc->prof, buf, strlen(buf), kind, e->named);
+	e->frame = object[0] ? profile__frame_in(nc->prof, buf, strlen(buf), kind, e->named, object,
+						 strlen(object))
+			     : profile__frame(nc->prof, buf, strlen(buf), kind, e->named);
 	e->gen = names_gen(nc, e->tgid);
 	e->drain = nc->drain;
 }

@@ -8,6 +8,7 @@
 #include "array.h"
 #include "profile/folded.h"
 #include "profile/frame_cache.h"
+#include "profile/process_name.h"
 #include "symbols/text_line.h"
 
 /* The text of the current path, frame by frame, as folded__write() walks the trie. */
@@ -117,29 +118,6 @@ static long split_count(char *line, size_t len, uint64_t *count)
 	return (long)sp;
 }
 
-/* "comm-PID" or "comm-PID/TID", as stackcollapse-perf.pl --pid/--tid write. */
-static int32_t pid_suffix(const char *name, size_t len)
-{
-	size_t i = len, digits_end;
-	uint64_t pid;
-	const char *p;
-
-	while (i && name[i - 1] >= '0' && name[i - 1] <= '9')
-		i--;
-	if (i && i < len && name[i - 1] == '/') { /* a TID: the PID is before it */
-		len = --i;
-		while (i && name[i - 1] >= '0' && name[i - 1] <= '9')
-			i--;
-	}
-	digits_end = len;
-	if (i < 2 || i == digits_end || name[i - 1] != '-' || digits_end - i > 9)
-		return TGID_UNKNOWN;
-	p = name + i;
-	if (text_line__parse_u64(&p, 10, &pid) || p != name + digits_end || pid > INT32_MAX)
-		return TGID_UNKNOWN;
-	return (int32_t)pid;
-}
-
 static bool ends_with(const char *s, size_t len, const char *suffix)
 {
 	size_t n = strlen(suffix);
@@ -182,7 +160,7 @@ struct prev_stack {
 	uint32_t *ids;  /* its frames */
 	size_t *ends;   /* ends[j]: where frame j ends in text (a ';' or the end) */
 	size_t n, ids_cap, ends_cap;
-	int32_t tgid;
+	int32_t tgid, tid;
 };
 
 static int prev_stack__reserve(struct prev_stack *ps, size_t text_len, size_t frames)
@@ -235,7 +213,8 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 {
 	size_t n = prev_stack__shared(ps, stack, len);
 	const char *at = stack + (n ? ps->ends[n - 1] + 1 : 0), *end = stack + len;
-	struct sample s = { .tgid = n ? ps->tgid : TGID_UNKNOWN, .count = count };
+	struct sample s = { .tgid = n ? ps->tgid : TGID_UNKNOWN, .tid = n ? ps->tid : 0,
+			    .count = count };
 
 	if (prev_stack__reserve(ps, len, n + 1))
 		return -ENOMEM;
@@ -254,8 +233,13 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 		id = cached_frame(fc, p, at, flen, n == 0);
 		if (id == PROFILE_NONE)
 			return -ENOMEM;
-		if (n == 0)
-			s.tgid = pid_suffix(at, flen);
+		if (n == 0) {
+			struct process_name pn;
+
+			process_name__parse(at, flen, &pn);
+			s.tgid = pn.tgid;
+			s.tid = pn.tid;
+		}
 		ps->ids[n] = id;
 		ps->ends[n++] = (size_t)(at - stack) + flen;
 		at += flen + 1;
@@ -264,6 +248,7 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 	ps->len = len;
 	ps->n = n;
 	ps->tgid = s.tgid;
+	ps->tid = s.tid;
 	s.frames = ps->ids;
 	s.n = (uint32_t)n;
 	return count ? profile__add(p, &s) : 0;

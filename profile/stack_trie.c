@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "profile/process_name.h"
 #include "profile/stack_trie.h"
+#include "profile/text_match.h"
 
 int stack_trie__init(struct stack_trie *t)
 {
@@ -132,32 +133,27 @@ static bool has_frame_with(const struct profile *p, const struct profile_stack *
 			   const char *text)
 {
 	for (uint32_t i = 0; i < s->n; i++) {
-		if (strstr(profile__frame_name(p, s->frames[i]), text))
+		if (text_match(profile__frame_name(p, s->frames[i]), text))
 			return true;
 	}
 	return false;
 }
 
-/* @name is @comm, or @comm with a "-PID" or "-PID/TID" suffix (perf's folded files). */
+/* @name is @comm, or @comm with the ids process_name.h reads ("-PID", " [PID/TID]"). */
 static bool comm_matches(const char *name, const char *comm)
 {
 	size_t n = strlen(comm);
+	struct process_name pn;
 
 	if (strncmp(name, comm, n) != 0)
 		return false;
-	name += n;
-	if (!*name)
-		return true;
-	if (*name++ != '-' || !isdigit((unsigned char)*name))
-		return false;
-	name += strspn(name, "0123456789");
-	if (*name == '/' && isdigit((unsigned char)name[1]))
-		name += 1 + strspn(name + 1, "0123456789");
-	return !*name;
+	process_name__parse(name, strlen(name), &pn);
+	return !name[n] || pn.comm_len == n;
 }
 
-bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
-			const struct profile_stack *s)
+/* The pid and comm filters of @f. */
+static bool keeps_process(const struct view_filter *f, const struct profile *p,
+			  const struct profile_stack *s)
 {
 	if (f->ntgids) {
 		size_t i = 0;
@@ -167,9 +163,36 @@ bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
 		if (i == f->ntgids)
 			return false;
 	}
-	if (f->comm && !comm_matches(profile__frame_name(p, s->frames[0]), f->comm))
-		return false;
-	return !f->text || has_frame_with(p, s, f->text);
+	return !f->comm || comm_matches(profile__frame_name(p, s->frames[0]), f->comm);
+}
+
+bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
+			const struct profile_stack *s)
+{
+	return keeps_process(f, p, s) && (!f->text || has_frame_with(p, s, f->text));
+}
+
+/*
+ * The frames whose names hold @text, one byte per frame id: a build looks
+ * each name up once, not once per stack it is in. NULL when out of memory.
+ */
+static uint8_t *frames_matching(const struct profile *p, const char *text)
+{
+	size_t n = profile__nframes(p);
+	uint8_t *m = malloc(n ? n : 1);
+
+	for (size_t i = 0; m && i < n; i++)
+		m[i] = text_match(profile__frame_name(p, (uint32_t)i), text) != NULL;
+	return m;
+}
+
+static bool has_matching_frame(const uint8_t *matching, const struct profile_stack *s)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (matching[s->frames[i]])
+			return true;
+	}
+	return false;
 }
 
 static bool frame_hidden(const struct view_filter *f, const struct frame *fr)
@@ -184,6 +207,7 @@ struct trie_build {
 	const struct profile *p;
 	const struct view_filter *f;
 	bool hiding;  /* the filter hides kernel or user frames */
+	const uint8_t *matching; /* with a text filter: frames_matching() */
 	/*
 	 * Every stack so far came in the profile's sorted order, and the frames
 	 * it kept are a prefix of it. The stacks below any node are then
@@ -193,6 +217,7 @@ struct trie_build {
 	bool grouped;
 	const uint32_t *prev_frames; /* the stack added last, whose path is t->last_path */
 	uint32_t prev_n;
+	uint32_t prev_first;         /* its first-level frame (see view_filter.group) */
 };
 
 /* How many frames @a and @b, both @n long or longer, share from the start. */
@@ -237,11 +262,13 @@ static size_t steps_within(const struct stack_trie *t, uint32_t frames)
  * node this stack made, every node is new; other nodes are looked up,
  * unless the stacks came grouped.
  */
-static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64_t count)
+static int add_stack(struct trie_build *b, const struct profile_stack *s, uint32_t first,
+		     uint64_t count)
 {
 	struct stack_trie *t = b->t;
-	uint32_t shared = shared_frames(s->frames, b->prev_frames,
-					s->n < b->prev_n ? s->n : b->prev_n);
+	uint32_t common = s->n < b->prev_n ? s->n : b->prev_n;
+	uint32_t shared = first != b->prev_first ? 0
+						 : shared_frames(s->frames, b->prev_frames, common);
 	size_t depth = steps_within(t, shared);
 	uint32_t node = depth ? t->last_path[depth - 1].node : TRIE_ROOT;
 	uint32_t first_new = (uint32_t)t->n;
@@ -250,7 +277,7 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64
 	if (array__grow((void **)&t->last_path, &t->last_cap, s->n, sizeof(*t->last_path), 256))
 		return -ENOMEM;
 	for (uint32_t i = shared; i < s->n; i++) {
-		uint32_t frame = s->frames[i];
+		uint32_t frame = i ? s->frames[i] : first;
 
 		if (b->hiding && frame_hidden(b->f, profile__frame_info(b->p, frame))) {
 			skipped = true;
@@ -272,6 +299,7 @@ static int add_stack(struct trie_build *b, const struct profile_stack *s, uint64
 	t->last_len = depth;
 	b->prev_frames = s->frames;
 	b->prev_n = s->n;
+	b->prev_first = first;
 	t->nodes[node].total += count;
 	return 0;
 }
@@ -427,15 +455,25 @@ static int finish(struct stack_trie *t, const struct profile *p, bool grouped)
 	return grouped ? 0 : renumber_depth_first(t);
 }
 
+/* Does stack @s pass @b's filter? */
+static bool build_keeps(const struct trie_build *b, const struct profile_stack *s)
+{
+	return keeps_process(b->f, b->p, s) && (!b->matching || has_matching_frame(b->matching, s));
+}
+
 int stack_trie__build(struct stack_trie *t, const struct profile *p, const struct view_filter *f)
 {
-	struct trie_build b = { t, p, f, f->hide_kernel || f->hide_user, true, NULL, 0 };
+	/* Stacks come sorted by frames, not by process: grouped only by command. */
+	struct trie_build b = { .t = t, .p = p, .f = f, .hiding = f->hide_kernel || f->hide_user,
+				.grouped = f->group == GROUP_COMM, .prev_first = PROFILE_NONE };
 	size_t n = profile__nstacks(p), nsorted = profile__nsorted(p);
-	int err = 0;
+	uint8_t *matching = f->text ? frames_matching(p, f->text) : NULL;
+	int err = f->text && !matching ? -ENOMEM : 0;
 
+	b.matching = matching;
 	clear(t);
 	if (t->n == 0)
-		return -ENOMEM;
+		err = -ENOMEM;
 	for (size_t i = 0; i < n && !err; i++) {
 		struct profile_stack s;
 		uint64_t count;
@@ -443,9 +481,10 @@ int stack_trie__build(struct stack_trie *t, const struct profile *p, const struc
 		profile__stack_sorted(p, i, &s);
 		count = f->window == WINDOW_RECENT ? s.recent : s.total;
 		b.grouped &= i < nsorted;
-		if (count && view_filter__keeps(f, p, &s))
-			err = add_stack(&b, &s, count);
+		if (count && build_keeps(&b, &s))
+			err = add_stack(&b, &s, profile__stack_group(p, s.id, f->group), count);
 	}
+	free(matching);
 	if (!err)
 		err = finish(t, p, b.grouped);
 	if (err)

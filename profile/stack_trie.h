@@ -4,8 +4,9 @@
  * the profile's stacks through a filter (window, kernel/user visibility,
  * pids, comm, frame text), so filters act on data already collected.
  *
- * Node 0 is the root (all stacks); its children are processes, theirs are
- * user frames outermost first, then kernel frames. Siblings are sorted by
+ * Node 0 is the root (all stacks); its children are processes (commands,
+ * processes or threads, as the filter groups them), theirs are user frames
+ * outermost first, then kernel frames. Siblings are sorted by
  * total, largest first, ties by name (then by frame id, for frames of the
  * same name and another kind). Nodes are addressed by index; the
  * array moves when the trie is rebuilt. The nodes are stored in depth-first
@@ -34,7 +35,10 @@ struct view_filter {
 	size_t ntgids;         /* ... when ntgids > 0 */
 	const char *comm;      /* keep only processes with this exact name (perf's "name-PID"
 				* too), when not NULL */
-	const char *text;      /* keep only stacks with a frame containing this, when not NULL */
+	const char *text;      /* keep only stacks with a frame containing this (text_match.h),
+				* when not NULL */
+	enum profile_group group; /* the first level: commands, processes or threads
+				   * (profile__group() names them first) */
 };
 
 struct trie_node {

@@ -26,6 +26,7 @@
 #include "live/live.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
+#include "tui/actions.h"
 #include "tui/screen.h"
 #include "tui/view.h"
 
@@ -119,7 +120,7 @@ static int refresh(struct live *live, struct profile *p, struct view *v, struct 
 		return -1;
 	t1 = now_ms();
 	profile__close_interval(p);
-	if (profile__sort(p) || view__rebuild(v, p))
+	if (profile__freeze(p) || profile__sort(p) || view__rebuild(v, p))
 		return -1;
 	t2 = now_ms();
 	view__draw(s, v);
@@ -162,6 +163,8 @@ int main(int argc, char **argv)
 	struct symbolizer *sym;
 	struct unwinder *unwinder = NULL;
 	struct profile *p;
+	const struct key_binding *keys;
+	size_t nkeys;
 	struct live *live;
 	struct screen s = { 0 };
 	struct view v;
@@ -179,8 +182,9 @@ int main(int argc, char **argv)
 	/* As live does: the kernel's table is read once the BPF programs are loaded. */
 	sym = symbolizer__new(&(struct symbolizer_opts){ .defer_kernel = true });
 	p = profile__new();
+	keys = actions__bindings(&nkeys);
 	if (child < 0 || !sym || !p || unwinder__new(&(struct unwinder_opts){ 0 }, &unwinder) ||
-	    view__init(&v, true, 1.0) || screen__resize(&s, WIDTH, HEIGHT)) {
+	    view__init(&v, true, 1.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT)) {
 		fprintf(stderr, "refresh: can't start\n");
 		return 1;
 	}

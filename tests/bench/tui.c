@@ -125,8 +125,10 @@ static int bench(unsigned int stacks, double target)
 	struct screen s = { 0 };
 	struct view v;
 	double rebuild, draw, rebuild_all, draw_all;
+	size_t nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
-	if (!p || view__init(&v, true, 2.0) || screen__resize(&s, WIDTH, HEIGHT))
+	if (!p || view__init(&v, true, 2.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	v.window = WINDOW_CUMULATIVE;
 	view__resize(&v, WIDTH, HEIGHT);
@@ -173,17 +175,19 @@ static double press(struct view *v, struct screen *s, const struct profile *p, c
  */
 static int load(const char *path)
 {
-	static const char *const keys[] = { "E", "C", "/json\n", "/\x15\n", "K", "K", "U", "U",
-					    "\t", "\t", "\t", "\t", "\t" };
+	static const char *const presses[] = { "E", "C", "/json\n", "/\x15\n", "K", "K", "U", "U",
+					       "\t", "\t", "\t", "\t", "\t" };
 	struct input_stats st;
 	struct profile *p = profile__new();
 	FILE *in = fopen(path, "re");
 	struct screen s = { 0 };
 	struct rusage ru;
 	struct view v;
-	double t0 = now_ms(), first, ms[sizeof(keys) / sizeof(keys[0])];
+	double t0 = now_ms(), first, ms[sizeof(presses) / sizeof(presses[0])];
+	size_t nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
-	if (!p || !in || input__read(in, p, &st) || view__init(&v, false, 2.0) ||
+	if (!p || !in || input__read(in, p, &st) || view__init(&v, false, 2.0, keys, nkeys) ||
 	    screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	view__resize(&v, WIDTH, HEIGHT);
@@ -192,10 +196,10 @@ static int load(const char *path)
 	view__draw(&s, &v);
 	first = (now_ms() - t0) / 1e3;
 	getrusage(RUSAGE_SELF, &ru);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		ms[i] = press(&v, &s, p, keys[i]);
+	for (size_t i = 0; i < sizeof(presses) / sizeof(presses[0]); i++)
+		ms[i] = press(&v, &s, p, presses[i]);
 	printf("%.2f %.0f", first, ru.ru_maxrss / 1024.0);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; i < sizeof(presses) / sizeof(presses[0]); i++)
 		printf(" %.1f", ms[i]);
 	printf("\n");
 	fclose(in);

@@ -108,6 +108,20 @@ else
 	not_ok "the whole machine adds up: $counted of 99 Hz x $cpus CPUs x $secs s = $expected"
 fi
 
+# 5b. The summary's time is the time sampling ran, and its samples are those taken in it:
+# never more than rate x time x CPUs (the time printed to 0.01 s: 0.005 s more).
+for hz in 99 999; do
+	$FLAMETOP --folded --duration 1 -F "$hz" >"$TEST_TMP/bound.folded" 2>"$TEST_TMP/bound.err"
+	n=$(summary_field "$TEST_TMP/bound.err" '^flametop: ([0-9]+) samples in .*')
+	secs=$(summary_field "$TEST_TMP/bound.err" '.* samples in ([0-9.]+) s .*')
+	cpus=$(summary_field "$TEST_TMP/bound.err" '.* ([0-9]+) CPUs.*')
+	idle=$(summary_field "$TEST_TMP/bound.err" '.* ([0-9]+) idle samples the kernel skipped.*')
+	counted=$(folded_sum "$TEST_TMP/bound.folded" '.')
+	bound=$(awk -v h="$hz" -v s="$secs" -v c="$cpus" 'BEGIN { printf "%d", h * (s + 0.005) * c }')
+	check "-F $hz --duration 1: $counted samples written, $n + ${idle:-0} idle counted, in $secs s: at most $bound" \
+		bash -c "[ -n '$secs' ] && [ $counted -le $bound ] && [ $((n + ${idle:-0})) -le $bound ] && [ $counted -gt 0 ]"
+done
+
 # 6. Ctrl-C and SIGTERM print what was collected and exit 0; nothing stays attached.
 for sig in INT TERM; do
 	start_bg "$WORKLOADS/cpu_split" 5

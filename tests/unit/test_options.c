@@ -201,6 +201,20 @@ static void test_mode_and_weight(void **state)
 	assert_int_equal(opts.weight, WEIGHT_EVENTS);
 }
 
+static void test_group(void **state)
+{
+	(void)state;
+	assert_run("--folded");
+	assert_int_equal(opts.group, GROUP_COMM);
+	assert_run("--group", "pid");
+	assert_int_equal(opts.group, GROUP_PID);
+	assert_run("--group=tid", "--folded");
+	assert_int_equal(opts.group, GROUP_TID);
+	assert_run("--group", "comm");
+	assert_int_equal(opts.group, GROUP_COMM);
+	ERROR("--group: unknown grouping 'thread' (comm, pid or tid)", "--group", "thread");
+}
+
 static void test_folded_output_duration(void **state)
 {
 	(void)state;
@@ -526,6 +540,7 @@ int main(void)
 	    cmocka_unit_test(test_comm_and_visibility),
 	    cmocka_unit_test(test_delay),
 	    cmocka_unit_test(test_mode_and_weight),
+	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_folded_output_duration),
 	    cmocka_unit_test(test_svg_and_pprof),
 	    cmocka_unit_test(test_input),

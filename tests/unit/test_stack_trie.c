@@ -669,7 +669,7 @@ static void check_flat(const struct stack_trie *t, const struct profile *p,
 		if (profile__frame_info(p, last)->kind != FRAME_PROCESS)
 			self[last] += count;
 	}
-	assert_int_equal(flat_list__build(&fl, t, p), 0);
+	assert_int_equal(flat_list__build(&fl, t, p, FLAT_BY_SELF), 0);
 	for (size_t i = 0; i < fl.n; i++) {
 		assert_int_equal(fl.entries[i].self, self[fl.entries[i].frame]);
 		assert_int_equal(fl.entries[i].total, total[fl.entries[i].frame]);

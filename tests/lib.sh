@@ -15,7 +15,8 @@ cleanup_test() {
 	# A stopped workload gets the TERM only once continued.
 	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	rm -rf "$TEST_TMP"
+	# TEST_KEEP=1 keeps the files a failed test left, to look at.
+	if [ -n "${TEST_KEEP:-}" ]; then echo "# kept $TEST_TMP" >&2; else rm -rf "$TEST_TMP"; fi
 }
 trap cleanup_test EXIT
 

@@ -39,7 +39,8 @@ struct app {
 	double covered[CAPTURE_MODE_NR];          /* seconds each mode's cumulative window holds */
 	double quick_until;                       /* till then, an empty window refreshes soon */
 	double next_drain, next_refresh;
-	char hook[128], notes[512], walks[256];
+	char hook[128], notes[512];
+	char walks[256], shown_walks[256];        /* the last refresh's walks, the screen's */
 };
 
 static double now_seconds(void)
@@ -74,6 +75,10 @@ static void publish(struct app *a)
 	if (profile__freeze(a->shown))
 		view__say(&a->view, true, "no memory for new counts: the screen shows older ones");
 	a->view.info = a->info;
+	if (a->info.walks) { /* refreshes go on while the screen is paused */
+		snprintf(a->shown_walks, sizeof(a->shown_walks), "%s", a->info.walks);
+		a->view.info.walks = a->shown_walks;
+	}
 }
 
 /* The header's figures for a source just opened in @mode; a window starts now. */

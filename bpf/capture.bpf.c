@@ -538,6 +538,43 @@ struct {
 	__uint(max_entries, 1);
 } unwind_walks SEC(".maps");
 
+/*
+ * The process whose slot this CPU found last: a CPU busy with one process
+ * samples it again and again, and the slot's own tgid (zeroed when the
+ * slot is retired) says whether it still describes it, without a lookup
+ * in unwind_pids (a hash map: its lines are cold at each sample).
+ */
+struct slot_memo {
+	__u32 tgid, slot;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct slot_memo);
+	__uint(max_entries, 1);
+} slot_memo SEC(".maps");
+
+/* Process @tgid's slot in unwind_procs, or UNWIND_NO_SLOT. */
+static __always_inline __u32 unwind_slot_of(__u32 tgid)
+{
+	__u32 zero = 0, *slot;
+	struct slot_memo *memo = bpf_map_lookup_elem(&slot_memo, &zero);
+	const struct unwind_proc *p;
+
+	if (memo && tgid && memo->tgid == tgid) {
+		p = bpf_map_lookup_elem(&unwind_procs, &memo->slot);
+		if (p && p->tgid == tgid)
+			return memo->slot;
+	}
+	slot = bpf_map_lookup_elem(&unwind_pids, &tgid);
+	if (!slot)
+		return UNWIND_NO_SLOT;
+	if (memo)
+		*memo = (struct slot_memo){ .tgid = tgid, .slot = *slot };
+	return *slot;
+}
+
 /* This CPU's walk state, or NULL (never). */
 static __always_inline struct unwind_walk *unwind_walk_state(void)
 {
@@ -679,8 +716,8 @@ __attribute__((noinline)) __u32 unwind_table_rule(struct unwind_walk *w,
  * The rules last found, per CPU, direct-mapped by (table, offset): a
  * sampled program's outer frames are the same from one sample to the next
  * (main, the event loop, the start code), and one memo line costs less
- * than the four or five lines of a table search. A table's rows never
- * change under one (id, generation).
+ * than the four or five lines of a table search and the rule's own. A
+ * table's rows never change under one (id, generation), nor do the rules.
  */
 #define RULE_MEMO_WAYS 512
 
@@ -688,7 +725,8 @@ struct rule_memo_entry {
 	__u32 table; /* the table's id + 1 and generation, as a mapping names it; 0: empty */
 	__u32 gen;
 	__u32 off;
-	__u32 rule;
+	__u32 pad;
+	struct unwind_rule rule; /* kind UNWIND_RULE_NONE where the table has none */
 };
 
 struct {
@@ -698,21 +736,33 @@ struct {
 	__uint(max_entries, RULE_MEMO_WAYS);
 } rule_memo SEC(".maps");
 
-/* unwind_table_rule() through the memo (a table's answer, when it is in, is remembered). */
-static __always_inline __u32 unwind_memo_rule(struct unwind_walk *w, const struct unwind_map *m,
-					      __u32 off)
+/*
+ * The rule at file offset @off of mapping @m's table into @r (left as it
+ * is where the table has none), through the memo: a table's answer, when
+ * it is in, is remembered. False when the table is not (or no longer) in.
+ */
+static __always_inline bool unwind_memo_rule(struct unwind_walk *w, const struct unwind_map *m,
+					     __u32 off, struct unwind_rule *r)
 {
 	__u32 way = (__u32)(((__u64)off * HASH_MUL + m->table) >> 40) & (RULE_MEMO_WAYS - 1);
 	struct rule_memo_entry *e = bpf_map_lookup_elem(&rule_memo, &way);
+	const struct unwind_rule *found;
 	__u32 id;
 
-	if (e && e->table == m->table && e->gen == m->gen && e->off == off)
-		return e->rule;
+	if (e && e->table == m->table && e->gen == m->gen && e->off == off) {
+		*r = e->rule;
+		return true;
+	}
 	id = unwind_table_rule(w, m, off);
-	if (e && id != UNWIND_RULE_ID_NOT_LOADED)
+	if (id == UNWIND_RULE_ID_NOT_LOADED)
+		return false;
+	found = id != UNWIND_RULE_ID_NONE ? bpf_map_lookup_elem(&unwind_rules, &id) : NULL;
+	if (found)
+		*r = *found;
+	if (e)
 		*e = (struct rule_memo_entry){ .table = m->table, .gen = m->gen, .off = off,
-					       .rule = id };
-	return id;
+					       .rule = *r };
+	return true;
 }
 
 /*
@@ -723,11 +773,10 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 					      __u64 addr, struct unwind_rule *r)
 {
 	const struct unwind_map *m;
-	const struct unwind_rule *found;
-	__u32 id, idx;
+	__u32 idx;
 	__u64 off;
 
-	r->kind = UNWIND_RULE_NONE;
+	*r = (struct unwind_rule){ .kind = UNWIND_RULE_NONE };
 	if (!p) {
 		w->fp_end = UNWIND_NOT_LOADED;
 		return;
@@ -745,14 +794,74 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 	w->fp_end = UNWIND_NO_TABLE;
 	if (!m->table || off > 0xffffffffULL)
 		return;
-	id = unwind_memo_rule(w, m, (__u32)off);
-	if (id == UNWIND_RULE_ID_NOT_LOADED) {
+	if (!unwind_memo_rule(w, m, (__u32)off, r))
 		w->fp_end = UNWIND_NOT_LOADED;
-		return;
+}
+
+/*
+ * A copy of the user stack the walk reads from, per CPU: one
+ * bpf_probe_read_user() of up to STACK_WINDOW bytes instead of one per
+ * frame (each costs more than copying a few hundred bytes). A copy never
+ * goes past the end of the page it starts in: a page that holds the stack
+ * is readable to its end, the next one may not be mapped.
+ */
+#define STACK_WINDOW 2048
+#define USER_PAGE 4096
+
+struct stack_window {
+	__u64 base; /* the user address of data[0] */
+	__u32 len;  /* bytes of data copied; 0: none */
+	__u32 pad;
+	__u8 data[STACK_WINDOW];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct stack_window);
+	__uint(max_entries, 1);
+} stack_windows SEC(".maps");
+
+static __always_inline struct stack_window *stack_window(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&stack_windows, &zero);
+}
+
+/*
+ * Reads @size (8 or 16) bytes of user memory at @addr into @dst, from this
+ * CPU's window, copied anew from @addr when it does not hold them. Returns
+ * 0 or a negative errno, as bpf_probe_read_user().
+ */
+static __always_inline long read_user_stack(void *dst, __u32 size, __u64 addr)
+{
+	struct stack_window *win = stack_window();
+	__u64 off, len;
+
+	if (!win)
+		return -EFAULT;
+	off = addr - win->base;
+	if (addr < win->base || off + size > win->len) {
+		len = USER_PAGE - (addr & (USER_PAGE - 1));
+		if (len > STACK_WINDOW)
+			len = STACK_WINDOW;
+		win->len = 0;
+		if (len < size || bpf_probe_read_user(win->data, len, (void *)addr))
+			return bpf_probe_read_user(dst, size, (void *)addr);
+		win->base = addr;
+		win->len = len;
+		off = 0;
 	}
-	found = id != UNWIND_RULE_ID_NONE ? bpf_map_lookup_elem(&unwind_rules, &id) : NULL;
-	if (found)
-		*r = *found;
+	/* The window holds off + size bytes: these checks are the verifier's. */
+	off &= STACK_WINDOW - 1;
+	if (size == 16 && off <= STACK_WINDOW - 16)
+		__builtin_memcpy(dst, win->data + off, 16);
+	else if (size == 8 && off <= STACK_WINDOW - 8)
+		__builtin_memcpy(dst, win->data + off, 8);
+	else
+		return -EFAULT;
+	return 0;
 }
 
 /* What a step returns when the walk goes on: anything else is why it ends. */
@@ -769,7 +878,7 @@ static __always_inline __u32 unwind_fp_step(const struct unwind_walk *w, __u32 n
 
 	if (!w->bp) /* the start code clears it; a leaf's null one was never set */
 		return nr > 1 ? UNWIND_WHOLE : w->fp_end;
-	if (w->bp < w->sp || bpf_probe_read_user(frame, sizeof(frame), (void *)w->bp))
+	if (w->bp < w->sp || read_user_stack(frame, sizeof(frame), w->bp))
 		return w->fp_end;
 	*c = (struct caller_regs){ .pc = frame[1], .sp = w->bp + sizeof(frame), .bp = frame[0] };
 	return STEP_ON;
@@ -794,9 +903,9 @@ static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
 		break;
 	case UNWIND_RULE_SIGNAL: /* the interrupted registers, saved by the kernel */
 		c->exact = true;
-		if (bpf_probe_read_user(&c->sp, sizeof(c->sp), (void *)(w->sp + r->cfa_off)) ||
-		    bpf_probe_read_user(&c->pc, sizeof(c->pc), (void *)(w->sp + r->ra_off)) ||
-		    bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(w->sp + r->fp_off)))
+		if (read_user_stack(&c->sp, sizeof(c->sp), w->sp + r->cfa_off) ||
+		    read_user_stack(&c->pc, sizeof(c->pc), w->sp + r->ra_off) ||
+		    read_user_stack(&c->bp, sizeof(c->bp), w->sp + r->fp_off))
 			return UNWIND_UNREADABLE;
 		return STEP_ON;
 	case UNWIND_RULE_OUTERMOST:
@@ -812,14 +921,14 @@ static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
 	if (r->fp_off && r->fp_off == r->ra_off - 8) { /* pushed rbp beside the return address */
 		__u64 saved[2];
 
-		if (bpf_probe_read_user(saved, sizeof(saved), (void *)(cfa + r->fp_off)))
+		if (read_user_stack(saved, sizeof(saved), cfa + r->fp_off))
 			return UNWIND_UNREADABLE;
 		c->bp = saved[0];
 		c->pc = saved[1];
 		return STEP_ON;
 	}
-	if (bpf_probe_read_user(&c->pc, sizeof(c->pc), (void *)(cfa + r->ra_off)) ||
-	    (r->fp_off && bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(cfa + r->fp_off))))
+	if (read_user_stack(&c->pc, sizeof(c->pc), cfa + r->ra_off) ||
+	    (r->fp_off && read_user_stack(&c->bp, sizeof(c->bp), cfa + r->fp_off)))
 		return UNWIND_UNREADABLE;
 	return STEP_ON;
 }
@@ -881,17 +990,21 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 {
 	struct sent_stack *t = scratch_stack(true);
 	struct unwind_walk *w = unwind_walk_state();
-	__u32 *slot = bpf_map_lookup_elem(&unwind_pids, &tgid), end;
+	struct stack_window *win;
+	__u32 end;
 
 	if (!t || !w) {
 		stack_failed(-EFAULT, true);
 		return -EFAULT;
 	}
 	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
-				   .end = UNWIND_DEPTH, .slot = slot ? *slot : UNWIND_NO_SLOT,
+				   .end = UNWIND_DEPTH, .slot = unwind_slot_of(tgid),
 				   .hash = hash_step(HASH_MUL, r->ip) };
 	t->ips[0] = r->ip;
 	t->nr = 1;
+	win = stack_window();
+	if (win) /* the stack has changed since the last walk */
+		win->len = 0;
 	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, NULL, 0);
 	end = w->end < UNWIND_END_NR ? w->end : UNWIND_DEPTH;
 	*hash = stack_hash_end(t, w->hash, end);

@@ -149,8 +149,8 @@ struct unwind_map {
 };
 
 struct unwind_proc {
-	__u32 n; /* maps, sorted by start */
-	__u32 pad;
+	__u32 n;    /* maps, sorted by start */
+	__u32 tgid; /* the process the slot describes; 0 once it no longer does */
 	struct unwind_map maps[UNWIND_MAX_MAPS];
 };
 

@@ -228,10 +228,17 @@ int unwind_maps__drop_tables(struct unwind_maps *m, const uint32_t *ids, uint32_
 	return 0;
 }
 
+static struct unwind_proc *proc_at(const struct unwind_maps *m, uint32_t slot)
+{
+	return (struct unwind_proc *)((char *)m->procs + (size_t)slot * m->proc_stride);
+}
+
+/* Takes @slot out of use: no longer its process's, free again once no walk can still be in it. */
 static void retire(struct unwind_maps *m, uint32_t slot)
 {
 	if (slot >= m->nslots)
 		return;
+	__atomic_store_n(&proc_at(m, slot)->tgid, 0, __ATOMIC_RELEASE);
 	if (array__grow((void **)&m->retired, &m->retired_cap, m->nretired + 1,
 			sizeof(*m->retired), 64))
 		return; /* the slot is lost to this run: never reused while a walk may read it */
@@ -247,11 +254,12 @@ int64_t unwind_maps__put_proc(struct unwind_maps *m, uint32_t tgid, uint32_t old
 	if (!m->nfree)
 		return -ENOSPC;
 	slot = m->free[--m->nfree];
-	p = (struct unwind_proc *)((char *)m->procs + (size_t)slot * m->proc_stride);
+	p = proc_at(m, slot);
 	if (n > UNWIND_MAX_MAPS)
 		n = UNWIND_MAX_MAPS;
 	memcpy(p->maps, maps, n * sizeof(*maps));
 	p->n = n;
+	p->tgid = tgid;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	if (bpf_map_update_elem(m->fd.pids, &tgid, &slot, BPF_ANY)) {
 		int err = -errno;

@@ -70,10 +70,12 @@ int unwind_maps__drop_tables(struct unwind_maps *m, const uint32_t *ids, uint32_
 
 /*
  * unwind_maps__put_proc() writes process @tgid's @n executable mappings
- * (sorted by start; at most UNWIND_MAX_MAPS are kept) into a free slot and
- * points the process there; @old_slot (UNWIND_NO_SLOT if none) is retired,
- * free again two passes later, once no walk can still be reading it.
- * Returns the new slot, or -ENOSPC when none is free, or -errno.
+ * (sorted by start; at most UNWIND_MAX_MAPS are kept) into a free slot,
+ * named @tgid's, and points the process there; @old_slot (UNWIND_NO_SLOT
+ * if none) is retired: named no process's at once (a walk that remembers
+ * the slot looks the process up again), free again two passes later, once
+ * no walk can still be reading it. Returns the new slot, or -ENOSPC when
+ * none is free, or -errno.
  */
 int64_t unwind_maps__put_proc(struct unwind_maps *m, uint32_t tgid, uint32_t old_slot,
 			      const struct unwind_map *maps, uint32_t n);

@@ -14,6 +14,9 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include <bpf/bpf.h>
+
+#include "bpf/unwind_maps.h"
 #include "live/unwinder.h"
 
 #define PYTHON "/usr/bin/python3.11"
@@ -148,11 +151,56 @@ static void test_budget(void **state)
 	unwinder__free(u);
 }
 
+/* Slot @slot of the walk's process array, as the kernel holds it. */
+static struct unwind_proc *read_slot(struct unwind_maps *m, uint32_t slot)
+{
+	static struct unwind_proc p;
+	struct unwind_maps_fds fds;
+
+	unwind_maps__fds(m, &fds);
+	assert_int_equal(bpf_map_lookup_elem(fds.procs, &slot, &p), 0);
+	return &p;
+}
+
+/*
+ * A slot names the process it describes, and stops naming it the moment
+ * it is replaced or dropped: a walk that remembers a process's slot (see
+ * unwind_slot_of() in capture.bpf.c) trusts it only while it does.
+ */
+static void test_slots_name_their_process(void **state)
+{
+	struct unwind_map maps[2] = { { .start = 0x1000, .end = 0x2000 },
+				      { .start = 0x5000, .end = 0x9000 } };
+	struct unwind_maps *m;
+	int64_t a, b, c;
+
+	(void)state;
+	if (unwind_maps__new(8, &m))
+		skip(); /* BPF maps need root */
+	a = unwind_maps__put_proc(m, 100, UNWIND_NO_SLOT, maps, 2);
+	b = unwind_maps__put_proc(m, 200, UNWIND_NO_SLOT, maps, 1);
+	assert_true(a >= 0 && b >= 0 && a != b);
+	assert_int_equal(read_slot(m, (uint32_t)a)->tgid, 100);
+	assert_int_equal(read_slot(m, (uint32_t)a)->n, 2);
+	assert_int_equal(read_slot(m, (uint32_t)b)->tgid, 200);
+
+	c = unwind_maps__put_proc(m, 100, (uint32_t)a, maps, 1); /* 100 remapped */
+	assert_true(c >= 0 && c != a);
+	assert_int_equal(read_slot(m, (uint32_t)c)->tgid, 100);
+	assert_int_equal(read_slot(m, (uint32_t)a)->tgid, 0);
+
+	unwind_maps__drop_proc(m, 200, (uint32_t)b); /* 200 exited */
+	assert_int_equal(read_slot(m, (uint32_t)b)->tgid, 0);
+	assert_int_equal(read_slot(m, (uint32_t)c)->tgid, 100);
+	unwind_maps__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_one_table_per_file),
 	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_slots_name_their_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -208,5 +208,5 @@ int input__read(FILE *in, struct profile *p, struct input_stats *st)
 		err = folded__read(&r, p, st);
 	}
 	line_reader__free(&r);
-	return err ? err : profile__sort(p);
+	return err;
 }

@@ -37,7 +37,9 @@ int line_reader__peek(struct line_reader *r, const char **data, size_t *len);
  * line_reader__next() hands out the next line: returns 1 with *@line (NUL-
  * terminated in place of its newline; a trailing '\r' is kept) and *@len set,
  * valid until the next call; 0 at the end; -ENOBUFS for a line over
- * LINE_READER_MAX (skipped); -EIO on a read error.
+ * LINE_READER_MAX (skipped); -EIO on a read error. The 8 bytes after a
+ * line's NUL can be read (they hold something, never a fault), so that a
+ * parser can read the line a word at a time.
  */
 int line_reader__next(struct line_reader *r, char **line, size_t *len);
 

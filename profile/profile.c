@@ -11,10 +11,26 @@
 
 struct stack_entry {
 	uint64_t hash;
-	size_t frames; /* offset into profile.arena */
+	const uint32_t *frames; /* in one of profile.chunks */
 	uint32_t n;
 	int32_t tgid;
+	uint32_t kernel_at; /* see profile_stack */
 	uint64_t total, open, recent; /* cumulative; the open interval; the last closed one */
+};
+
+/*
+ * The frame ids of the stacks, back to back. A stack's frames never move
+ * (profile.h promises it), so they are kept in chunks, each twice the size
+ * of the one before up to CHUNK_MAX_FRAMES, not in one array that moves
+ * when it grows.
+ */
+#define CHUNK_MIN_FRAMES (16u << 10)
+#define CHUNK_MAX_FRAMES (4u << 20)
+
+struct frames_chunk {
+	struct frames_chunk *next; /* the chunk before */
+	size_t used, size;         /* in frames */
+	uint32_t ids[];
 };
 
 struct profile {
@@ -24,8 +40,8 @@ struct profile {
 	size_t nframes, frames_cap;
 	struct hash_index frame_index;
 
-	uint32_t *arena; /* the frame ids of every stack, back to back */
-	size_t arena_len, arena_cap;
+	struct frames_chunk *chunks; /* the newest first */
+	size_t chunk_bytes;
 	struct stack_entry *stacks;
 	size_t nstacks, stacks_cap;
 	struct hash_index stack_index;
@@ -131,7 +147,7 @@ static bool same_stack(const void *ctx, uint32_t i)
 	const struct stack_entry *e = &sp->p->stacks[i];
 
 	return e->tgid == sp->s->tgid && e->n == sp->s->n &&
-	       memcmp(sp->p->arena + e->frames, sp->s->frames, e->n * sizeof(uint32_t)) == 0;
+	       memcmp(e->frames, sp->s->frames, e->n * sizeof(uint32_t)) == 0;
 }
 
 static uint64_t rehash_stack(const void *ctx, uint32_t i)
@@ -141,22 +157,65 @@ static uint64_t rehash_stack(const void *ctx, uint32_t i)
 	return p->stacks[i].hash;
 }
 
+/*
+ * Room for @n frames at the end of the newest chunk (a new chunk when it
+ * has none), taken only when the caller adds @n to its used count; NULL
+ * when out of memory.
+ */
+static uint32_t *frames_room(struct profile *p, uint32_t n)
+{
+	struct frames_chunk *c = p->chunks;
+	size_t size;
+
+	if (c && c->size - c->used >= n)
+		return c->ids + c->used;
+	size = c ? c->size * 2 : CHUNK_MIN_FRAMES;
+	if (size > CHUNK_MAX_FRAMES)
+		size = CHUNK_MAX_FRAMES;
+	if (size < n)
+		size = n;
+	c = malloc(sizeof(*c) + size * sizeof(uint32_t));
+	if (!c)
+		return NULL;
+	*c = (struct frames_chunk){ .next = p->chunks, .size = size };
+	p->chunks = c;
+	p->chunk_bytes += sizeof(*c) + size * sizeof(uint32_t);
+	return c->ids;
+}
+
+/*
+ * Where the kernel frames of @s begin, when its frames after the process
+ * are user frames then kernel frames, as a capture gives them; PROFILE_NONE
+ * when they are mixed otherwise.
+ */
+static uint32_t kernel_start(const struct profile *p, const struct sample *s)
+{
+	uint32_t k = s->n;
+
+	while (k > 1 && p->frames[s->frames[k - 1]].kind == FRAME_KERNEL)
+		k--;
+	for (uint32_t i = 1; i < k; i++) {
+		if (p->frames[s->frames[i]].kind != FRAME_USER)
+			return PROFILE_NONE;
+	}
+	return k;
+}
+
 static int store_stack(struct profile *p, const struct sample *s, uint64_t hash)
 {
+	uint32_t *frames = frames_room(p, s->n);
 	struct stack_entry *e;
 
-	if (array__grow((void **)&p->arena, &p->arena_cap, p->arena_len + s->n, sizeof(uint32_t),
-			256) ||
-	    array__grow((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks),
-			256))
+	if (!frames || array__grow((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1,
+				   sizeof(*p->stacks), 256))
 		return -ENOMEM;
 	e = &p->stacks[p->nstacks];
-	*e = (struct stack_entry){ .hash = hash, .frames = p->arena_len, .n = s->n,
-				   .tgid = s->tgid };
-	memcpy(p->arena + p->arena_len, s->frames, s->n * sizeof(uint32_t));
+	*e = (struct stack_entry){ .hash = hash, .frames = frames, .n = s->n, .tgid = s->tgid,
+				   .kernel_at = kernel_start(p, s) };
+	memcpy(frames, s->frames, s->n * sizeof(uint32_t));
 	if (hash_index__insert(&p->stack_index, hash, p->nstacks, rehash_stack, p))
 		return -ENOMEM;
-	p->arena_len += s->n;
+	p->chunks->used += s->n;
 	p->nstacks++;
 	return 0;
 }
@@ -200,12 +259,30 @@ void profile__close_interval(struct profile *p)
 	p->open = 0;
 }
 
+/* Frees the chunks older than @keep (all of them for NULL). */
+static void free_chunks(struct profile *p, struct frames_chunk *keep)
+{
+	struct frames_chunk *c = keep ? keep->next : p->chunks;
+
+	while (c) {
+		struct frames_chunk *next = c->next;
+
+		p->chunk_bytes -= sizeof(*c) + c->size * sizeof(uint32_t);
+		free(c);
+		c = next;
+	}
+	if (keep)
+		keep->next = NULL;
+}
+
 void profile__reset(struct profile *p)
 {
 	hash_index__clear(&p->stack_index);
 	p->nstacks = 0;
 	p->nsorted = 0;
-	p->arena_len = 0;
+	free_chunks(p, p->chunks); /* the newest one is used again */
+	if (p->chunks)
+		p->chunks->used = 0;
 	p->total = p->open = p->recent = 0;
 }
 
@@ -218,8 +295,9 @@ void profile__stack(const struct profile *p, size_t i, struct profile_stack *out
 {
 	const struct stack_entry *e = &p->stacks[i];
 
-	*out = (struct profile_stack){ .tgid = e->tgid, .frames = p->arena + e->frames, .n = e->n,
-				       .total = e->total, .recent = e->recent };
+	*out = (struct profile_stack){ .tgid = e->tgid, .frames = e->frames, .n = e->n,
+				       .kernel_at = e->kernel_at, .total = e->total,
+				       .recent = e->recent };
 }
 
 /* Stack @i as stack_sort sees it. */
@@ -227,7 +305,7 @@ static struct stack_key key_of(const struct profile *p, uint32_t i)
 {
 	const struct stack_entry *e = &p->stacks[i];
 
-	return (struct stack_key){ p->arena + e->frames, e->n, e->tgid, i };
+	return (struct stack_key){ e->frames, e->n, e->tgid, i };
 }
 
 /* Does stack @i come after @key in the sorted order? */
@@ -334,7 +412,7 @@ void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_
 	}
 	if (rank + RANKS_AHEAD / 2 < p->nstacks) {
 		const struct stack_entry *e = &p->stacks[at_rank(p, rank + RANKS_AHEAD / 2)];
-		const uint32_t *frames = p->arena + e->frames;
+		const uint32_t *frames = e->frames;
 
 		for (uint32_t i = 0; i < e->n; i += FRAMES_PER_LINE)
 			__builtin_prefetch(frames + i);
@@ -348,6 +426,30 @@ size_t profile__nsorted(const struct profile *p)
 	return p->nsorted;
 }
 
+int profile__pack(struct profile *p)
+{
+	size_t total = 0, used = 0;
+	struct frames_chunk *c;
+
+	for (size_t i = 0; i < p->nstacks; i++)
+		total += p->stacks[i].n;
+	c = malloc(sizeof(*c) + total * sizeof(uint32_t));
+	if (!c)
+		return -ENOMEM;
+	for (size_t rank = 0; rank < p->nstacks; rank++) {
+		struct stack_entry *e = &p->stacks[at_rank(p, rank)];
+
+		memcpy(c->ids + used, e->frames, e->n * sizeof(uint32_t));
+		e->frames = c->ids + used;
+		used += e->n;
+	}
+	free_chunks(p, NULL);
+	*c = (struct frames_chunk){ .size = total, .used = total };
+	p->chunks = c;
+	p->chunk_bytes = sizeof(*c) + total * sizeof(uint32_t);
+	return 0;
+}
+
 uint64_t profile__total(const struct profile *p, enum profile_window window)
 {
 	return window == WINDOW_RECENT ? p->recent : p->total;
@@ -356,7 +458,7 @@ uint64_t profile__total(const struct profile *p, enum profile_window window)
 size_t profile__bytes(const struct profile *p)
 {
 	return sizeof(*p) + strtab__bytes(p->names) + p->frames_cap * sizeof(*p->frames) +
-	       p->arena_cap * sizeof(uint32_t) + p->stacks_cap * sizeof(*p->stacks) +
+	       p->chunk_bytes + p->stacks_cap * sizeof(*p->stacks) +
 	       p->sorted_cap * sizeof(*p->sorted) +
 	       (p->frame_index.mask + 1 + p->stack_index.mask + 1) * sizeof(struct hash_slot);
 }
@@ -369,7 +471,7 @@ void profile__free(struct profile *p)
 	hash_index__free(&p->frame_index);
 	hash_index__free(&p->stack_index);
 	free(p->frames);
-	free(p->arena);
+	free_chunks(p, NULL);
 	free(p->stacks);
 	free(p->sorted);
 	free(p);

@@ -42,11 +42,17 @@ enum profile_window {
 	WINDOW_RECENT,     /* the last closed interval */
 };
 
-/* A stored stack, as profile__stack() shows it. */
+/*
+ * A stored stack, as profile__stack() shows it. Its frames stay where they
+ * are, unchanged, while the profile grows: until profile__pack(),
+ * profile__reset() or profile__free().
+ */
 struct profile_stack {
 	int32_t tgid;
 	const uint32_t *frames;
 	uint32_t n;
+	uint32_t kernel_at; /* frames[1, kernel_at) are user frames, frames[kernel_at, n)
+			    * kernel frames; PROFILE_NONE when they are mixed otherwise */
 	uint64_t total;  /* cumulative */
 	uint64_t recent; /* in the last closed interval */
 };
@@ -112,6 +118,15 @@ void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_
 
 /* How many stacks the sorted order covers: those of rank below it. */
 size_t profile__nsorted(const struct profile *p);
+
+/*
+ * profile__pack() copies the frames of every stack into one block, in the
+ * order profile__stack_sorted() gives: what reads the stacks in that order
+ * then reads memory in order too (a view of a big profile does, over and
+ * over). It moves every stack's frames, as profile__reset() would. Returns
+ * 0, or -ENOMEM with the frames where they were.
+ */
+int profile__pack(struct profile *p);
 
 /* Sum of all counts in @window. */
 uint64_t profile__total(const struct profile *p, enum profile_window window);

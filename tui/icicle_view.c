@@ -21,7 +21,7 @@ static int lay_children(struct icicle_layout *l, const struct stack_trie *t,
 {
 	unsigned __int128 w = (unsigned)parent.w, total = t->nodes[parent.node].total, sum = 0;
 
-	for (uint32_t c = t->nodes[parent.node].first_child; c != TRIE_NONE;
+	for (uint32_t c = stack_trie__first_child(t, parent.node); c != TRIE_NONE;
 	     c = t->nodes[c].next_sibling) {
 		uint64_t ct = t->nodes[c].total;
 		int x0, x1;

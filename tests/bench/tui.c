@@ -183,8 +183,8 @@ static int load(const char *path)
 	struct view v;
 	double t0 = now_ms(), first, ms[sizeof(keys) / sizeof(keys[0])];
 
-	if (!p || !in || input__read(in, p, &st) || view__init(&v, false, 2.0) ||
-	    screen__resize(&s, WIDTH, HEIGHT))
+	if (!p || !in || input__read(in, p, &st) || profile__sort(p) || profile__pack(p) ||
+	    view__init(&v, false, 2.0) || screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	view__resize(&v, WIDTH, HEIGHT);
 	if (view__rebuild(&v, p))

@@ -63,7 +63,7 @@ static void check_children(const struct stack_trie *t, uint32_t node, const uint
 {
 	size_t i = 0;
 
-	for (uint32_t c = t->nodes[node].first_child; c != TRIE_NONE;
+	for (uint32_t c = stack_trie__first_child(t, node); c != TRIE_NONE;
 	     c = t->nodes[c].next_sibling) {
 		assert_true(i < n);
 		assert_int_equal(c, kids[i]);
@@ -517,7 +517,7 @@ static void test_wide_trie(void **state)
 	assert_int_equal(t->n, WIDE + 2);
 	w = child(t, TRIE_ROOT, proc);
 	check_node(t, w, TRIE_ROOT, 1, 0, WIDE);
-	c = t->nodes[w].first_child;
+	c = stack_trie__first_child(t, w);
 	for (int i = 0; i < WIDE; i++) {
 		assert_int_equal(child(t, w, leaf[i]), c);
 		check_node(t, c, w, 2, 1, 1);
@@ -543,22 +543,24 @@ static bool sibling_before(const struct stack_trie *t, const struct profile *p, 
 
 /*
  * The layout stack_trie.h promises: every node's parent comes before it,
- * one deeper, and the node before it is its parent or a descendant of its
- * parent (depth-first order); siblings in their order.
+ * one level up; a node's children are consecutive, from its first child
+ * on, in their order.
  */
 static void check_layout(const struct stack_trie *t, const struct profile *p)
 {
 	for (uint32_t i = 1; i < t->n; i++) {
-		uint32_t parent = t->nodes[i].parent, prev = i - 1;
+		uint32_t parent = t->nodes[i].parent, next = t->nodes[i].next_sibling;
 
 		assert_true(parent < i);
 		assert_int_equal(stack_trie__depth(t, i), stack_trie__depth(t, parent) + 1);
 		assert_true(stack_trie__depth(t, i) <= t->max_depth);
-		while (prev != parent && prev != TRIE_ROOT)
-			prev = t->nodes[prev].parent;
-		assert_int_equal(prev, parent);
-		if (t->nodes[i].next_sibling != TRIE_NONE)
-			assert_true(sibling_before(t, p, i, t->nodes[i].next_sibling));
+		if (next != TRIE_NONE) {
+			assert_int_equal(next, i + 1);
+			assert_int_equal(t->nodes[next].parent, parent);
+			assert_true(sibling_before(t, p, i, next));
+		}
+		if (stack_trie__first_child(t, parent) != i)
+			assert_int_equal(t->nodes[i - 1].next_sibling, i);
 	}
 }
 
@@ -566,7 +568,7 @@ static void check_layout(const struct stack_trie *t, const struct profile *p)
 static void check_same_subtree(const struct stack_trie *a, uint32_t na, const struct stack_trie *b,
 			       uint32_t nb)
 {
-	uint32_t ca = a->nodes[na].first_child, cb = b->nodes[nb].first_child;
+	uint32_t ca = stack_trie__first_child(a, na), cb = stack_trie__first_child(b, nb);
 
 	assert_int_equal(a->nodes[na].frame, b->nodes[nb].frame);
 	assert_int_equal(stack_trie__depth(a, na), stack_trie__depth(b, nb));
@@ -804,12 +806,14 @@ static void check_three_ways(struct profile **p, const struct sample_frames *sf)
 	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
 		for (int k = 0; k < 3; k++) {
 			assert_int_equal(stack_trie__build(&t[k], p[k], &filters[i]), 0);
+			make_all(&t[k]);
 			assert_true(t[k].n > 1);
 			check_layout(&t[k], p[k]);
 			check_counts(&t[k], p[k], &filters[i]);
 			check_flat(&t[k], p[k], &filters[i]);
 			assert_int_equal(
 			    stack_trie__build_callers(&callers[k], &t[k], p[k], sf->kernel[0]), 0);
+			make_all(&callers[k]);
 			check_layout(&callers[k], p[k]);
 		}
 		check_same_trie(&t[0], &t[1]);
@@ -871,6 +875,7 @@ static void test_prefix_stacks(void **state)
 	ADD(f->p, 101, 7, f->bash, f->main);
 	assert_int_equal(stack_trie__init(&unsorted), 0);
 	assert_int_equal(stack_trie__build(&unsorted, f->p, &all), 0);
+	make_all(&unsorted);
 	assert_int_equal(profile__sort(f->p), 0);
 	trie_build(f, &all);
 	check_layout(t, f->p);

@@ -330,11 +330,21 @@ static void test_tree_arrows(void **state)
 	close_view(&f);
 }
 
+/* The name of the frame on row @i of the call tree's rows on screen ("all" for the root). */
+static const char *row_name(const struct fixture *f, size_t i)
+{
+	uint32_t n = f->view.tree.rows[i].node;
+
+	assert_true(i < f->view.tree.nrows);
+	return n == TRIE_ROOT ? "all" : profile__frame_name(f->prof, f->view.trie.nodes[n].frame);
+}
+
 /*
  * Expanding the selected row scrolls its new rows into sight. At 60x10 the
- * tree shows 6 of the 8 first rows; G selects bash (row 7, top 2); e opens
- * its hottest path: bash and its 5 rows below (main, readline, read,
- * vfs_read, [unknown]) fill the pane, bash on top.
+ * tree shows 6 of the 8 first rows; G selects bash (row 7: the screen shows
+ * rows 2 to 7, main to bash); e opens its hottest path: bash and its 5 rows
+ * below (main, readline, read, vfs_read, [unknown]) fill the pane, bash on
+ * top.
  */
 static void test_tree_expand_scrolls_new_rows_into_sight(void **state)
 {
@@ -345,12 +355,16 @@ static void test_tree_expand_scrolls_new_rows_into_sight(void **state)
 	f.view.layout = LAYOUT_TREE;
 	assert_int_equal(view__refresh(&f.view), 0);
 	type(&f, "G");
-	assert_int_equal(f.view.tree.sel_row, 7);
-	assert_int_equal(f.view.tree.top, 2);
+	assert_int_equal(f.view.tree.nrows, 6);
+	assert_int_equal(f.view.tree.sel_row, 5);
+	assert_string_equal(row_name(&f, 0), "main");
+	assert_string_equal(row_name(&f, 5), "bash");
 	type(&f, "e");
-	assert_int_equal(f.view.tree.nrows, 13);
-	assert_int_equal(f.view.tree.sel_row, 7);
-	assert_int_equal(f.view.tree.top, 7);
+	assert_int_equal(f.view.tree.nrows, 6);
+	assert_int_equal(f.view.tree.sel_row, 0);
+	assert_string_equal(row_name(&f, 0), "bash");
+	assert_string_equal(row_name(&f, 4), "vfs_read");
+	assert_string_equal(row_name(&f, 5), "[unknown]");
 	close_view(&f);
 }
 
@@ -762,7 +776,7 @@ static void test_flat_recursion_counts_once(void **state)
 	/* The callers of f: its outermost calls only, both from r. */
 	assert_int_equal(stack_trie__build_callers(&callers, &t, p, fl.entries[1].frame), 0);
 	assert_int_equal(callers.nodes[TRIE_ROOT].total, 15);
-	assert_int_equal(callers.nodes[callers.nodes[TRIE_ROOT].first_child].total, 15);
+	assert_int_equal(callers.nodes[stack_trie__first_child(&callers, TRIE_ROOT)].total, 15);
 	flat_list__free(&fl);
 	stack_trie__free(&callers);
 	stack_trie__free(&t);
@@ -872,7 +886,6 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	struct profile *p = profile_of(lines);
 	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
 	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
-	struct stack_trie t;
 	char path[512], want[512], saved[512], target[512], link[512], name[64];
 	time_t when = 1700000000;
 	char *text;
@@ -880,15 +893,13 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	char stamp[32];
 
 	(void)state;
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
 	localtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	assert_int_equal(snapshot__default_name(when, name, sizeof(name)), 0);
 	snprintf(want, sizeof(want), "flametop-%s.folded", stamp);
 	assert_string_equal(name, want);
 	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir(), name);
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
 	assert_string_equal(saved, path);
 	text = read_file(saved);
 	assert_string_equal(text, "app;main;f_[k] 3\napp;g 2\n");
@@ -898,13 +909,12 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	snprintf(link, sizeof(link), "%s/flametop-%s-1.folded", unit_tmpdir(), stamp);
 	close(open(target, O_WRONLY | O_CREAT, 0600));
 	assert_int_equal(symlink(target, link), 0);
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
 	snprintf(want, sizeof(want), "%s/flametop-%s-2.folded", unit_tmpdir(), stamp);
 	assert_string_equal(saved, want);
 	text = read_file(target);
 	assert_string_equal(text, "");
 	free(text);
-	stack_trie__free(&t);
 	profile__free(p);
 }
 
@@ -915,29 +925,25 @@ static void test_snapshot_format_by_extension(void **state)
 	struct profile *p = profile_of(lines);
 	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
 	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
-	struct stack_trie t;
 	char path[512], saved[512], want[512];
 	char *text;
 
 	(void)state;
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
 	snprintf(path, sizeof(path), "%s/view.svg", unit_tmpdir());
 	/* root, process, main, f, g: five frames drawn */
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 5);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 5);
 	text = read_file(saved);
 	assert_int_equal(strncmp(text, "<?xml", 5), 0);
 	assert_non_null(strstr(text, "<svg"));
 	free(text);
 	snprintf(path, sizeof(path), "%s/view.pb.gz", unit_tmpdir());
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
 	snprintf(want, sizeof(want), "%s/view-1.pb.gz", unit_tmpdir());
 	assert_string_equal(saved, want);
 	text = read_file(saved);
 	assert_int_equal((unsigned char)text[0], 0x1f); /* gzip */
 	free(text);
-	stack_trie__free(&t);
 	profile__free(p);
 }
 

@@ -6,7 +6,7 @@
 #include "array.h"
 #include "profile/line_reader.h"
 
-#define READ_BLOCK (256u << 10)
+#define READ_BLOCK LINE_READER_BLOCK
 #define READER_BYTES (LINE_READER_MAX + READ_BLOCK + 1)
 /* Readable bytes after the buffer's end, zeros (line_reader.h). */
 #define READER_TAIL 8

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #define LINE_READER_MAX (1u << 20)
+#define LINE_READER_BLOCK (256u << 10) /* the most a read takes, beyond a line left over */
 
 struct line_reader {
 	FILE *in;

@@ -752,6 +752,42 @@ static void test_stack_sort_matches_plain_sort(void **state)
 	free(want);
 }
 
+/* Where a stack's kernel frames begin, when its frames after the process are user then kernel. */
+static void test_kernel_frames_begin(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t proc, u1, u2, k1, k2, other;
+
+	(void)state;
+	assert_non_null(p);
+	proc = frame(p, "bash", FRAME_PROCESS);
+	other = frame(p, "sh", FRAME_PROCESS);
+	u1 = frame(p, "main", FRAME_USER);
+	u2 = frame(p, "read", FRAME_USER);
+	k1 = frame(p, "read", FRAME_KERNEL);
+	k2 = frame(p, "vfs_read", FRAME_KERNEL);
+	{
+		const uint32_t layered[] = {proc, u1, u2, k1, k2}, user[] = {proc, u1, u2},
+			       kernel[] = {proc, k1, k2}, mixed[] = {proc, u1, k1, u2},
+			       two_procs[] = {proc, other, k1};
+
+		assert_int_equal(add_stack(p, 1, layered, 5, 1), 0);
+		assert_int_equal(add_stack(p, 1, user, 3, 1), 0);
+		assert_int_equal(add_stack(p, 1, kernel, 3, 1), 0);
+		assert_int_equal(add_stack(p, 1, mixed, 4, 1), 0);
+		assert_int_equal(add_stack(p, 1, two_procs, 3, 1), 0);
+		assert_int_equal(add_stack(p, 1, layered, 1, 1), 0);
+	}
+	assert_int_equal(stack_at(p, 0).kernel_at, 3);
+	assert_int_equal(stack_at(p, 1).kernel_at, 3); /* none: where they would begin */
+	assert_int_equal(stack_at(p, 2).kernel_at, 1);
+	assert_int_equal(stack_at(p, 3).kernel_at, PROFILE_NONE);
+	assert_int_equal(stack_at(p, 4).kernel_at, PROFILE_NONE);
+	assert_int_equal(stack_at(p, 5).kernel_at, 1); /* the process alone */
+	profile__free(p);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -772,6 +808,7 @@ int main(void)
 	    cmocka_unit_test(test_sorted_order_prefixes),
 	    cmocka_unit_test(test_sorted_order_long_shared_prefixes),
 	    cmocka_unit_test(test_stack_sort_matches_plain_sort),
+	    cmocka_unit_test(test_kernel_frames_begin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -753,6 +753,33 @@ static void test_flat_search(void **state)
 	close_view(&f);
 }
 
+/*
+ * The flat list is made when it is shown, from the trie as it is then:
+ * after K in the tree, Tab to the list shows no kernel frame (readline now
+ * ends bash's stacks) and selects the frame the tree had selected.
+ */
+static void test_flat_list_made_when_shown(void **state)
+{
+	static const char *const want[] = { "leaf_a", "leaf_b", "readline", "[unknown]", "setup",
+					    "main", "work" };
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "Kjjj");
+	assert_string_equal(selected(&f), "work");
+	type(&f, "\t\t\t\t");
+	assert_int_equal(f.view.layout, LAYOUT_FLAT);
+	assert_int_equal(f.view.flat.list.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < f.view.flat.list.n; i++)
+		assert_string_equal(profile__frame_name(f.prof, f.view.flat.list.entries[i].frame),
+				    want[i]);
+	assert_int_equal(f.view.flat.list.entries[2].self, 10);
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "work");
+	assert_int_equal(f.view.flat.sel, 6);
+	close_view(&f);
+}
+
 /* A function that recurses counts each stack once in its total. */
 static void test_flat_recursion_counts_once(void **state)
 {
@@ -970,6 +997,7 @@ int main(void)
 		cmocka_unit_test(test_escape_in_name_is_harmless),
 		cmocka_unit_test(test_flat_list_and_callers),
 		cmocka_unit_test(test_flat_search),
+		cmocka_unit_test(test_flat_list_made_when_shown),
 		cmocka_unit_test(test_flat_recursion_counts_once),
 		cmocka_unit_test(test_live_header),
 		cmocka_unit_test(test_help_lists_every_key),

@@ -220,27 +220,22 @@ static uint32_t cached_frame(struct frame_cache *fc, struct profile *p, const ch
 /*
  * The previous stack of the file, kept so that the frames a line shares
  * with the line before (a sorted file shares most) are not looked up again.
+ * Its text is the line itself, where the line reader left it: valid while
+ * the reader has not read more input since (line_reader.fills).
  */
 struct prev_stack {
-	char *text;
-	size_t len, cap;
-	uint32_t *ids;    /* its frames */
-	size_t *ends;     /* ends[j]: where frame j ends in text (a ';' or the end) */
-	uint64_t *hashes; /* hashes[j]: frame j's, for the cache */
+	const char *text;
+	size_t len;
+	unsigned long long fills; /* the reader's, when text was the line */
+	uint32_t *ids;            /* its frames */
+	size_t *ends;             /* ends[j]: where frame j ends in text (a ';' or the end) */
+	uint64_t *hashes;         /* hashes[j]: frame j's, for the cache */
 	size_t n, ids_cap, ends_cap, hashes_cap;
 	int32_t tgid;
 };
 
-static int prev_stack__reserve(struct prev_stack *ps, size_t text_len, size_t frames)
+static int prev_stack__reserve(struct prev_stack *ps, size_t frames)
 {
-	if (text_len > ps->cap) {
-		char *t = realloc(ps->text, text_len);
-
-		if (!t)
-			return -ENOMEM;
-		ps->text = t;
-		ps->cap = text_len;
-	}
 	if (array__grow((void **)&ps->ids, &ps->ids_cap, frames, sizeof(*ps->ids), 256) ||
 	    array__grow((void **)&ps->ends, &ps->ends_cap, frames, sizeof(*ps->ends), 256) ||
 	    array__grow((void **)&ps->hashes, &ps->hashes_cap, frames, sizeof(*ps->hashes), 256))
@@ -248,13 +243,36 @@ static int prev_stack__reserve(struct prev_stack *ps, size_t text_len, size_t fr
 	return 0;
 }
 
-/* How many leading frames of @stack are those of the previous stack. */
-static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack, size_t len)
+/* How many bytes @a and @b share from the start, @n at most: 8 at a time (little-endian). */
+static size_t common_prefix(const char *a, const char *b, size_t n)
 {
-	size_t common = 0, k = 0, limit = len < ps->len ? len : ps->len;
+	size_t i = 0;
 
-	while (common < limit && stack[common] == ps->text[common])
-		common++;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * How many leading frames of @stack are those of the previous stack: none
+ * when the reader read more input since (@fills moved on).
+ */
+static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack, size_t len,
+				 unsigned long long fills)
+{
+	size_t common, k = 0;
+
+	if (fills != ps->fills)
+		return 0;
+	common = common_prefix(stack, ps->text, len < ps->len ? len : ps->len);
 	while (k < ps->n && ps->ends[k] <= common) {
 		size_t e = ps->ends[k];
 
@@ -268,7 +286,6 @@ static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack,
 
 static void prev_stack__free(struct prev_stack *ps)
 {
-	free(ps->text);
 	free(ps->ids);
 	free(ps->ends);
 	free(ps->hashes);
@@ -329,7 +346,7 @@ static long split_frames(struct prev_stack *ps, const struct frame_cache *fc, co
 
 		if (!flen)
 			return 0;
-		if (prev_stack__reserve(ps, len, n + 1))
+		if (prev_stack__reserve(ps, n + 1))
 			return -ENOMEM;
 		ps->ends[n] = (size_t)(at - stack) + flen;
 		ps->hashes[n] = hash;
@@ -341,13 +358,14 @@ static long split_frames(struct prev_stack *ps, const struct frame_cache *fc, co
 }
 
 /*
- * Adds one line's stack to @p. Returns 0; 1 for a malformed stack, with
- * *@why saying why; or -ENOMEM.
+ * Adds one line's stack to @p (the reader has read input @fills times).
+ * Returns 0; 1 for a malformed stack, with *@why saying why; or -ENOMEM.
  */
 static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_stack *ps,
-		      const char *stack, size_t len, uint64_t count, const char **why)
+		      unsigned long long fills, const char *stack, size_t len, uint64_t count,
+		      const char **why)
 {
-	size_t shared = prev_stack__shared(ps, stack, len);
+	size_t shared = prev_stack__shared(ps, stack, len, fills);
 	struct sample s = { .tgid = shared ? ps->tgid : TGID_UNKNOWN, .count = count };
 	long n = split_frames(ps, fc, stack, len, shared,
 			      stack + (shared ? ps->ends[shared - 1] + 1 : 0));
@@ -369,8 +387,9 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 			s.tgid = pid_suffix(stack, ps->ends[0]);
 		ps->ids[k] = id;
 	}
-	memcpy(ps->text, stack, len);
+	ps->text = stack;
 	ps->len = len;
+	ps->fills = fills;
 	ps->n = (size_t)n;
 	ps->tgid = s.tgid;
 	s.frames = ps->ids;
@@ -381,6 +400,7 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 /* What folded__read() keeps from line to line. */
 struct folded_reader {
 	struct profile *p;
+	const struct line_reader *r;
 	struct frame_cache fc;
 	struct prev_stack ps;
 	struct input_stats *st;
@@ -404,7 +424,7 @@ static int read_line(void *ctx, char *line, size_t len)
 				       : "no stack before the count");
 		return 0;
 	}
-	r = read_stack(fr->p, &fr->fc, &fr->ps, line, (size_t)stack_len, count, &why);
+	r = read_stack(fr->p, &fr->fc, &fr->ps, fr->r->fills, line, (size_t)stack_len, count, &why);
 	if (r > 0)
 		input__bad_line(st, why);
 	else if (r == 0)
@@ -414,7 +434,7 @@ static int read_line(void *ctx, char *line, size_t len)
 
 int folded__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
-	struct folded_reader fr = { .p = p, .st = st };
+	struct folded_reader fr = { .p = p, .r = r, .st = st, .ps = { .fills = ~0ull } };
 	int err = frame_cache__init(&fr.fc);
 
 	if (!err)

@@ -28,6 +28,7 @@ static int fill(struct line_reader *r)
 {
 	size_t got;
 
+	r->fills++;
 	memmove(r->buf, r->buf + r->start, r->end - r->start);
 	r->end -= r->start;
 	r->start = 0;

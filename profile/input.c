@@ -42,25 +42,34 @@ static bool control_byte(unsigned char c)
 #define HIGHS 0x8080808080808080ull
 
 /*
- * Eight bytes at a time: a word none of whose bytes is below 0x20 or DEL
- * (the test is exact for bytes below 0x80, and bytes from 0x80 up only make
- * it look closer) needs no look at each byte; text is almost all such words.
+ * The bytes of @w that may be control bytes: below 0x20, or DEL (exact for
+ * bytes below 0x80; bytes from 0x80 up only make a word look closer).
+ */
+static uint64_t maybe_control(uint64_t w)
+{
+	uint64_t d = w ^ 0x7f * ONES;
+
+	return ((w - 0x20 * ONES) & ~w & HIGHS) | ((d - ONES) & ~d & HIGHS);
+}
+
+/*
+ * 32 bytes at a time: a block none of whose words may hold a control byte
+ * needs no look at each byte; text is almost all such blocks.
  */
 bool input__has_control_bytes(const char *s, size_t len)
 {
 	size_t i = 0;
 
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w, below, del;
+	for (; i + 32 <= len; i += 32) {
+		uint64_t w[4];
 
-		memcpy(&w, s + i, 8);
-		below = (w - 0x20 * ONES) & ~w & HIGHS;
-		del = ((w ^ 0x7f * ONES) - ONES) & ~(w ^ 0x7f * ONES) & HIGHS;
-		if (below | del) {
-			for (size_t k = i; k < i + 8; k++) {
-				if (control_byte((unsigned char)s[k]))
-					return true;
-			}
+		memcpy(w, s + i, sizeof(w));
+		if (!(maybe_control(w[0]) | maybe_control(w[1]) | maybe_control(w[2]) |
+		      maybe_control(w[3])))
+			continue;
+		for (size_t k = i; k < i + 32; k++) {
+			if (control_byte((unsigned char)s[k]))
+				return true;
 		}
 	}
 	for (; i < len; i++) {

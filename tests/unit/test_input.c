@@ -288,6 +288,37 @@ static void test_detection(void **state)
 	profile__free(l.p);
 }
 
+/*
+ * input__has_control_bytes(): every C0 byte but a tab, and DEL, at every
+ * place of a line long enough for its word-at-a-time checks; never a tab,
+ * a printable byte or one of UTF-8's (0x80 up).
+ */
+static void test_control_bytes(void **state)
+{
+	char line[80];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(line); i++)
+		line[i] = (char)(0x80 + i);
+	memcpy(line, "text\twith a tab and \xc3\xa9 ", 23);
+	assert_false(input__has_control_bytes(line, sizeof(line)));
+	for (int c = 0; c < 0x100; c++) {
+		bool control = (c < 0x20 && c != '\t') || c == 0x7f;
+
+		for (size_t at = 0; at < sizeof(line); at++) {
+			char keep = line[at];
+
+			line[at] = (char)c;
+			if (input__has_control_bytes(line, sizeof(line)) != control)
+				fail_msg("byte 0x%02x at %zu: %s", c, at,
+					 control ? "missed" : "taken for a control byte");
+			/* ... and only within the length given. */
+			assert_false(control && input__has_control_bytes(line, at));
+			line[at] = keep;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_pprof_filtered),
 		cmocka_unit_test(test_pprof_hostile),
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

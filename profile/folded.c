@@ -11,8 +11,9 @@
 #include "symbols/text_line.h"
 
 /*
- * How each frame is written, made once per frame: its name with any ';' as
- * ':' (it would split the frame in two), and "_[k]" after a kernel frame's.
+ * How each frame is written after another, made once per frame: ';', its
+ * name with any ';' as ':' (it would split the frame in two), and "_[k]"
+ * after a kernel frame's.
  */
 struct frame_texts {
 	const struct profile *p;
@@ -28,15 +29,16 @@ static const char *frame_text(struct frame_texts *ft, uint32_t frame, size_t *le
 	if (!ft->at[frame]) {
 		const char *name = profile__frame_name(ft->p, frame);
 		bool kernel = profile__frame_info(ft->p, frame)->kind == FRAME_KERNEL;
-		size_t n = strlen(name), size = n + (kernel ? 4 : 0);
+		size_t n = strlen(name), size = 1 + n + (kernel ? 4 : 0);
 		char *text, *semi;
 
 		if (array__grow((void **)&ft->buf, &ft->cap, ft->len + size, 1, 4096))
 			return NULL;
 		text = ft->buf + ft->len;
-		memcpy(text, name, n);
-		memcpy(text + n, "_[k]", kernel ? 4 : 0);
-		while ((semi = memchr(text, ';', n)))
+		text[0] = ';';
+		memcpy(text + 1, name, n);
+		memcpy(text + 1 + n, "_[k]", kernel ? 4 : 0);
+		while ((semi = memchr(text + 1, ';', n)))
 			*semi = ':';
 		ft->at[frame] = ft->len + 1;
 		ft->size[frame] = size;
@@ -106,9 +108,9 @@ static bool write_node(void *ctx, const struct stack_trie *t, uint32_t node)
 		return !fo->err;
 	text = frame_text(&fo->ft, n->frame, &len);
 	fo->pt.len = n->depth > 1 ? fo->pt.ends[n->depth - 1] : 0;
+	/* The first frame of a line goes without the ';' before it. */
 	fo->err = !text ? -ENOMEM
-			: (n->depth > 1 ? path_text__append(&fo->pt, ";", 1) : 0) ?:
-				  path_text__append(&fo->pt, text, len);
+			: path_text__append(&fo->pt, text + (n->depth == 1), len - (n->depth == 1));
 	fo->pt.ends[n->depth] = fo->pt.len;
 	if (!fo->err && n->self) {
 		fo->err = put_line(fo, n->self);

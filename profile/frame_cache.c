@@ -30,15 +30,36 @@ void frame_cache__free(struct frame_cache *fc)
 	memset(fc, 0, sizeof(*fc));
 }
 
-/* Is the text at @at the @len bytes at @s, of class @cls? */
+/* The 8 bytes at @p. */
+static uint64_t word_at(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/*
+ * Is the text at @at the @len bytes at @s, of class @cls? Compared 8 bytes
+ * at a time, the last word ending with the text (texts are short: a call
+ * to memcmp() costs more than the comparison).
+ */
 static bool same_text(const struct frame_cache *fc, uint32_t at, unsigned int cls, const char *s,
 		      size_t len)
 {
-	const char *t = fc->text + at;
+	const char *t = fc->text + at + TEXT_HEAD;
 	uint32_t n;
 
-	memcpy(&n, t, sizeof(n));
-	return n == len && (unsigned char)t[4] == cls && memcmp(t + TEXT_HEAD, s, len) == 0;
+	memcpy(&n, t - TEXT_HEAD, sizeof(n));
+	if (n != len || (unsigned char)t[-1] != cls)
+		return false;
+	if (len < 8)
+		return memcmp(t, s, len) == 0;
+	for (size_t i = 0; i + 8 < len; i += 8) {
+		if (word_at(t + i) != word_at(s + i))
+			return false;
+	}
+	return word_at(t + len - 8) == word_at(s + len - 8);
 }
 
 /* Doubles the slots, each going where its hash says; 0 or -ENOMEM. */
@@ -91,21 +112,14 @@ uint32_t *frame_cache__slot(struct frame_cache *fc, unsigned int cls, const char
 					hash_bytes(s, len) ^ (cls + 1) * 0x9E3779B97F4A7C15ull);
 }
 
-uint32_t *frame_cache__slot_hashed(struct frame_cache *fc, unsigned int cls, const char *s,
-				   size_t len, uint64_t hash)
+/* Adds the text to the cache, in @slot (empty, where a lookup of @hash ended); NULL when out of memory. */
+static uint32_t *add_text(struct frame_cache *fc, struct frame_cache_slot *slot, unsigned int cls,
+			  const char *s, size_t len, uint64_t hash)
 {
-	size_t i = hash & fc->mask;
-	struct frame_cache_slot *slot;
-
-	for (;; i = (i + 1) & fc->mask) {
-		slot = &fc->slots[i];
-		if (!slot->at)
-			break;
-		if (slot->hash == hash && same_text(fc, slot->at, cls, s, len))
-			return &slot->frame;
-	}
-	/* New: at most half the slots used, so that probes stay short. */
+	/* At most half the slots used, so that probes stay short. */
 	if ((fc->used + 1) * 2 > fc->mask + 1) {
+		size_t i;
+
 		if (grow(fc))
 			return NULL;
 		for (i = hash & fc->mask; fc->slots[i].at; i = (i + 1) & fc->mask)
@@ -118,4 +132,17 @@ uint32_t *frame_cache__slot_hashed(struct frame_cache *fc, unsigned int cls, con
 		return NULL;
 	fc->used++;
 	return &slot->frame;
+}
+
+uint32_t *frame_cache__slot_hashed(struct frame_cache *fc, unsigned int cls, const char *s,
+				   size_t len, uint64_t hash)
+{
+	for (size_t i = hash & fc->mask;; i = (i + 1) & fc->mask) {
+		struct frame_cache_slot *slot = &fc->slots[i];
+
+		if (!slot->at)
+			return add_text(fc, slot, cls, s, len, hash);
+		if (slot->hash == hash && same_text(fc, slot->at, cls, s, len))
+			return &slot->frame;
+	}
 }

@@ -343,7 +343,6 @@ static int sort_siblings(struct stack_trie *t, size_t n)
 	return 0;
 }
 
-/* Makes the children of @node (not made yet): 0 or -ENOMEM (then none are made). */
 /*
  * make_children() for a node with one stack, stacks[@i], so one child
  * (most nodes of a big trie, the ends of its branches): no grouping.
@@ -374,14 +373,12 @@ static int make_only_child(struct stack_trie *t, uint32_t node, uint32_t i)
 	return 0;
 }
 
+/* Makes the children of @node, which has stacks of its own, not made yet: 0 or -ENOMEM. */
 static int make_children(struct stack_trie *t, uint32_t node)
 {
 	uint32_t first = (uint32_t)t->n, depth = t->nodes[node].depth + 1;
-	long ngroups;
+	long ngroups = group_stacks(t, &t->nodes[node]);
 
-	if (t->nodes[node].hi - t->nodes[node].lo == 1)
-		return make_only_child(t, node, t->nodes[node].lo);
-	ngroups = group_stacks(t, &t->nodes[node]);
 	if (ngroups < 0)
 		return -ENOMEM;
 	if (ngroups > 1 && sort_siblings(t, (size_t)ngroups))
@@ -416,7 +413,9 @@ uint32_t stack_trie__first_child(const struct stack_trie *ct, uint32_t node)
 	if (t->nodes[node].children != TRIE_LAZY)
 		return t->nodes[node].children;
 	/* After a failure the stacks may be half grouped: no more children. */
-	if (t->err || make_children(t, node)) {
+	if (t->err || (t->nodes[node].hi - t->nodes[node].lo == 1
+			       ? make_only_child(t, node, t->nodes[node].lo)
+			       : make_children(t, node))) {
 		t->err = -ENOMEM;
 		return TRIE_NONE;
 	}

@@ -77,6 +77,20 @@ static void test_hash_of_the_reader(void **state)
 			}
 		}
 	}
+	/* Long texts alike but for one byte, anywhere, with the same hash: other frames. */
+	for (int at = 0; at < 20; at++) {
+		char text[21] = "frame_of_twenty_byte";
+
+		text[at] = '#';
+		assert_int_equal(*frame_cache__slot_hashed(&fc, 0, text, 20, 42), PROFILE_NONE);
+		*frame_cache__slot_hashed(&fc, 0, text, 20, 42) = 5000 + (uint32_t)at;
+	}
+	for (int at = 0; at < 20; at++) {
+		char text[21] = "frame_of_twenty_byte";
+
+		text[at] = '#';
+		assert_int_equal(*frame_cache__slot_hashed(&fc, 0, text, 20, 42), 5000 + (uint32_t)at);
+	}
 	/* The same text in another class, with the same hash: another frame. */
 	assert_int_equal(*frame_cache__slot_hashed(&fc, 1, "f7", 2, 42), PROFILE_NONE);
 	*frame_cache__slot_hashed(&fc, 1, "f7", 2, 42) = 1234;

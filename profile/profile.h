@@ -120,11 +120,13 @@ void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_
 size_t profile__nsorted(const struct profile *p);
 
 /*
- * profile__pack() copies the frames of every stack into one block, in the
- * order profile__stack_sorted() gives: what reads the stacks in that order
- * then reads memory in order too (a view of a big profile does, over and
- * over). It moves every stack's frames, as profile__reset() would. Returns
- * 0, or -ENOMEM with the frames where they were.
+ * profile__pack() lays the stacks out in memory in the order
+ * profile__stack_sorted() gives, their frames in one block: what reads the
+ * stacks in that order then reads memory in order too (a view of a big
+ * profile does, over and over). It renumbers the stacks by that order
+ * (profile__stack() of i is then the stack of rank i) and moves every
+ * stack's frames, as profile__reset() would. Returns 0, or -ENOMEM with
+ * the profile as it was.
  */
 int profile__pack(struct profile *p);
 

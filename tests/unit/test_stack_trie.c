@@ -1160,11 +1160,20 @@ static void test_pack_keeps_views(void **state)
 	assert_int_equal(profile__sort(p[1]), 0);
 	assert_int_equal(profile__pack(p[1]), 0);
 	for (size_t i = 1; i < profile__nstacks(p[1]); i++) {
-		struct profile_stack a, b;
+		struct profile_stack a, b, c;
 
 		profile__stack_sorted(p[1], i - 1, &a);
 		profile__stack_sorted(p[1], i, &b);
 		assert_ptr_equal(b.frames, a.frames + a.n);
+		profile__stack(p[1], i, &c); /* renumbered by rank */
+		assert_ptr_equal(c.frames, b.frames);
+	}
+	/* The stacks are found again when they come again: both profiles count them. */
+	for (int k = 0; k < 2; k++) {
+		size_t n = profile__nstacks(p[k]);
+
+		add_samples(p[k], r, NSAMPLES / 4, 0);
+		assert_int_equal(profile__nstacks(p[k]), n);
 	}
 	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
 		for (int k = 0; k < 2; k++) {

@@ -329,11 +329,19 @@ static bool count_stack_end(void *ctx, const struct stack_trie *t, uint32_t node
 	return true;
 }
 
+/* A chain's last node is where its stack ends. */
+static void count_chain_end(void *ctx, const struct stack_trie *t, uint32_t above,
+			    const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	(void)t, (void)above, (void)frames, (void)n, (void)count;
+	++*(long *)ctx;
+}
+
 /* Stacks in the view: trie nodes that stacks end at, as many as folded lines; or -ENOMEM. */
 static long count_stacks(struct stack_trie *t)
 {
 	long n = 0;
-	int err = stack_trie__walk(t, count_stack_end, &n);
+	int err = stack_trie__walk(t, &(struct trie_visitor){ count_stack_end, count_chain_end, &n });
 
 	return err ? err : n;
 }

@@ -119,6 +119,29 @@ static bool write_node(void *ctx, const struct stack_trie *t, uint32_t node)
 	return !fo->err;
 }
 
+/* Writes the line of a chain's stack (see struct trie_visitor): @above's path, then @frames. */
+static void write_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+			const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct folded_out *fo = ctx;
+	uint32_t depth = t->nodes[above].depth;
+
+	if (fo->err)
+		return;
+	fo->pt.len = depth ? fo->pt.ends[depth] : 0;
+	for (uint32_t k = 0; k < n && !fo->err; k++) {
+		size_t len;
+		const char *text = frame_text(&fo->ft, frames[k], &len);
+		bool first = !depth && !k; /* a line's first frame goes without its ';' */
+
+		fo->err = !text ? -ENOMEM : path_text__append(&fo->pt, text + first, len - first);
+	}
+	if (!fo->err) {
+		fo->err = put_line(fo, count);
+		fo->lines++;
+	}
+}
+
 long folded__write(FILE *out, struct stack_trie *t, const struct profile *p)
 {
 	size_t nframes = profile__nframes(p);
@@ -129,7 +152,8 @@ long folded__write(FILE *out, struct stack_trie *t, const struct profile *p)
 	fo.ft.at = calloc(nframes + 1, sizeof(size_t));
 	fo.ft.size = malloc((nframes + 1) * sizeof(size_t));
 	if (fo.pt.ends && fo.ft.at && fo.ft.size)
-		err = stack_trie__walk(t, write_node, &fo) ?: fo.err;
+		err = stack_trie__walk(t, &(struct trie_visitor){ write_node, write_chain, &fo }) ?:
+		      fo.err;
 	free(fo.pt.buf);
 	free(fo.pt.ends);
 	free(fo.ft.buf);

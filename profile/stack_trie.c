@@ -665,19 +665,45 @@ static void drop_children(struct stack_trie *t, uint32_t node)
 	t->nodes[node].children = TRIE_LAZY;
 }
 
-int stack_trie__walk(struct stack_trie *t,
-		     bool (*visit)(void *ctx, const struct stack_trie *t, uint32_t node), void *ctx)
+/*
+ * Hands @v the chain below @node (see struct trie_visitor), which has one
+ * stack and children not made: the frames the trie shows of the rest of
+ * that stack, gathered in @frames (room for the trie's depth).
+ */
+static void visit_chain(const struct stack_trie *t, uint32_t node, const struct trie_visitor *v,
+			uint32_t *frames)
 {
-	uint32_t node = TRIE_ROOT;
+	const struct trie_stack *s = &t->stacks[t->nodes[node].lo];
+	uint32_t n = 0;
+
+	for (uint32_t i = s->next; i < s->n; i++) {
+		uint32_t frame = trie_stack__frame(t, s, i);
+
+		if (stack_trie__shows(t, frame))
+			frames[n++] = frame;
+	}
+	v->chain(v->ctx, t, node, frames, n, s->count);
+}
+
+int stack_trie__walk(struct stack_trie *t, const struct trie_visitor *v)
+{
+	uint32_t node = TRIE_ROOT, *chain = NULL;
 	bool down;
 
 	forget(t);
 	if (!t->n)
 		return 0;
-	down = visit(ctx, t, node);
+	if (v->chain && !(chain = malloc((t->max_depth + 1) * sizeof(*chain))))
+		return -ENOMEM;
+	down = v->node(v->ctx, t, node);
 	for (;;) {
-		uint32_t next = down ? stack_trie__first_child(t, node) : TRIE_NONE;
+		uint32_t next = TRIE_NONE;
 
+		if (down && chain && t->nodes[node].hi - t->nodes[node].lo == 1 &&
+		    t->nodes[node].children == TRIE_LAZY)
+			visit_chain(t, node, v, chain);
+		else if (down)
+			next = stack_trie__first_child(t, node);
 		if (t->err)
 			break;
 		while (next == TRIE_NONE && node != TRIE_ROOT) {
@@ -690,8 +716,9 @@ int stack_trie__walk(struct stack_trie *t,
 		if (next == TRIE_NONE)
 			break;
 		node = next;
-		down = visit(ctx, t, node);
+		down = v->node(v->ctx, t, node);
 	}
+	free(chain);
 	forget(t);
 	return t->err;
 }

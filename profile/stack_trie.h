@@ -157,17 +157,31 @@ int stack_trie__build_callers(struct stack_trie *out, const struct stack_trie *t
 			      const struct profile *p, uint32_t frame);
 
 /*
- * stack_trie__walk() calls @visit for every node of @t in depth-first
- * order, a node before its children, siblings in order, without keeping
- * them all in memory: only the path to the node visited and its siblings'
- * are. When @visit returns false, the walk leaves out the node's
- * descendants. The nodes made before are dropped first, and the walk ends
- * with the root alone: node indexes other than the root's are only valid
- * inside @visit. Returns 0 or -ENOMEM.
+ * What a walk (stack_trie__walk()) calls: @node for each node, and, when
+ * not NULL, @chain for all that lies below a node with one stack: a chain
+ * of nodes, one per frame of that stack the trie shows after the node's,
+ * each the only child of the one before, each of the stack's count, the
+ * last one's its self. @chain gets the node above the chain, the chain's
+ * frames (outermost first, @n of them, @n > 0) and the count, in place of
+ * a call to @node for each: most nodes of a big trie are in such chains.
  */
-int stack_trie__walk(struct stack_trie *t,
-		     bool (*visit)(void *ctx, const struct stack_trie *t, uint32_t node),
-		     void *ctx);
+struct trie_visitor {
+	bool (*node)(void *ctx, const struct stack_trie *t, uint32_t node);
+	void (*chain)(void *ctx, const struct stack_trie *t, uint32_t above, const uint32_t *frames,
+		      uint32_t n, uint64_t count);
+	void *ctx;
+};
+
+/*
+ * stack_trie__walk() visits every node of @t in depth-first order, a node
+ * before its children, siblings in order (see struct trie_visitor), without
+ * keeping them all in memory: only the path to the node visited and its
+ * siblings' are. When @v->node returns false, the walk leaves out the
+ * node's descendants. The nodes made before are dropped first, and the walk
+ * ends with the root alone: node indexes other than the root's are only
+ * valid during a call. Returns 0 or -ENOMEM.
+ */
+int stack_trie__walk(struct stack_trie *t, const struct trie_visitor *v);
 
 /*
  * stack_trie__below_has() is true when a node below @node (not @node

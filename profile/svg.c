@@ -197,23 +197,26 @@ struct svg_page {
 	long drawn, narrow;
 };
 
-static void put_frame(struct svg_page *pg, const struct trie_node *n, bool root, uint64_t start)
+/* Draws frame @frame (PROFILE_NONE: the root), of @total, @depth deep, from @start on. */
+static void put_frame(struct svg_page *pg, uint32_t frame, uint64_t total, uint32_t depth,
+		      uint64_t start)
 {
-	const char *name = root ? "all" : profile__frame_name(pg->p, n->frame);
+	bool root = frame == PROFILE_NONE;
+	const char *name = root ? "all" : profile__frame_name(pg->p, frame);
 	enum frame_kind kind = root ? FRAME_PROCESS
-				    : (enum frame_kind)profile__frame_info(pg->p, n->frame)->kind;
+				    : (enum frame_kind)profile__frame_info(pg->p, frame)->kind;
 	double scale = (double)(SVG_WIDTH - 2 * SVG_PAD) / (double)pg->total;
-	double x = SVG_PAD + (double)start * scale, w = (double)n->total * scale;
-	double y = pg->height - BOTTOM - (double)(n->depth + 1) * ROW_HEIGHT;
+	double x = SVG_PAD + (double)start * scale, w = (double)total * scale;
+	double y = pg->height - BOTTOM - (double)(depth + 1) * ROW_HEIGHT;
 	static const char *const classes[] = {"p", "u", "k"};
 	int rgb[3];
 
 	frame_colour(name, kind, root, rgb);
 	fprintf(pg->out, "<g class=\"f %s\" data-n=\"%" PRIu64 "\"><title>",
-		root ? "r" : classes[kind], n->total);
+		root ? "r" : classes[kind], total);
 	put_escaped(pg->out, name);
 	fprintf(pg->out, "%s\n%" PRIu64 " %s, %.2f%%</title>", kind == FRAME_KERNEL ? " [k]" : "",
-		n->total, pg->info->unit, 100.0 * (double)n->total / (double)pg->total);
+		total, pg->info->unit, 100.0 * (double)total / (double)pg->total);
 	fprintf(pg->out,
 		"<rect x=\"%.6f\" y=\"%.0f\" width=\"%.6f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
 		"rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
@@ -241,9 +244,20 @@ static bool draw_node(void *ctx, const struct stack_trie *t, uint32_t node)
 		pg->next[d] = pg->start[d - 1];
 	pg->start[d] = pg->next[d];
 	pg->next[d] += n->total;
-	put_frame(pg, n, node == TRIE_ROOT, pg->start[d]);
+	put_frame(pg, n->frame, n->total, d, pg->start[d]);
 	pg->drawn++;
 	return true;
+}
+
+/* Draws a chain (see struct trie_visitor) when wide enough: each frame above the one before. */
+static void draw_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+		       const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct svg_page *pg = ctx;
+	uint32_t d = t->nodes[above].depth;
+
+	for (uint32_t k = 0; k < n && (double)count >= pg->min_total; k++, pg->drawn++)
+		put_frame(pg, frames[k], count, d + 1 + k, pg->start[d]);
 }
 
 /* Counts the frames that would be left out, to say so in the title before they are drawn. */
@@ -253,6 +267,15 @@ static bool count_narrow(void *ctx, const struct stack_trie *t, uint32_t node)
 
 	pg->narrow += (double)t->nodes[node].total < pg->min_total;
 	return true;
+}
+
+static void count_narrow_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+			       const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct svg_page *pg = ctx;
+
+	(void)t, (void)above, (void)frames;
+	pg->narrow += (double)count < pg->min_total ? n : 0;
 }
 
 static void put_head(struct svg_page *pg, size_t narrow)
@@ -312,12 +335,13 @@ long svg__write(FILE *out, struct stack_trie *t, const struct profile *p,
 	if (!pg.start || !pg.next)
 		err = -ENOMEM;
 	if (!err && pg.total)
-		err = stack_trie__walk(t, count_narrow, &pg);
+		err = stack_trie__walk(t, &(struct trie_visitor){ count_narrow, count_narrow_chain,
+								   &pg });
 	if (!err) {
 		put_head(&pg, (size_t)pg.narrow);
 		fputs("<g id=\"frames\">\n", out);
 		if (pg.total)
-			err = stack_trie__walk(t, draw_node, &pg);
+			err = stack_trie__walk(t, &(struct trie_visitor){ draw_node, draw_chain, &pg });
 		fputs("</g>\n</svg>\n", out);
 	}
 	free(pg.start);

@@ -140,7 +140,8 @@ static size_t whole_trie(const struct view *v, const struct profile *p)
 
 	view__filter(v, &f);
 	stack_trie__init(&t);
-	if (stack_trie__build(&t, p, &f) || stack_trie__walk(&t, count_node, &n))
+	if (stack_trie__build(&t, p, &f) ||
+	    stack_trie__walk(&t, &(struct trie_visitor){ .node = count_node, .ctx = &n }))
 		n = 0;
 	stack_trie__free(&t);
 	return n;

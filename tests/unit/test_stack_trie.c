@@ -992,6 +992,7 @@ struct seen_nodes {
 	size_t n, cap;
 	uint32_t prune_below; /* a walk goes no deeper than this */
 	size_t most_made;     /* the most nodes in memory during a walk */
+	size_t chains;        /* chains seen whole */
 };
 
 static void see(struct seen_nodes *s, const struct stack_trie *t, uint32_t node)
@@ -1011,6 +1012,23 @@ static void see_subtree(struct seen_nodes *s, const struct stack_trie *t, uint32
 		see_subtree(s, t, c);
 }
 
+/* A chain, seen as the nodes it stands for. */
+static void see_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+		      const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct seen_nodes *s = ctx;
+
+	assert_true(n > 0);
+	assert_int_equal(t->nodes[above].hi - t->nodes[above].lo, 1);
+	for (uint32_t k = 0; k < n; k++) {
+		assert_int_equal(array__grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v), 256),
+				 0);
+		s->v[s->n++] = (struct seen_node){frames[k], t->nodes[above].depth + 1 + k, count,
+						  k + 1 == n ? count : 0};
+	}
+	s->chains++;
+}
+
 static bool see_walked(void *ctx, const struct stack_trie *t, uint32_t node)
 {
 	struct seen_nodes *s = ctx;
@@ -1025,9 +1043,9 @@ static bool see_walked(void *ctx, const struct stack_trie *t, uint32_t node)
 
 /*
  * A walk meets the nodes of the whole trie in the order of a recursion over
- * their children, leaves out what is below a node it was told not to
- * enter, keeps the path in memory, not the trie, and leaves the trie its
- * root alone, as it was built.
+ * their children, node by node or with its chains whole, leaves out what is
+ * below a node it was told not to enter, keeps the path in memory, not the
+ * trie, and leaves the trie its root alone, as it was built.
  */
 static void test_walk(void **state)
 {
@@ -1048,34 +1066,56 @@ static void test_walk(void **state)
 	sample_frames(p, &sf);
 	random_samples(r, NSAMPLES, &sf, &seed);
 	add_samples(p, r, NSAMPLES, 0);
+	/* Long stacks of their own, whose ends no other stack shares: chains. */
+	for (int i = 0; i < 30; i++) {
+		uint32_t frames[SAMPLE_MAX + 8];
+
+		frames[0] = sf.procs[i % 3];
+		for (int k = 1; k < SAMPLE_MAX + 8; k++)
+			frames[k] = k % 3 ? sf.user[next_random(&seed) % 6]
+					  : sf.kernel[next_random(&seed) % 4];
+		assert_int_equal(add_stack(p, 9000 + i, frames, SAMPLE_MAX + 8, 1 + i), 0);
+	}
 	stack_trie__init(&walked);
 	stack_trie__init(&whole);
 	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
-		struct seen_nodes want = {0}, got = {0}, pruned = {0};
+		struct seen_nodes want = {0}, got = {0}, pruned = {0}, chained = {0};
 
 		assert_int_equal(stack_trie__build(&whole, p, &filters[i]), 0);
 		assert_int_equal(stack_trie__build(&walked, p, &filters[i]), 0);
 		see_subtree(&want, &whole, TRIE_ROOT);
 		got.prune_below = UINT32_MAX / 64;
-		assert_int_equal(stack_trie__walk(&walked, see_walked, &got), 0);
+		assert_int_equal(
+		    stack_trie__walk(&walked, &(struct trie_visitor){.node = see_walked, .ctx = &got}),
+		    0);
 		assert_int_equal(got.n, want.n);
 		assert_int_equal(got.n, whole.n);
 		assert_true(got.most_made * 4 < whole.n); /* never much of the trie */
 		assert_memory_equal(got.v, want.v, want.n * sizeof(*want.v));
 		assert_int_equal(walked.n, 1);
 		pruned.prune_below = 2;
-		assert_int_equal(stack_trie__walk(&walked, see_walked, &pruned), 0);
+		assert_int_equal(stack_trie__walk(&walked, &(struct trie_visitor){.node = see_walked,
+										  .ctx = &pruned}),
+				 0);
 		for (size_t k = 0, j = 0; k < want.n; k++) {
 			if (want.v[k].depth > 2)
 				continue;
 			assert_true(j < pruned.n);
 			assert_memory_equal(&pruned.v[j++], &want.v[k], sizeof(want.v[k]));
 		}
+		chained.prune_below = UINT32_MAX / 64;
+		assert_int_equal(stack_trie__walk(&walked, &(struct trie_visitor){see_walked, see_chain,
+										  &chained}),
+				 0);
+		assert_true(chained.chains > 0);
+		assert_int_equal(chained.n, want.n);
+		assert_memory_equal(chained.v, want.v, want.n * sizeof(*want.v));
 		make_all(&walked);
 		check_same_trie(&walked, &whole);
 		free(want.v);
 		free(got.v);
 		free(pruned.v);
+		free(chained.v);
 	}
 	stack_trie__free(&walked);
 	stack_trie__free(&whole);

@@ -112,7 +112,8 @@ uint32_t *frame_cache__slot(struct frame_cache *fc, unsigned int cls, const char
 					hash_bytes(s, len) ^ (cls + 1) * 0x9E3779B97F4A7C15ull);
 }
 
-/* Adds the text to the cache, in @slot (empty, where a lookup of @hash ended); NULL when out of memory. */
+/* Adds the text to the cache, in @slot (empty, where a lookup of @hash ended); NULL when out of
+ * memory. */
 static uint32_t *add_text(struct frame_cache *fc, struct frame_cache_slot *slot, unsigned int cls,
 			  const char *s, size_t len, uint64_t hash)
 {

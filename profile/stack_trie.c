@@ -414,8 +414,8 @@ uint32_t stack_trie__first_child(const struct stack_trie *ct, uint32_t node)
 		return t->nodes[node].children;
 	/* After a failure the stacks may be half grouped: no more children. */
 	if (t->err || (t->nodes[node].hi - t->nodes[node].lo == 1
-			       ? make_only_child(t, node, t->nodes[node].lo)
-			       : make_children(t, node))) {
+			   ? make_only_child(t, node, t->nodes[node].lo)
+			   : make_children(t, node))) {
 		t->err = -ENOMEM;
 		return TRIE_NONE;
 	}

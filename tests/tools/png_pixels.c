@@ -16,7 +16,7 @@
 
 struct png {
 	uint32_t width, height, bpp; /* bytes per pixel: 3 (RGB) or 4 (RGBA) */
-	unsigned char *pixels;       /* height rows of width * bpp bytes, unfiltered */
+	unsigned char *pixels;	     /* height rows of width * bpp bytes, unfiltered */
 };
 
 static void fail(const char *path, const char *why)
@@ -101,7 +101,7 @@ static void unfilter(const char *path, struct png *png, unsigned char *raw)
 /* Reads the PNG at @path; exits with a message when it is not one it reads. */
 static void read_png(const char *path, struct png *png)
 {
-	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 	size_t len, pos = 8, idat_len = 0, raw_len;
 	unsigned char *data = slurp(path, &len), *idat = malloc(len), *raw;
 	uLongf out_len;

@@ -89,7 +89,8 @@ static void test_hash_of_the_reader(void **state)
 		char text[21] = "frame_of_twenty_byte";
 
 		text[at] = '#';
-		assert_int_equal(*frame_cache__slot_hashed(&fc, 0, text, 20, 42), 5000 + (uint32_t)at);
+		assert_int_equal(*frame_cache__slot_hashed(&fc, 0, text, 20, 42),
+				 5000 + (uint32_t)at);
 	}
 	/* The same text in another class, with the same hash: another frame. */
 	assert_int_equal(*frame_cache__slot_hashed(&fc, 1, "f7", 2, 42), PROFILE_NONE);

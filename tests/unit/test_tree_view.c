@@ -98,9 +98,8 @@ static void random_states(struct tree_pane *tp, const struct node_list *nodes, u
 {
 	for (size_t i = 1; i < nodes->n; i++) {
 		if (next_random(seed) % 3 == 0)
-			assert_int_equal(tree_pane__set_expanded(tp, nodes->v[i],
-								 next_random(seed) % 2),
-					 0);
+			assert_int_equal(
+			    tree_pane__set_expanded(tp, nodes->v[i], next_random(seed) % 2), 0);
 	}
 }
 
@@ -214,7 +213,8 @@ static void test_find(void **state)
 				uint32_t want = next_marked(&t, &nodes, i, dir, marks), got;
 				struct frame_path path;
 
-				/* The same node in a trie of its own, made only as the search goes. */
+				/* The same node in a trie of its own, made only as the search goes.
+				 */
 				assert_int_equal(stack_trie__build(&fresh, p, &all), 0);
 				frame_path__set(&path, &t, nodes.v[i]);
 				tp.sel_node = frame_path__resolve(&path, &fresh);

@@ -426,34 +426,53 @@ size_t profile__nsorted(const struct profile *p)
 	return p->nsorted;
 }
 
+/*
+ * Moves each stack to its rank, in place (a second array would double the
+ * profile's biggest part): @rank_of[i] is stack i's, and is spent.
+ */
+static void renumber(struct profile *p, uint32_t *rank_of)
+{
+	for (size_t i = 0; i < p->nstacks; i++) {
+		while (rank_of[i] != i) {
+			uint32_t to = rank_of[i];
+			struct stack_entry e = p->stacks[to];
+
+			p->stacks[to] = p->stacks[i];
+			p->stacks[i] = e;
+			rank_of[i] = rank_of[to];
+			rank_of[to] = to;
+		}
+	}
+}
+
 int profile__pack(struct profile *p)
 {
 	size_t total = 0, used = 0;
 	struct frames_chunk *c;
-	struct stack_entry *stacks;
 	uint32_t *rank_of;
 
 	for (size_t i = 0; i < p->nstacks; i++)
 		total += p->stacks[i].n;
 	c = malloc(sizeof(*c) + total * sizeof(uint32_t));
-	stacks = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*stacks));
 	rank_of = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*rank_of));
-	if (!c || !stacks || !rank_of) {
+	if (!c || !rank_of) {
 		free(c);
-		free(stacks);
 		free(rank_of);
 		return -ENOMEM;
 	}
 	for (size_t rank = 0; rank < p->nstacks; rank++) {
 		size_t i = at_rank(p, rank);
-		struct stack_entry *e = &stacks[rank];
+		struct stack_entry *e = &p->stacks[i];
 
-		*e = p->stacks[i];
 		memcpy(c->ids + used, e->frames, e->n * sizeof(uint32_t));
 		e->frames = c->ids + used;
 		used += e->n;
 		rank_of[i] = (uint32_t)rank;
 	}
+	free_chunks(p, NULL);
+	*c = (struct frames_chunk){ .size = total, .used = total };
+	p->chunks = c;
+	p->chunk_bytes = sizeof(*c) + total * sizeof(uint32_t);
 	/* The stacks are renumbered by rank: the index follows. */
 	for (size_t i = 0; i <= p->stack_index.mask; i++) {
 		struct hash_slot *slot = &p->stack_index.slots[i];
@@ -461,16 +480,10 @@ int profile__pack(struct profile *p)
 		if (slot->entry1)
 			slot->entry1 = rank_of[slot->entry1 - 1] + 1;
 	}
+	renumber(p, rank_of);
 	for (size_t rank = 0; rank < p->nsorted; rank++)
 		p->sorted[rank] = (uint32_t)rank;
 	free(rank_of);
-	free(p->stacks);
-	p->stacks = stacks;
-	p->stacks_cap = p->nstacks;
-	free_chunks(p, NULL);
-	*c = (struct frames_chunk){ .size = total, .used = total };
-	p->chunks = c;
-	p->chunk_bytes = sizeof(*c) + total * sizeof(uint32_t);
 	return 0;
 }
 

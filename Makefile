@@ -1,16 +1,22 @@
 # flametop: a live, top-style eBPF profiler for the terminal.
 #
 #   make          build ./flametop (installs missing build packages first)
-#   make run      build, then start flametop as root
+#   make run      build, then start flametop as root (or through sudo)
 #   make test     build, then run every test; ends with "N passed, N failed"
 #   make static   build a fully static binary: build/static/flametop
 #   make bench    measure flametop's cost (writes BENCH.md; not part of make test)
 #   make deps     install whatever is missing with apt-get
+#   make install  install flametop and its man page under PREFIX (default /usr/local),
+#                 DESTDIR prepended for staging
 #
 # VMLINUX_H=path uses a ready vmlinux.h instead of generating one from
 # /sys/kernel/btf/vmlinux.
 
 BUILD     := build
+PREFIX    ?= /usr/local
+DESTDIR   ?=
+BINDIR    := $(PREFIX)/bin
+MANDIR    := $(PREFIX)/share/man/man1
 CC        ?= gcc
 CLANG     ?= clang
 LLVM_STRIP ?= llvm-strip
@@ -29,7 +35,7 @@ STATIC_LIBS = -Wl,-Bstatic -lbpf -ldw -lelf -lbz2 -lz -lncursesw -ltinfo -llzma 
 # Debian packages flametop needs to build, test and benchmark.
 DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev \
 	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux \
-	procps libprotobuf-c-dev protobuf-c-compiler
+	procps libprotobuf-c-dev protobuf-c-compiler groff-base
 # ... and the consumers the tests check its output with (make test, make screenshots):
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
@@ -57,7 +63,16 @@ HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test-deps run test static bench screenshots clean build-all build-tests
+.PHONY: all deps test-deps run test static bench screenshots clean build-all build-tests install
+
+# $(call AS_ROOT,why): sets as_root to how a recipe runs a command as root:
+# itself when root, else sudo; without sudo, one line says what to do and
+# the recipe fails.
+define AS_ROOT
+if [ "$$(id -u)" = 0 ]; then as_root=""; \
+elif command -v sudo >/dev/null 2>&1; then as_root=sudo; \
+else echo "make $@: $(1) needs root, and sudo is not installed: run 'make $@' as root (su -c 'make $@')" >&2; exit 2; fi
+endef
 
 # Keep intermediate objects (sanitized objects, BPF objects) between runs.
 .SECONDARY:
@@ -75,14 +90,14 @@ define install_missing
 	done; \
 	PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool >/dev/null 2>&1 || missing="$$missing bpftool"; \
 	if [ -n "$$missing" ]; then \
-		sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
+		$(call AS_ROOT,installing$$missing); \
 		echo "make: installing$$missing"; \
-		$$sudo apt-get update -qq && \
-		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$(echo $$missing | sed 's/bpftool//') && \
+		$$as_root apt-get update -qq && \
+		$$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$(echo $$missing | sed 's/bpftool//') && \
 		if ! PATH="$$PATH:/usr/sbin:/sbin" command -v bpftool >/dev/null 2>&1; then \
-			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bpftool || \
-			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-$$(uname -r) || \
-			$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-generic; \
+			$$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bpftool || \
+			$$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-$$(uname -r) || \
+			$$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq linux-tools-common linux-tools-generic; \
 		fi; \
 	fi
 endef
@@ -171,12 +186,12 @@ $(BUILD)/fixtures/%.debug: $(BUILD)/fixtures/%.so
 
 $(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTURES)
 
-# Test workloads keep a frame pointer in every function, leaves included: gcc
-# 12 drops it from leaf functions at -O1 and above even with
-# -mno-omit-leaf-frame-pointer, so they are built at -O0.
+# Test workloads are built as users build their programs: -O2 -g, without
+# frame pointers, calling libc's functions. tests/workloads/frames.h keeps
+# the frames each one documents (the ones its tests name) at -O2.
 $(BUILD)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) -O0 -g -fno-omit-frame-pointer -o $@ $< -ldl
+	$(CC) -O2 -g $(WARNINGS) -o $@ $<
 
 # Helpers the tests check flametop's output with (png_pixels reads a screenshot's pixels).
 $(BUILD)/tools/%: tests/tools/%.c
@@ -196,8 +211,13 @@ test: test-deps
 
 # The live screen, as root.
 run: all
-	@sudo=""; [ "$$(id -u)" = 0 ] || sudo=sudo; \
-	exec $$sudo ./flametop
+	@$(call AS_ROOT,flametop loads BPF programs: it); \
+	exec $$as_root ./flametop
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 0755 flametop $(DESTDIR)$(BINDIR)/flametop
+	install -m 0644 flametop.1 $(DESTDIR)$(MANDIR)/flametop.1
 
 bench: test-deps
 	@$(MAKE) --no-print-directory build-tests

@@ -181,63 +181,112 @@ static const char *const stat_labels[STAT_NR] = {
 /* Where the stats' labelled slots end: the walks' ends follow (live__walks_text()). */
 #define STAT_LABELLED STAT_UWALK
 
+/* Appends printf-style text to the NUL-terminated @buf of @size bytes; what does not fit is cut. */
+static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t size, const char *fmt,
+							  ...)
+{
+	size_t len = strlen(buf);
+	va_list ap;
+
+	if (len + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
 /* Appends " (label: n, label: n)" for the nonzero slots in [from, to). */
 static void append_reasons(char *buf, size_t size, const struct capture_stats *st, int from,
 			   int to)
 {
-	size_t len = strlen(buf);
 	const char *sep = " (";
 
-	for (int i = from; i < to && len < size; i++) {
+	for (int i = from; i < to; i++) {
 		if (!st->slot[i])
 			continue;
-		len += snprintf(buf + len, size - len, "%s%s: %" PRIu64, sep, stat_labels[i],
-				st->slot[i]);
+		appendf(buf, size, "%s%s: %" PRIu64, sep, stat_labels[i], st->slot[i]);
 		sep = ", ";
 	}
-	if (*sep == ',' && len < size)
-		snprintf(buf + len, size - len, ")");
+	if (*sep == ',')
+		appendf(buf, size, ")");
 }
 
-/* The one-line summary of a --folded run, on stderr. */
-static void print_summary(const struct live *live, const struct capture_stats *st,
-			  const struct options *o, double seconds, long lines)
+/*
+ * The time sampling ran for a batch run: from the hooks' attach
+ * (live__open() returns right after it, once the capture's buffers are set
+ * up: what was counted in between is a sample or two at most) to their
+ * detach. The kernel's symbols load inside it, while sampling runs.
+ */
+struct run_window {
+	double start, stop;
+	int64_t started; /* the start, in Unix ns */
+};
+
+/* The first part of the summary: events, the time and rate, the stacks. */
+static void summary_events(char *buf, size_t size, const struct live *live,
+			   const struct capture_stats *st, const struct options *o, double seconds,
+			   long lines)
 {
 	const struct capture *cap = live__capture(live);
-	uint64_t idle = live__idle_credited(live);
-	uint64_t lost = st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY];
+
+	if (o->mode == CAPTURE_SAMPLE)
+		appendf(buf, size, "%" PRIu64 " samples in %.2f s (%s, %u Hz, %d CPUs), %ld stacks",
+			st->slot[STAT_EVENTS], seconds, capture__hook(cap), o->freq,
+			capture__ncpus(cap), lines);
+	else
+		appendf(buf, size, "%" PRIu64 " reads in %.2f s (%s), %ld stacks",
+			st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines);
+}
+
+/* Events not counted, by reason. */
+static void summary_lost(char *buf, size_t size, const struct capture_stats *st)
+{
+	appendf(buf, size, ", %" PRIu64 " lost",
+		st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY]);
+	append_reasons(buf, size, st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
+}
+
+/* Idle samples the kernel skipped, credited from /proc/stat. */
+static void summary_idle(char *buf, size_t size, uint64_t idle)
+{
+	if (idle)
+		appendf(buf, size,
+			", %" PRIu64 " idle samples the kernel skipped added from /proc/stat",
+			idle);
+}
+
+/* Stacks recorded with one side missing, by reason. */
+static void summary_partial(char *buf, size_t size, const struct capture_stats *st)
+{
 	uint64_t partial = 0;
-	char buf[1024];
 
 	for (int i = STAT_KSTACK_NOMEM; i < STAT_LABELLED; i++)
 		partial += st->slot[i];
-	if (o->mode == CAPTURE_SAMPLE)
-		snprintf(buf, sizeof(buf),
-			 "%" PRIu64 " samples in %.1f s (%s, %u Hz, %d CPUs), %ld stacks, %" PRIu64
-			 " lost",
-			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), o->freq,
-			 capture__ncpus(cap), lines, lost);
-	else
-		snprintf(buf, sizeof(buf),
-			 "%" PRIu64 " reads in %.1f s (%s), %ld stacks, %" PRIu64 " lost",
-			 st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines, lost);
-	append_reasons(buf, sizeof(buf), st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
-	if (idle) {
-		size_t len = strlen(buf);
+	if (!partial)
+		return;
+	appendf(buf, size, ", %" PRIu64 " with a stack missing", partial);
+	append_reasons(buf, size, st, STAT_KSTACK_NOMEM, STAT_LABELLED);
+}
 
-		snprintf(buf + len, sizeof(buf) - len,
-			 ", %" PRIu64 " idle samples the kernel skipped added from /proc/stat", idle);
-	}
-	if (partial) {
-		size_t len = strlen(buf);
+/*
+ * The summary of a batch run, on stderr: one line of what was counted in
+ * window @w, never more than the rate allows in its time (one part per
+ * function above), and one of how user stacks were walked.
+ */
+static void print_summary(struct live *live, const struct run_window *w, const struct options *o,
+			  long lines)
+{
+	struct capture_stats st = { { 0 } };
+	char buf[1024] = "";
 
-		snprintf(buf + len, sizeof(buf) - len, ", %" PRIu64 " with a stack missing",
-			 partial);
-		append_reasons(buf, sizeof(buf), st, STAT_KSTACK_NOMEM, STAT_LABELLED);
-	}
+	capture__stats(live__capture(live), &st);
+	summary_events(buf, sizeof(buf), live, &st, o, w->stop - w->start, lines);
+	summary_lost(buf, sizeof(buf), &st);
+	summary_idle(buf, sizeof(buf), live__idle_credited(live));
+	summary_partial(buf, sizeof(buf), &st);
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (!o->kernel_only) {
-		live__walks_text(live, st, buf, sizeof(buf));
+		live__walks_text(live, &st, false, buf, sizeof(buf));
 		fprintf(stderr, "flametop: %s\n", buf);
 	}
 }
@@ -292,7 +341,7 @@ static int close_outputs(const struct options *o, struct outputs *out, int ret)
 	return ret;
 }
 
-/* The view the command line asks for: the whole run, with -K, -U, -p and -c. */
+/* The view the command line asks for: the whole run, with -K, -U, -p, -c and --group. */
 static void filter_from(const struct options *o, struct view_filter *f, int32_t *tgids)
 {
 	for (size_t i = 0; i < o->ntgids; i++)
@@ -304,6 +353,7 @@ static void filter_from(const struct options *o, struct view_filter *f, int32_t 
 		.tgids = tgids,
 		.ntgids = o->ntgids,
 		.comm = o->comm,
+		.group = o->group,
 	};
 }
 
@@ -340,21 +390,24 @@ static void count_chain_end(void *ctx, const struct stack_trie *t, uint32_t abov
 /* Stacks in the view: trie nodes that stacks end at, as many as folded lines; or -ENOMEM. */
 static long count_stacks(struct stack_trie *t)
 {
+	struct trie_visitor v = { count_stack_end, count_chain_end, NULL };
 	long n = 0;
-	int err = stack_trie__walk(t, &(struct trie_visitor){ count_stack_end, count_chain_end, &n });
+	int err;
+
+	v.ctx = &n;
+	err = stack_trie__walk(t, &v);
 
 	return err ? err : n;
 }
 
 /*
- * Writes every output of @out from @prof, filtered as the command line
- * says. Returns 0, or -errno with *@what naming the output that failed.
- * With @stacks, the number of stacks written goes there: the folded lines,
- * counted again when no folded stacks were asked for.
+ * Writes every output of @out from @prof, filtered and grouped as the
+ * command line says. Returns 0, or -errno with *@what naming the output
+ * that failed. With @stacks, the number of stacks written goes there: the
+ * folded lines, counted again when no folded stacks were asked for.
  */
-static int write_outputs(const struct options *o, struct outputs *out,
-			 const struct profile *prof, const struct output_info *info,
-			 const char **what, long *stacks)
+static int write_outputs(const struct options *o, struct outputs *out, struct profile *prof,
+			 const struct output_info *info, const char **what, long *stacks)
 {
 	int32_t tgids[MAX_FILTER_TGIDS];
 	FILE *files[] = { out->folded, out->svg, out->pprof };
@@ -367,6 +420,8 @@ static int write_outputs(const struct options *o, struct outputs *out,
 	filter_from(o, &filter, tgids);
 	*what = "building the view";
 	stack_trie__init(&trie);
+	if (profile__group(prof, o->group))
+		return -ENOMEM;
 	ret = stack_trie__build(&trie, prof, &filter);
 	for (int i = 0; i < 3 && !ret; i++) {
 		long n = files[i] ? output__write(files[i], formats[i], &trie, prof, &filter, info) : 0;
@@ -390,12 +445,13 @@ static int64_t unix_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* What the outputs say about a live run of @seconds that began at @started (Unix ns). */
-static void live_info(const struct options *o, const struct live *live, int64_t started,
-		      double seconds, char *title, size_t size, struct output_info *info)
+/* What the outputs say about a live run in window @w. */
+static void live_info(const struct options *o, const struct live *live, const struct run_window *w,
+		      char *title, size_t size, struct output_info *info)
 {
 	const struct capture *cap = live__capture(live);
 	bool sample = o->mode == CAPTURE_SAMPLE, bytes = o->weight == WEIGHT_BYTES;
+	double seconds = w->stop - w->start;
 
 	if (sample)
 		snprintf(title, size, "flametop: %s, %u Hz, %d CPUs, %.1f s", capture__hook(cap),
@@ -408,7 +464,7 @@ static void live_info(const struct options *o, const struct live *live, int64_t 
 		.type = sample ? "samples" : bytes ? "bytes" : "reads",
 		.unit = bytes ? "bytes" : "count",
 		.period_ns = sample ? 1000000000ull / o->freq : 0,
-		.time_ns = started,
+		.time_ns = w->started,
 		.duration_ns = (int64_t)(seconds * 1e9),
 	};
 }
@@ -419,17 +475,16 @@ static int run_batch_live(const struct options *o)
 	/* The kernel table is read once sampling runs: the two overlap. */
 	struct symbolizer_opts sopts = { .raw_names = o->no_demangle, .defer_kernel = true };
 	struct capture_opts copts;
-	struct capture_stats stats = { { 0 } };
 	struct symbolizer *sym = NULL;
 	struct unwinder *unwinder = NULL;
 	struct profile *prof = NULL;
 	struct live *live = NULL;
 	struct outputs out;
 	struct output_info info;
+	struct run_window w;
 	char err[1024], title[256], filters[512];
 	const char *what;
-	double start, next;
-	int64_t started;
+	double next;
 	long lines;
 	int ret = open_outputs(o, &out);
 
@@ -455,7 +510,9 @@ static int run_batch_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
-	ret = live__load_kernel(live);
+	w.start = now_seconds();
+	w.started = unix_ns();
+	ret = live__start(live);
 	if (ret) {
 		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));
 		goto cleanup;
@@ -468,25 +525,23 @@ static int run_batch_live(const struct options *o)
 		fprintf(stderr, "flametop: kernel addresses hidden (kptr_restrict): kernel frames "
 				"will show as [unknown]\n");
 
-	start = now_seconds();
-	started = unix_ns();
-	for (next = start + 1.0; !stop_signal; next += 1.0) {
-		double end = o->duration > 0 ? start + o->duration : next;
+	for (next = w.start + 1.0; !stop_signal; next += 1.0) {
+		double end = o->duration > 0 ? w.start + o->duration : next;
 
 		wait_until(live, next < end ? next : end);
 		if (live__drain(live) < 0)
 			break;
-		if (o->duration > 0 && now_seconds() >= start + o->duration)
+		if (o->duration > 0 && now_seconds() >= w.start + o->duration)
 			break;
 	}
 	/* Detach first, then drain twice: the second catches events that were
 	 * still running on the other map set when the hooks went away. */
 	live__stop(live);
+	w.stop = now_seconds();
 	live__drain(live);
 	live__drain(live);
-	capture__stats(live__capture(live), &stats);
 
-	live_info(o, live, started, now_seconds() - start, title, sizeof(title), &info);
+	live_info(o, live, &w, title, sizeof(title), &info);
 	describe_filters(o, filters, sizeof(filters));
 	info.subtitle = filters;
 	what = "sorting the stacks";
@@ -497,7 +552,7 @@ static int run_batch_live(const struct options *o)
 		ret = fail("%s: %s", what, strerror(-ret));
 		goto cleanup;
 	}
-	print_summary(live, &stats, o, now_seconds() - start, lines);
+	print_summary(live, &w, o, lines);
 	ret = 0;
 cleanup:
 	live__close(live);
@@ -553,6 +608,7 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.hide_user = o->kernel_only,
 		.unwind = { .memory_bytes = o->unwind_memory },
 		.unwind_fp = o->unwind_fp,
+		.group = o->group,
 	};
 	capture_opts_from(o, &c->capture);
 	c->capture.kernel_stacks = c->capture.user_stacks = true;
@@ -590,7 +646,10 @@ static void report_bad_lines(const char *file, const struct input_stats *st)
 			st->first_bad_why ? st->first_bad_why : "malformed");
 }
 
-/* Reads -i FILE (or stdin) into @prof. Returns 0 or EXIT_USAGE after saying why. */
+/*
+ * Reads -i FILE (or stdin) into @prof. Returns 0, or EXIT_USAGE after saying
+ * why: it can't be read, or not one line of it is a stack.
+ */
 static int read_input(const struct options *o, struct profile *prof, struct input_stats *st)
 {
 	bool is_stdin = strcmp(o->input, "-") == 0;
@@ -610,11 +669,21 @@ static int read_input(const struct options *o, struct profile *prof, struct inpu
 			    input__format_name(st->format));
 	if (err)
 		return fail("-i %s: %s", o->input, strerror(-err));
+	if (!st->stacks && st->bad && st->format == INPUT_FOLDED)
+		return fail("-i %s: not one line is a folded stack (comm;frame;... count): %" PRIu64
+			    " malformed line%s, the first on line %" PRIu64 " (%s)",
+			    o->input, st->bad, st->bad == 1 ? "" : "s", st->first_bad_line,
+			    st->first_bad_why);
+	if (!st->stacks && st->bad)
+		return fail("-i %s: not one stack in this %s input: %" PRIu64 " malformed",
+			    o->input, input__format_name(st->format), st->bad);
+	if (!st->stacks)
+		return fail("-i %s: no stack in it: the input is empty", o->input);
 	return 0;
 }
 
 /* -i FILE with --folded, --svg or --pprof: the stacks read, filtered, written to @out. */
-static int rewrite(const struct options *o, struct outputs *out, const struct profile *prof,
+static int rewrite(const struct options *o, struct outputs *out, struct profile *prof,
 		   const char *name, const struct input_stats *st)
 {
 	struct output_info info = { .type = st->unit, .unit = st->count_unit };

@@ -21,6 +21,7 @@ const char options_usage[] =
 	"  -d, --delay SECS       seconds between screen refreshes (default 2)\n"
 	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read\n"
 	"      --weight WEIGHT    read mode: calls (default) or bytes requested\n"
+	"      --group GROUP      the tree's first level: comm (default), pid or tid\n"
 	"      --folded           print folded stacks (for flamegraph.pl), no screen\n"
 	"      --svg FILE         write an SVG flame graph (for a browser) to FILE, no screen\n"
 	"      --pprof FILE       write a pprof profile (gzip'd profile.proto) to FILE, no screen\n"
@@ -40,17 +41,20 @@ const char options_usage[] =
 	"  -h, --help             this help\n"
 	"      --version          print the version\n"
 	"\n"
-	"Examples:\n"
-	"  sudo flametop                           live screen, all CPUs\n"
-	"  sudo flametop -p 1234                   one process\n"
-	"  sudo flametop --svg cpu.svg --duration 10   a flame graph of 10 s\n"
+	"Examples (live ones as root, or with sudo; keys: ? on the screen, man flametop):\n"
+	"  flametop                                live screen, all CPUs\n"
+	"  flametop -p 1234 --group tid            one process, thread by thread\n"
+	"  flametop --svg cpu.svg --duration 10    a flame graph of 10 s\n"
 	"  perf script | flametop -i -             browse a perf.data\n"
-	"  sudo flametop --mode read -c cat        who reads, through which code\n"
-	"  flametop -i out.folded                  browse a folded file\n";
+	"  flametop --mode read -c cat             who reads, through which code\n"
+	"  flametop -i out.folded                  browse a folded file\n"
+	"\n"
+	"Exit status: 0, or 2 after one line on stderr saying what was wrong.\n";
 
 enum {
 	OPT_MODE = 256,
 	OPT_WEIGHT,
+	OPT_GROUP,
 	OPT_FOLDED,
 	OPT_SVG,
 	OPT_PPROF,
@@ -76,6 +80,7 @@ static const struct option long_options[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "mode", required_argument, NULL, OPT_MODE },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "svg", required_argument, NULL, OPT_SVG },
 	{ "pprof", required_argument, NULL, OPT_PPROF },
@@ -164,6 +169,24 @@ static int parse_pids(struct options *o, const char *list, char *err, size_t siz
 	return 0;
 }
 
+static int parse_group(struct options *o, const char *arg, char *err, size_t size)
+{
+	static const char *const names[GROUP_NR] = {
+		[GROUP_COMM] = "comm",
+		[GROUP_PID] = "pid",
+		[GROUP_TID] = "tid",
+	};
+
+	for (int g = 0; g < GROUP_NR; g++) {
+		if (strcmp(arg, names[g]) == 0) {
+			o->group = (enum profile_group)g;
+			return 0;
+		}
+	}
+	snprintf(err, size, "--group: unknown grouping '%s' (comm, pid or tid)", arg);
+	return -EINVAL;
+}
+
 /* Checks one option's value; returns 0 or -errno with @err set. */
 static int apply(struct options *o, int opt, const char *arg, const char *name, char *err,
 		 size_t size)
@@ -220,6 +243,8 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		}
 		snprintf(err, size, "--weight: unknown weight '%s' (calls or bytes)", arg);
 		return -EINVAL;
+	case OPT_GROUP:
+		return parse_group(o, arg, err, size);
 	case OPT_STACK_ENTRIES:
 	case OPT_COUNT_ENTRIES:
 		e = parse_uint(arg, 64, 1u << 22, &v);

@@ -2,7 +2,7 @@
 /*
  * options: flametop's command line, parsed and checked. Flags follow bcc's
  * profile and perf top: -F, -p, -c, -K, -U, -d, plus --mode, --folded,
- * --svg, --pprof, --duration, -i and -o.
+ * --svg, --pprof, --duration, --group, -i and -o.
  */
 #ifndef FLAMETOP_OPTIONS_H
 #define FLAMETOP_OPTIONS_H
@@ -13,6 +13,7 @@
 
 #include "bpf/capture.h"
 #include "live/live.h"
+#include "profile/profile.h"
 
 #define DEFAULT_FREQ 99
 #define DEFAULT_DELAY 2.0
@@ -20,6 +21,7 @@
 struct options {
 	enum capture_mode mode;
 	enum live_weight weight;
+	enum profile_group group;  /* --group: the first level of the tree and of folded stacks */
 	unsigned int freq;         /* -F */
 	double delay;              /* -d: seconds between screen refreshes */
 	double duration;           /* --duration: seconds; 0 runs until interrupted */

@@ -402,22 +402,40 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
  */
 struct user_regs {
 	__u64 ip, sp, fp; /* ip 0: not known */
+	bool compat;      /* a 32-bit task's */
 };
+
+/*
+ * Whether user registers @regs (a struct pt_regs pointer, read with CO-RE,
+ * or the perf event's own copy) are a 32-bit task's: by its code segment
+ * on x86-64, its mode on arm64. Not by where its stack lies: a 64-bit
+ * thread may be given a stack below 4 GiB.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define USER32_CS 0x23
+#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, cs) & 0xffff) == USER32_CS)
+/* A perf event's own copy is read whole words at a time: cs is the 18th of the uapi pt_regs. */
+#define REGS_COMPAT(regs) ((((const __u64 *)(regs))[17] & 0xffff) == USER32_CS)
+#elif defined(__TARGET_ARCH_arm64)
+#define PSR_MODE32 0x10
+#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, pstate) & PSR_MODE32) != 0)
+#define REGS_COMPAT(regs) (((regs)->pstate & PSR_MODE32) != 0)
+#endif
 
 /* The user registers saved in @regs, a struct pt_regs pointer. */
 #define USER_REGS_CORE(regs)                                                                       \
 	((struct user_regs){ .ip = PT_REGS_IP_CORE(regs),                                          \
 			     .sp = PT_REGS_SP_CORE(regs),                                          \
-			     .fp = PT_REGS_FP_CORE(regs) })
+			     .fp = PT_REGS_FP_CORE(regs),                                          \
+			     .compat = REGS_COMPAT_CORE(regs) })
 
 /*
  * Whether @r can be walked here: known, and a 64-bit task's. 32-bit tasks
- * lay their frames out otherwise, and their stacks lie below 4 GiB
- * (bpf_get_stack() walks those).
+ * lay their frames out otherwise (bpf_get_stack() walks those).
  */
 static __always_inline bool user_regs_walkable(const struct user_regs *r)
 {
-	return r->ip && r->sp >> 32;
+	return r->ip && !r->compat;
 }
 
 /*
@@ -492,6 +510,11 @@ static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *h
  * the frame, it follows the frame pointer instead, as walk_user_frames()
  * does. A caller's address must lie in one of the process's executable
  * mappings to be recorded: a walk never records a frame it made up.
+ *
+ * The walk's state is kept in a per-CPU map, not on the stack: the
+ * verifier follows values on the stack from one call of the callback to
+ * the next (until they stop changing), but not values in a map, so it
+ * checks a step once instead of once per combination of their values.
  */
 struct unwind_walk {
 	__u64 pc;     /* the frame last recorded, as recorded (after a signal frame: exact + 1) */
@@ -501,8 +524,27 @@ struct unwind_walk {
 	__s32 map;    /* the index of the mapping holding pc (as looked up), or -1 */
 	__u32 end;    /* enum unwind_end: why the walk stopped */
 	__u32 fp_end; /* why it stops when a frame-pointer step fails */
-	bool stale;   /* met code outside the process's known mappings */
+	__u32 table;  /* the table last found in (its id + 1 and generation as a mapping names
+		       * it), 0: none ... */
+	__u32 gen;
+	__u32 buckets; /* ... and its buckets */
+	bool stale;    /* met code outside the process's known mappings */
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_walk);
+	__uint(max_entries, 1);
+} unwind_walks SEC(".maps");
+
+/* This CPU's walk state, or NULL (never). */
+static __always_inline struct unwind_walk *unwind_walk_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&unwind_walks, &zero);
+}
 
 /* The caller's registers, as a step finds them. */
 struct caller_regs {
@@ -563,24 +605,51 @@ static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 a
 }
 
 /*
- * The id of the rule at file offset @off of the table of mapping @m, or
- * UNWIND_RULE_ID_NONE; *@loaded false when the table is not (or no
- * longer) in.
+ * unwind_map_index() of @addr, looking first at mapping @near (-1: none):
+ * a caller's code is most often in its callee's file.
  */
-static __always_inline __u32 unwind_table_rule(const struct unwind_map *m, __u32 off, bool *loaded)
+static __always_inline int unwind_map_near(const struct unwind_proc *p, int near, __u64 addr)
 {
-	__u32 id = m->table - 1, zero = 0, b, lo, hi, mid;
-	const struct unwind_row *head, *bucket, *row;
-	void *rows = bpf_map_lookup_elem(&unwind_tables, &id);
-	struct search_bounds *sb;
+	const struct unwind_map *m = &p->maps[(__u32)near & (UNWIND_MAX_MAPS - 1)];
 
-	*loaded = false;
-	head = rows ? bpf_map_lookup_elem(rows, &zero) : NULL;
-	if (!head || (head->off & 0xffff) != m->gen)
-		return UNWIND_RULE_ID_NONE;
-	*loaded = true;
+	if (near >= 0 && (__u32)near < p->n && m->start <= addr && addr < m->end)
+		return near;
+	return unwind_map_index(p, addr);
+}
+
+/* What unwind_table_rule() says when the table is not (or no longer) in. */
+#define UNWIND_RULE_ID_NOT_LOADED 0xffffffffu
+
+/*
+ * The id of the rule at file offset @off of the table of mapping @m, or
+ * UNWIND_RULE_ID_NONE, or UNWIND_RULE_ID_NOT_LOADED. The table's head,
+ * read once, is kept in @w for the frames after it in the same table. A
+ * global function: the verifier checks it once, whatever calls it.
+ */
+__attribute__((noinline)) __u32 unwind_table_rule(struct unwind_walk *w,
+						  const struct unwind_map *m, __u32 off)
+{
+	__u32 id, zero = 0, b, lo, hi, mid;
+	const struct unwind_row *head, *bucket, *row;
+	struct search_bounds *sb;
+	void *rows;
+
+	if (!w || !m)
+		return UNWIND_RULE_ID_NOT_LOADED;
+	id = m->table - 1;
+	rows = bpf_map_lookup_elem(&unwind_tables, &id);
+	if (!rows)
+		return UNWIND_RULE_ID_NOT_LOADED;
+	if (w->table != m->table || w->gen != m->gen) {
+		head = bpf_map_lookup_elem(rows, &zero);
+		if (!head || (head->off & 0xffff) != m->gen)
+			return UNWIND_RULE_ID_NOT_LOADED;
+		w->table = m->table;
+		w->gen = m->gen;
+		w->buckets = head->rule;
+	}
 	b = off >> UNWIND_BUCKET_SHIFT;
-	if (b >= head->rule)
+	if (b >= w->buckets)
 		return UNWIND_RULE_ID_NONE;
 	b++;
 	bucket = bpf_map_lookup_elem(rows, &b);
@@ -607,6 +676,46 @@ static __always_inline __u32 unwind_table_rule(const struct unwind_map *m, __u32
 }
 
 /*
+ * The rules last found, per CPU, direct-mapped by (table, offset): a
+ * sampled program's outer frames are the same from one sample to the next
+ * (main, the event loop, the start code), and one memo line costs less
+ * than the four or five lines of a table search. A table's rows never
+ * change under one (id, generation).
+ */
+#define RULE_MEMO_WAYS 512
+
+struct rule_memo_entry {
+	__u32 table; /* the table's id + 1 and generation, as a mapping names it; 0: empty */
+	__u32 gen;
+	__u32 off;
+	__u32 rule;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct rule_memo_entry);
+	__uint(max_entries, RULE_MEMO_WAYS);
+} rule_memo SEC(".maps");
+
+/* unwind_table_rule() through the memo (a table's answer, when it is in, is remembered). */
+static __always_inline __u32 unwind_memo_rule(struct unwind_walk *w, const struct unwind_map *m,
+					      __u32 off)
+{
+	__u32 way = (__u32)(((__u64)off * HASH_MUL + m->table) >> 40) & (RULE_MEMO_WAYS - 1);
+	struct rule_memo_entry *e = bpf_map_lookup_elem(&rule_memo, &way);
+	__u32 id;
+
+	if (e && e->table == m->table && e->gen == m->gen && e->off == off)
+		return e->rule;
+	id = unwind_table_rule(w, m, off);
+	if (e && id != UNWIND_RULE_ID_NOT_LOADED)
+		*e = (struct rule_memo_entry){ .table = m->table, .gen = m->gen, .off = off,
+					       .rule = id };
+	return id;
+}
+
+/*
  * The rule for the frame last recorded, looked up at @addr, into @r; a
  * NONE rule where the frame has none, with w->fp_end saying why.
  */
@@ -617,7 +726,6 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 	const struct unwind_rule *found;
 	__u32 id, idx;
 	__u64 off;
-	bool loaded;
 
 	r->kind = UNWIND_RULE_NONE;
 	if (!p) {
@@ -637,8 +745,8 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 	w->fp_end = UNWIND_NO_TABLE;
 	if (!m->table || off > 0xffffffffULL)
 		return;
-	id = unwind_table_rule(m, (__u32)off, &loaded);
-	if (!loaded) {
+	id = unwind_memo_rule(w, m, (__u32)off);
+	if (id == UNWIND_RULE_ID_NOT_LOADED) {
 		w->fp_end = UNWIND_NOT_LOADED;
 		return;
 	}
@@ -701,6 +809,15 @@ static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
 	c->sp = cfa;
 	c->bp = w->bp;
 	c->exact = false;
+	if (r->fp_off && r->fp_off == r->ra_off - 8) { /* pushed rbp beside the return address */
+		__u64 saved[2];
+
+		if (bpf_probe_read_user(saved, sizeof(saved), (void *)(cfa + r->fp_off)))
+			return UNWIND_UNREADABLE;
+		c->bp = saved[0];
+		c->pc = saved[1];
+		return STEP_ON;
+	}
 	if (bpf_probe_read_user(&c->pc, sizeof(c->pc), (void *)(cfa + r->ra_off)) ||
 	    (r->fp_off && bpf_probe_read_user(&c->bp, sizeof(c->bp), (void *)(cfa + r->fp_off))))
 		return UNWIND_UNREADABLE;
@@ -710,7 +827,7 @@ static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
 /* bpf_loop()'s callback: one frame. Returns 1 when the walk ends (w->end says why). */
 static long unwind_step(__u32 i, void *arg)
 {
-	struct unwind_walk *w = arg;
+	struct unwind_walk *w = unwind_walk_state();
 	struct sent_stack *t = scratch_stack(true);
 	const struct unwind_proc *p = NULL;
 	struct unwind_rule r;
@@ -718,7 +835,7 @@ static long unwind_step(__u32 i, void *arg)
 	__u64 addr, rec;
 	__u32 nr, end;
 
-	if (!t)
+	if (!t || !w)
 		return 1;
 	nr = t->nr;
 	if (nr >= MAX_STACK_DEPTH) {
@@ -734,7 +851,7 @@ static long unwind_step(__u32 i, void *arg)
 	if (end == STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
 	if (end == STEP_ON && p) {
-		w->map = unwind_map_index(p, c.exact ? c.pc : c.pc - 1);
+		w->map = unwind_map_near(p, w->map, c.exact ? c.pc : c.pc - 1);
 		if (w->map < 0) {
 			w->stale = true;
 			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : UNWIND_BAD_FRAME;
@@ -763,25 +880,23 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 					     bool *stale)
 {
 	struct sent_stack *t = scratch_stack(true);
-	struct unwind_walk w = { .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
-				 .end = UNWIND_DEPTH, .slot = UNWIND_NO_SLOT };
-	__u32 *slot = bpf_map_lookup_elem(&unwind_pids, &tgid);
+	struct unwind_walk *w = unwind_walk_state();
+	__u32 *slot = bpf_map_lookup_elem(&unwind_pids, &tgid), end;
 
-	if (!t) {
+	if (!t || !w) {
 		stack_failed(-EFAULT, true);
 		return -EFAULT;
 	}
-	if (slot)
-		w.slot = *slot;
+	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
+				   .end = UNWIND_DEPTH, .slot = slot ? *slot : UNWIND_NO_SLOT,
+				   .hash = hash_step(HASH_MUL, r->ip) };
 	t->ips[0] = r->ip;
 	t->nr = 1;
-	w.hash = hash_step(HASH_MUL, r->ip);
-	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, &w, 0);
-	if (w.end >= UNWIND_END_NR)
-		w.end = UNWIND_DEPTH;
-	*hash = stack_hash_end(t, w.hash, w.end);
-	stat_add(STAT_UWALK + w.end, 1);
-	*stale = w.stale;
+	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, NULL, 0);
+	end = w->end < UNWIND_END_NR ? w->end : UNWIND_DEPTH;
+	*hash = stack_hash_end(t, w->hash, end);
+	stat_add(STAT_UWALK + end, 1);
+	*stale = w->stale;
 	return 0;
 }
 
@@ -1126,7 +1241,8 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	/* On x86-64 and arm64 the kernel lives in the upper half of the address space. */
 	at.in_kernel = (long)at.ip < 0;
 	if (!at.in_kernel)
-		at.user = (struct user_regs){ .ip = at.ip, .sp = at.sp, .fp = PT_REGS_FP(&ctx->regs) };
+		at.user = (struct user_regs){ .ip = at.ip, .sp = at.sp, .fp = PT_REGS_FP(&ctx->regs),
+					      .compat = REGS_COMPAT(&ctx->regs) };
 	return record_event(ctx, 0, &at);
 }
 

@@ -167,7 +167,7 @@ const char *capture_mode__name(enum capture_mode mode)
 const char *unwind_end__name(uint32_t end)
 {
 	static const char *const names[UNWIND_END_NR] = {
-		[UNWIND_NO_TABLE] = "no table",
+		[UNWIND_NO_TABLE] = "no table, no frame pointer",
 		[UNWIND_NOT_LOADED] = "table not loaded yet",
 		[UNWIND_UNSUPPORTED] = "unsupported CFI",
 		[UNWIND_UNREADABLE] = "unreadable stack",

@@ -177,8 +177,8 @@ void capture__close(struct capture *cap);
 const char *capture_mode__name(enum capture_mode mode);
 
 /*
- * Why a user stack's walk ended, in a few words ("no table", "depth
- * limit"); NULL for UNWIND_WHOLE and unknown values.
+ * Why a user stack's walk ended, in a few words ("no table, no frame
+ * pointer", "depth limit"); NULL for UNWIND_WHOLE and unknown values.
  */
 const char *unwind_end__name(uint32_t end);
 

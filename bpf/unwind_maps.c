@@ -172,21 +172,29 @@ static void lay_out(struct unwind_row *out, uint16_t gen, uint32_t nbuckets,
 	memcpy(out + base, rows, n * sizeof(*rows));
 }
 
-int unwind_maps__make_table(struct unwind_maps *m, uint16_t gen, const struct unwind_row *rows,
-			    size_t n, size_t *bytes)
+/* The buckets a table of @n rows needs: one per UNWIND_BUCKET_SHIFT bytes up to its last row. */
+static uint64_t table_buckets(const struct unwind_row *rows, size_t n)
 {
-	uint64_t nbuckets = n ? ((uint64_t)rows[n - 1].off >> UNWIND_BUCKET_SHIFT) + 1 : 0;
-	uint64_t elems = 1 + nbuckets + n;
+	return n ? ((uint64_t)rows[n - 1].off >> UNWIND_BUCKET_SHIFT) + 1 : 0;
+}
+
+size_t unwind_maps__table_bytes(const struct unwind_row *rows, size_t n)
+{
+	return page_round((1 + table_buckets(rows, n) + n) * sizeof(*rows));
+}
+
+int unwind_maps__make_table(uint16_t gen, const struct unwind_row *rows, size_t n, size_t *bytes)
+{
+	uint64_t nbuckets = table_buckets(rows, n), elems = 1 + nbuckets + n;
 	struct unwind_row *mem;
 	int fd;
 
-	(void)m;
 	if (elems > UINT32_MAX / sizeof(*rows))
 		return -E2BIG;
 	fd = mmap_array("flametop_table", sizeof(*rows), (uint32_t)elems, BPF_F_INNER_MAP);
 	if (fd < 0)
 		return fd;
-	*bytes = page_round(elems * sizeof(*rows));
+	*bytes = unwind_maps__table_bytes(rows, n);
 	mem = map_values(fd, elems * sizeof(*rows));
 	if (!mem) {
 		int err = -errno;

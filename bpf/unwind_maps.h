@@ -45,6 +45,9 @@ size_t unwind_maps__fixed_bytes(const struct unwind_maps *m);
 int unwind_maps__add_rules(struct unwind_maps *m, uint32_t first, const struct unwind_rule *rules,
 			   uint32_t n);
 
+/* The kernel memory a table of @n rows (sorted by offset) takes once laid out. */
+size_t unwind_maps__table_bytes(const struct unwind_row *rows, size_t n);
+
 /*
  * unwind_maps__make_table() lays out @n rows (sorted by offset, as a
  * cfi_table has them) for the walk's search, with generation @gen, in a
@@ -52,8 +55,7 @@ int unwind_maps__add_rules(struct unwind_maps *m, uint32_t first, const struct u
  * Returns its fd (for unwind_maps__put_tables(), then to close), or
  * -errno (-E2BIG for a table too large to lay out).
  */
-int unwind_maps__make_table(struct unwind_maps *m, uint16_t gen, const struct unwind_row *rows,
-			    size_t n, size_t *bytes);
+int unwind_maps__make_table(uint16_t gen, const struct unwind_row *rows, size_t n, size_t *bytes);
 
 /*
  * unwind_maps__put_tables() puts the tables @fds in table slots @ids

@@ -36,6 +36,7 @@ struct live {
 	enum live_weight weight;
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
+	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
 };
 
 static double monotonic_seconds(void)
@@ -61,6 +62,8 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	}
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
+	if (unwinder) /* their tables are built while the programs load */
+		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm);
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
@@ -76,6 +79,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	l->unwinder = unwinder;
 	l->prof = prof;
 	l->weight = weight;
+
 	idle_account__start(&l->idle, l->cap, &o);
 	*out = l;
 	return 0;
@@ -87,6 +91,7 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 	uint32_t frames[NAME_CACHE_MAX_FRAMES];
 	struct sample s = {
 		.tgid = (int32_t)st->tgid,
+		.tid = (int32_t)st->pid,
 		.frames = frames,
 		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
 	};
@@ -114,7 +119,7 @@ static bool credit_idle(void *ctx, int cpu, uint64_t samples)
 
 #define KERNEL_WAIT_MS 2 /* how often the wait for the kernel table looks again */
 
-int live__load_kernel(struct live *l)
+int live__start(struct live *l)
 {
 	struct pollfd pfd;
 
@@ -206,21 +211,33 @@ void live__stop(struct live *l)
 	capture__stop(l->cap);
 }
 
-void live__walks_text(const struct live *l, const struct capture_stats *st, char *buf,
+void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size)
 {
-	const uint64_t *walks = st->slot + STAT_UWALK;
-	uint64_t cut = 0;
+	uint64_t walks[UNWIND_END_NR], cut = 0;
 	const char *sep = " (";
 	size_t len;
 
-	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++)
-		cut += walks[end];
-	len = (size_t)snprintf(buf, size, "user stacks by %s: %" PRIu64 " whole, %" PRIu64
-				     " truncated",
+	for (uint32_t end = 0; end < UNWIND_END_NR; end++) {
+		walks[end] = st->slot[STAT_UWALK + end] - (interval ? l->walks_shown[end] : 0);
+		if (interval)
+			l->walks_shown[end] = st->slot[STAT_UWALK + end];
+		cut += end == UNWIND_WHOLE ? 0 : walks[end];
+	}
+	len = (size_t)snprintf(buf, size, "user stacks by %s: ",
 			       capture__unwinds_with_tables(l->cap) ? "unwind tables"
-								    : "frame pointers",
-			       walks[UNWIND_WHOLE], cut);
+								    : "frame pointers");
+	if (len < size && interval)
+		len += (size_t)snprintf(buf + len, size - len, "%.1f%% whole",
+					walks[UNWIND_WHOLE] + cut
+						? 100.0 * (double)walks[UNWIND_WHOLE] /
+							  (double)(walks[UNWIND_WHOLE] + cut)
+						: 100.0);
+	else if (len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%" PRIu64 " whole",
+					walks[UNWIND_WHOLE]);
+	if (len < size)
+		len += (size_t)snprintf(buf + len, size - len, ", %" PRIu64 " truncated", cut);
 	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR && len < size; end++) {
 		if (!walks[end])
 			continue;

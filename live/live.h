@@ -27,20 +27,23 @@ struct live;
 /*
  * live__open() starts capturing with @copts into @prof, naming frames with
  * @sym and walking user stacks with @unwinder's tables (NULL: along the
- * frame pointers); all three borrowed: they must outlive the source. On
- * failure returns -errno and writes one line to @err.
+ * frame pointers); all three borrowed: they must outlive the source. The
+ * processes running now (those of the filters) are described to the
+ * unwinder first, so that their tables are built while the programs load.
+ * On failure returns -errno and writes one line to @err.
  */
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
 	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
 	       size_t err_size);
 
 /*
- * live__load_kernel() reads the symbolizer's kernel table, in a thread
- * while this one handles process notes (sampling has begun: the processes
- * sampled first get their maps read and their unwind tables asked for
- * meanwhile). Returns 0 or -errno.
+ * live__start() finishes starting, while sampling has begun: it reads the
+ * symbolizer's kernel table, in a thread while this one handles process
+ * notes (the processes sampled first have their maps read and their
+ * tables asked for meanwhile). Returns 0 or -errno (the kernel table could
+ * not be read).
  */
-int live__load_kernel(struct live *l);
+int live__start(struct live *l);
 
 /*
  * live__drain() moves everything captured since the last drain into the
@@ -85,9 +88,10 @@ void live__stop(struct live *l);
  * live__walks_text() writes into @buf how user stacks are walked and how
  * the walks counted in @st (capture__stats()) ended, e.g. "user stacks by
  * unwind tables: 1234 whole, 5 truncated (table not loaded yet: 4, no
- * table: 1)".
+ * table: 1)". With @interval, only the walks since the last such call, the
+ * whole ones as a share ("99.6% whole").
  */
-void live__walks_text(const struct live *l, const struct capture_stats *st, char *buf,
+void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size);
 
 /* The capture underneath, for its hook, stats and filters. */

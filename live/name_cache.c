@@ -179,15 +179,20 @@ static uint64_t names_gen(struct name_cache *nc, uint32_t tgid)
 static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 {
 	enum frame_kind kind = e->tgid == KERNEL_TGID ? FRAME_KERNEL : FRAME_USER;
-	char buf[NAME_MAX_BYTES + 1];
+	char buf[NAME_MAX_BYTES + 1], object[NAME_MAX_BYTES + 1] = "";
 	int status;
 
 	if (kind == FRAME_KERNEL)
 		status = symbolizer__kernel(nc->sym, e->ip, e->is_return, buf, sizeof(buf));
 	else
 		status = symbolizer__user(nc->sym, e->tgid, e->ip, e->is_return, buf, sizeof(buf));
+	if (kind == FRAME_USER && status != SYM_UNKNOWN)
+		symbolizer__user_object(nc->sym, e->tgid, e->ip, e->is_return, object,
+					sizeof(object));
 	e->named = status == SYM_NAMED;
-	e->frame = profile__frame(nc->prof, buf, strlen(buf), kind, e->named);
+	e->frame = object[0] ? profile__frame_in(nc->prof, buf, strlen(buf), kind, e->named, object,
+						 strlen(object))
+			     : profile__frame(nc->prof, buf, strlen(buf), kind, e->named);
 	e->gen = names_gen(nc, e->tgid);
 	e->drain = nc->drain;
 }
@@ -486,6 +491,21 @@ static uint32_t truncated_frame(struct name_cache *nc, uint32_t end)
 	return profile__frame(nc->prof, truncated, sizeof(truncated) - 1, FRAME_USER, false);
 }
 
+/*
+ * How many of the user frames @ips (leaf first) lie in @tgid's code, from
+ * the leaf to the first return address outside every executable mapping:
+ * a walk that stopped short may have stepped by frame pointer past code
+ * built without them, and read a number that is no return address. Such a
+ * number never becomes a frame. The leaf, where the event was, counts.
+ */
+static uint32_t code_depth(struct name_cache *nc, uint32_t tgid, const uint64_t *ips, uint32_t n)
+{
+	for (uint32_t i = 1; i < n; i++)
+		if (!symbolizer__in_code(nc->sym, tgid, ips[i] - 1))
+			return i;
+	return n;
+}
+
 uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames)
 {
 	uint32_t n;
@@ -495,12 +515,14 @@ uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st
 		return 0;
 	n = append_lost(nc, frames, 1, st->uerr, FRAME_USER);
 	if (st->nu) {
-		uint32_t cut = truncated_frame(nc, st->uend);
+		uint32_t cut = truncated_frame(nc, st->uend), nu = st->nu;
 
-		if (cut != PROFILE_NONE)
+		if (cut != PROFILE_NONE) {
 			frames[n++] = cut;
-		n = append_frames(nc, frames, n, st->tgid, names_gen(nc, st->tgid), st->uips,
-				  st->nu, true, &nc->user_memo);
+			nu = code_depth(nc, st->tgid, st->uips, nu);
+		}
+		n = append_frames(nc, frames, n, st->tgid, names_gen(nc, st->tgid), st->uips, nu,
+				  true, &nc->user_memo);
 	}
 	n = append_lost(nc, frames, n, st->kerr, FRAME_KERNEL);
 	if (st->nk)

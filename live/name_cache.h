@@ -3,8 +3,9 @@
  * name_cache: the names of drained stacks, in front of the symbolizer. A
  * drained stack becomes the profile's frames: its process, its user frames
  * outermost first (after "[truncated]" when the walk stopped short of the
- * start code), its kernel frames, and placeholders saying why a side is
- * missing. A name is asked of the symbolizer once and reused while the
+ * start code; such a stack keeps only the frames up to the first return
+ * address outside the process's code), its kernel frames, and
+ * placeholders saying why a side is missing. A name is asked of the symbolizer once and reused while the
  * symbolizer's generation for its process (or the kernel) lasts; a
  * placeholder ("lib+0x1f", "[unknown]") only within the drain that made it.
  */

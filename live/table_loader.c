@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * table_loader: one worker thread, a queue under a mutex, and a list of
- * finished jobs. The worker runs in rounds: it takes the jobs queued,
- * empties the slots to drop, builds tables for up to ROUND_BUILD_NS and
- * puts them all in at once. It runs at the loop's priority: at a lower
+ * finished jobs. The worker runs in rounds: it empties the slots to drop,
+ * builds tables for up to ROUND_BUILD_NS, most wanted first, and puts them
+ * all in at once. It runs at the loop's priority: at a lower
  * one, a build (~11 ms for libc alone) took 20 times as long beside a
  * busy CPU, and every process's stacks stay truncated meanwhile.
  */
@@ -22,7 +22,7 @@
 #include "unwind/cfi_table.h"
 #include "unwind/rule_dict.h"
 
-#define ROUND_MAX 64                     /* jobs taken in a round */
+#define ROUND_MAX 64                     /* jobs run in a round */
 #define ROUND_BUILD_NS (50 * 1000000ull) /* builds for this long, then puts them in */
 
 struct table_loader {
@@ -35,7 +35,7 @@ struct table_loader {
 	pthread_cond_t wake;
 	/* Under lock. */
 	struct table_job *queue, *done;
-	bool stop;
+	bool stop; /* also read without it (atomically), by a build in progress */
 	uint32_t rules; /* the dictionary's size, for stats */
 };
 
@@ -100,9 +100,9 @@ static int build(struct table_loader *l, struct table_job *job, struct cfi_table
 
 	if (!bin)
 		return -ENOENT;
-	err = cfi_table__build(bin, NULL, l->dict, t);
+	err = cfi_table__build(bin, NULL, l->dict, &l->stop, t);
 	if (err == -ENOENT && (debug = debuginfo__find(bin, &ds)) != NULL) {
-		err = cfi_table__build(bin, debug, l->dict, t);
+		err = cfi_table__build(bin, debug, l->dict, &l->stop, t);
 		elf_file__close(debug);
 	}
 	elf_file__close(bin);
@@ -140,112 +140,118 @@ static int build_table(struct table_loader *l, struct table_job *job)
 	job->source = t.source;
 	job->err = sync_rules(l);
 	if (!job->err) {
-		fd = unwind_maps__make_table(l->maps, job->gen, t.rows, t.n, &job->bytes);
+		fd = unwind_maps__make_table(job->gen, t.rows, t.n, &job->bytes);
 		job->err = fd < 0 ? fd : 0;
 	}
 	cfi_table__free(&t);
 	return fd < 0 ? -1 : fd;
 }
 
-/* Empties the slots of the drop jobs among @jobs, at once. */
-static void run_drops(struct table_loader *l, struct table_job **jobs, size_t n)
+/* Puts @job on the list of finished ones (under the lock). */
+static void finish(struct table_loader *l, struct table_job *job)
 {
-	uint32_t ids[ROUND_MAX];
-	size_t k = 0;
-	int err;
-
-	for (size_t i = 0; i < n; i++)
-		if (jobs[i]->drop)
-			ids[k++] = jobs[i]->id;
-	err = unwind_maps__drop_tables(l->maps, ids, (uint32_t)k);
-	for (size_t i = 0; i < n; i++)
-		if (jobs[i]->drop)
-			jobs[i]->err = err;
+	job->next = l->done;
+	l->done = job;
 }
 
 /*
- * Builds the tables of the build jobs among @jobs (most wanted first,
- * for ROUND_BUILD_NS at most: *@n is cut to the jobs run) and puts them in
- * at once: putting tables in waits for an RCU grace period (~24 ms here),
- * which a round pays once.
+ * Takes the queued job to run next, under the lock: a drop (@drop), or
+ * the most wanted build. NULL when there is none.
  */
-static void run_builds(struct table_loader *l, struct table_job **jobs, size_t *n)
+static struct table_job *take_next(struct table_loader *l, bool drop)
+{
+	struct table_job **best = NULL, *job;
+
+	for (struct table_job **p = &l->queue; *p; p = &(*p)->next)
+		if ((*p)->drop == drop && (!best || (*p)->priority > (*best)->priority))
+			best = p;
+	if (!best)
+		return NULL;
+	job = *best;
+	*best = job->next;
+	job->next = NULL;
+	return job;
+}
+
+/* Empties the slots of the drop jobs queued, at once (under the lock, which it lets go meanwhile). */
+static void run_drops(struct table_loader *l)
+{
+	struct table_job *jobs[ROUND_MAX];
+	uint32_t ids[ROUND_MAX];
+	size_t n = 0;
+	int err;
+
+	while (n < ROUND_MAX && (jobs[n] = take_next(l, true)) != NULL) {
+		ids[n] = jobs[n]->id;
+		n++;
+	}
+	if (!n)
+		return;
+	pthread_mutex_unlock(&l->lock);
+	err = unwind_maps__drop_tables(l->maps, ids, (uint32_t)n);
+	pthread_mutex_lock(&l->lock);
+	while (n--) {
+		jobs[n]->err = err;
+		finish(l, jobs[n]);
+	}
+}
+
+/*
+ * Builds tables for ROUND_BUILD_NS at most, taking the most wanted job
+ * queued each time (so that a job wanted more meanwhile comes next), and
+ * puts them in at once: putting tables in waits for an RCU grace period
+ * (~24 ms here), which a round pays once. Under the lock, which it lets go
+ * while it works.
+ */
+static void run_builds(struct table_loader *l)
 {
 	uint64_t start = monotonic_ns();
+	struct table_job *jobs[ROUND_MAX], *job;
 	uint32_t ids[ROUND_MAX];
 	int fds[ROUND_MAX], err;
-	size_t k = 0, i;
+	size_t k = 0;
 
-	for (i = 0; i < *n; i++) {
-		struct table_job *job = jobs[i];
+	while (k < ROUND_MAX && !l->stop && monotonic_ns() - start <= ROUND_BUILD_NS &&
+	       (job = take_next(l, false)) != NULL) {
 		int fd;
 
-		if (job->drop)
-			continue;
-		if (k && monotonic_ns() - start > ROUND_BUILD_NS)
-			break;
+		pthread_mutex_unlock(&l->lock);
 		fd = build_table(l, job);
-		if (fd >= 0) {
-			ids[k] = job->id;
-			fds[k++] = fd;
+		pthread_mutex_lock(&l->lock);
+		if (fd < 0) {
+			finish(l, job);
+			continue;
 		}
+		jobs[k] = job;
+		ids[k] = job->id;
+		fds[k++] = fd;
 	}
-	*n = i;
+	if (!k)
+		return;
+	pthread_mutex_unlock(&l->lock);
 	err = unwind_maps__put_tables(l->maps, ids, fds, (uint32_t)k);
-	for (size_t j = 0; j < k; j++)
-		close(fds[j]);
-	for (size_t j = 0; j < *n && err; j++)
-		if (!jobs[j]->drop && !jobs[j]->err)
-			jobs[j]->err = err;
-}
-
-/* Drops before builds, then the most wanted first. */
-static int job_order(const void *a, const void *b)
-{
-	const struct table_job *x = *(struct table_job *const *)a, *y = *(struct table_job *const *)b;
-
-	if (x->drop != y->drop)
-		return x->drop ? -1 : 1;
-	return x->priority > y->priority ? -1 : x->priority < y->priority;
-}
-
-/* Takes up to ROUND_MAX queued jobs into @jobs, under the lock, in the order they run. */
-static size_t take_round(struct table_loader *l, struct table_job **jobs)
-{
-	size_t n = 0;
-
-	while (l->queue && n < ROUND_MAX) {
-		jobs[n++] = l->queue;
-		l->queue = l->queue->next;
+	for (size_t i = 0; i < k; i++)
+		close(fds[i]);
+	pthread_mutex_lock(&l->lock);
+	while (k--) {
+		jobs[k]->err = err;
+		finish(l, jobs[k]);
 	}
-	qsort(jobs, n, sizeof(*jobs), job_order);
-	return n;
 }
 
 static void *worker(void *arg)
 {
 	struct table_loader *l = arg;
-	struct table_job *jobs[ROUND_MAX];
 
 	pthread_mutex_lock(&l->lock);
 	while (!l->stop) {
-		size_t n = take_round(l, jobs), ran = n;
-
-		if (!n) {
+		if (!l->queue) {
 			pthread_cond_wait(&l->wake, &l->lock);
 			continue;
 		}
-		pthread_mutex_unlock(&l->lock);
-		run_drops(l, jobs, n);
-		run_builds(l, jobs, &ran);
-		pthread_mutex_lock(&l->lock);
+		run_drops(l);
+		run_builds(l);
 		l->rules = l->rules_loaded;
-		for (size_t i = n; i-- > 0;) { /* the jobs not run go back first in the queue */
-			struct table_job **to = i < ran ? &l->done : &l->queue;
-
-			jobs[i]->next = *to;
-			*to = jobs[i];
-		}
 	}
 	pthread_mutex_unlock(&l->lock);
 	return NULL;
@@ -340,7 +346,7 @@ void table_loader__free(struct table_loader *l)
 	if (!l)
 		return;
 	pthread_mutex_lock(&l->lock);
-	l->stop = true;
+	__atomic_store_n(&l->stop, true, __ATOMIC_RELAXED);
 	pthread_cond_signal(&l->wake);
 	pthread_mutex_unlock(&l->lock);
 	pthread_join(l->thread, NULL);

@@ -18,8 +18,13 @@
  */
 #include "live/unwinder.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +40,7 @@
 #include "symbols/rootfs.h"
 
 #define FILE_IDLE_PASSES 64 /* a file no note met for this long is forgotten */
+#define SAMPLED_WANT 1024   /* how much a sampled process's note weighs beside a running one's */
 #define MIN_PROC_SLOTS 128
 #define MAX_PROC_SLOTS 4096
 #define PROC_SLOTS_SHARE 20 /* the process slots take at most 1/20th of the budget */
@@ -91,6 +97,7 @@ struct unwinder {
 	uint32_t free_ids[UNWIND_MAX_TABLES], nfree_ids;
 	uint16_t id_gen[UNWIND_MAX_TABLES];
 	uint64_t pass;
+	uint32_t nslots; /* process slots */
 	size_t budget, fixed;
 	bool rewrite; /* a table left the walk: some processes need writing again */
 	struct tab *vdso; /* flametop's own vDSO's table, shared by same-size vDSOs */
@@ -122,7 +129,8 @@ int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
 	lru__init(&u->tabs);
 	for (uint32_t i = 0; i < UNWIND_MAX_TABLES; i++)
 		u->free_ids[u->nfree_ids++] = UNWIND_MAX_TABLES - 1 - i;
-	err = u->proc_root ? unwind_maps__new(proc_slots_for(u->budget), &u->maps) : -ENOMEM;
+	u->nslots = proc_slots_for(u->budget);
+	err = u->proc_root ? unwind_maps__new(u->nslots, &u->maps) : -ENOMEM;
 	if (!err) {
 		u->fixed = unwind_maps__fixed_bytes(u->maps);
 		u->loader = table_loader__new(u->maps, o->debug_root ? o->debug_root
@@ -161,18 +169,25 @@ static void tab_put(struct unwinder *u, struct tab *t)
 	free(t);
 }
 
+/* Empties table slot @id: free again once the loader did it. False when out of memory. */
+static bool drop_slot(struct unwinder *u, uint32_t id)
+{
+	struct table_job *drop = table_job__new();
+
+	if (!drop)
+		return false;
+	drop->drop = true;
+	drop->id = id;
+	table_loader__submit(u->loader, drop);
+	return true;
+}
+
 /* Forgets @t's key and, when loaded, empties its slot; frees it when nothing points to it. */
 static void tab_evict(struct unwinder *u, struct tab *t)
 {
-	struct table_job *drop;
-
 	if (t->state == TAB_LOADED) {
-		drop = table_job__new();
-		if (!drop)
+		if (!drop_slot(u, t->id))
 			return; /* kept: evicted at a later pass */
-		drop->drop = true;
-		drop->id = t->id;
-		table_loader__submit(u->loader, drop); /* the id is free once it ran */
 		u->st.tables--;
 		u->st.rows -= t->rows;
 	}
@@ -183,12 +198,15 @@ static void tab_evict(struct unwinder *u, struct tab *t)
 	tab_put(u, t);
 }
 
-/* Evicts tables no process uses, least recently used first, until @u is within its budget. */
-static void evict_over_budget(struct unwinder *u)
+/*
+ * Evicts tables no process uses, least recently used first, until @need
+ * more bytes fit within the budget (or none is left to evict).
+ */
+static void make_room(struct unwinder *u, size_t need)
 {
 	struct lru_node *n = lru__oldest(&u->tabs), *newer;
 
-	for (; n && bytes_used(u) > u->budget; n = newer) {
+	for (; n && bytes_used(u) + need > u->budget; n = newer) {
 		struct tab *t = lru_entry(n, struct tab, lru);
 
 		newer = lru__newer(&u->tabs, n);
@@ -207,7 +225,7 @@ static void tab_build(struct unwinder *u, struct tab *t, int fd, void *image, si
 {
 	struct table_job *job = NULL;
 
-	evict_over_budget(u);
+	make_room(u, 0);
 	if (bytes_used(u) <= u->budget && u->nfree_ids)
 		job = table_job__new();
 	if (!job) {
@@ -450,8 +468,12 @@ static struct tab *mapping_tab(struct unwinder *u, uint32_t tgid, const struct p
 	return NULL;
 }
 
-/* Describes @maps, the executable mappings of @p, to the walk. */
-static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_maps *maps)
+/*
+ * Describes @maps, the executable mappings of @p, to the walk; each note
+ * makes its files' tables more wanted, a @sampled process's much more.
+ */
+static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_maps *maps,
+			  bool sampled)
 {
 	uint32_t tgid = (uint32_t)p->node.key[0], n = 0;
 	struct unwind_map *out = calloc(UNWIND_MAX_MAPS, sizeof(*out));
@@ -475,7 +497,7 @@ static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_
 		if (!t)
 			continue;
 		t->refs++;
-		t->wanted++;
+		t->wanted += sampled ? SAMPLED_WANT : 1; /* sampled first, then the most mapped */
 		if (t->job)
 			table_loader__want(u->loader, t->job, t->wanted);
 		if (t->keyed)
@@ -488,8 +510,9 @@ static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_
 	proc_write(u, p);
 }
 
-void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
-			    uint64_t maps_gen)
+/* Describes process @tgid's @maps of generation @maps_gen, unless they were already. */
+static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps, uint64_t maps_gen,
+		 bool sampled)
 {
 	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
 
@@ -513,7 +536,66 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 	p->maps_gen = maps_gen;
 	p->noted_pass = u->pass;
 	lru__touch(&u->proc_lru, &p->lru);
-	proc_describe(u, p, maps);
+	proc_describe(u, p, maps, sampled);
+}
+
+void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
+			    uint64_t maps_gen)
+{
+	note(u, tgid, maps, maps_gen, true);
+}
+
+/* Is process @pid named @comm (as /proc/PID/comm says)? */
+static bool comm_is(const struct unwinder *u, uint32_t pid, const char *comm)
+{
+	char path[PATH_MAX], name[COMM_LEN + 1];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%" PRIu32 "/comm", u->proc_root, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, name, sizeof(name) - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return false;
+	name[n] = '\0';
+	name[strcspn(name, "\n")] = '\0';
+	return !strcmp(name, comm);
+}
+
+/* Describes process @pid, running now, unless no slot would be left for the sampled ones. */
+static void note_running(struct unwinder *u, uint32_t pid, const char *comm)
+{
+	struct proc_maps maps;
+
+	if (unwind_maps__free_slots(u->maps) < u->nslots / 2 || (comm && !comm_is(u, pid, comm)) ||
+	    proc_maps__read(u->proc_root, (int)pid, &maps))
+		return;
+	if (maps.n) /* a kernel thread has none */
+		note(u, pid, &maps, 0, false);
+	proc_maps__free(&maps);
+}
+
+void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t ntgids,
+			    const char *comm)
+{
+	struct dirent *d;
+	DIR *dir;
+
+	for (size_t i = 0; i < ntgids; i++)
+		note_running(u, tgids[i], comm);
+	if (ntgids || !(dir = opendir(u->proc_root)))
+		return;
+	while ((d = readdir(dir)) != NULL) {
+		char *end;
+		unsigned long pid = strtoul(d->d_name, &end, 10);
+
+		if (pid && !*end && pid <= UINT32_MAX)
+			note_running(u, (uint32_t)pid, comm);
+	}
+	closedir(dir);
 }
 
 static void proc_free(struct unwinder *u, struct proc *p)
@@ -580,6 +662,14 @@ static void job_finished(struct unwinder *u, struct table_job *job)
 	u->st.pending--;
 	u->st.build_ns += job->build_ns;
 	if (!job->err) {
+		make_room(u, job->bytes);
+		if (bytes_used(u) + job->bytes > u->budget && drop_slot(u, t->id)) {
+			t->state = TAB_OVER_BUDGET; /* beside the tables in use, it does not fit */
+			u->st.over_budget++;
+			u->rewrite = true;
+			tab_put(u, t);
+			return;
+		}
 		t->state = TAB_LOADED;
 		t->rows = job->rows;
 		u->st.tables++;
@@ -611,7 +701,6 @@ void unwinder__pass(struct unwinder *u)
 	}
 	procs_pass(u);
 	files_pass(u);
-	evict_over_budget(u);
 	unwind_maps__pass(u->maps);
 	u->pass++;
 }

@@ -64,6 +64,17 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 			    uint64_t maps_gen);
 
 /*
+ * unwinder__note_running() describes the processes running now to the
+ * walk, reading their maps itself, so that their tables are built before
+ * they are sampled: those of @tgids (@ntgids of them), or every process
+ * when @ntgids is 0; only those named @comm when it is not NULL. Their
+ * files are wanted less than those of processes noted as sampled. At most
+ * half of the process slots go to them.
+ */
+void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t ntgids,
+			    const char *comm);
+
+/*
  * unwinder__pass() takes in what the loader finished, forgets processes
  * that exited, and evicts tables over the budget. Once per drain.
  */

@@ -81,21 +81,38 @@ static void keep_counted(struct flat_walk *w, struct flat_list *fl)
 	fl->n = n;
 }
 
-static int by_self_then_total(const void *a, const void *b, void *arg)
+/* Larger first; 0 on a tie. */
+static int larger_first(uint64_t a, uint64_t b)
 {
-	const struct flat_entry *x = a, *y = b;
-	const struct profile *p = arg;
-	int by_name;
+	return a == b ? 0 : a < b ? 1 : -1;
+}
 
-	if (x->self != y->self)
-		return x->self < y->self ? 1 : -1;
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	by_name = strcmp(profile__frame_name(p, x->frame), profile__frame_name(p, y->frame));
+static int by_name_then_id(const struct profile *p, const struct flat_entry *x,
+			   const struct flat_entry *y)
+{
+	int by_name = strcmp(profile__frame_name(p, x->frame), profile__frame_name(p, y->frame));
+
 	return by_name ? by_name : x->frame < y->frame ? -1 : 1;
 }
 
-int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p)
+static int by_self_then_total(const void *a, const void *b, void *arg)
+{
+	const struct flat_entry *x = a, *y = b;
+
+	return larger_first(x->self, y->self) ?: larger_first(x->total, y->total) ?:
+	       by_name_then_id(arg, x, y);
+}
+
+static int by_total_then_self(const void *a, const void *b, void *arg)
+{
+	const struct flat_entry *x = a, *y = b;
+
+	return larger_first(x->total, y->total) ?: larger_first(x->self, y->self) ?:
+	       by_name_then_id(arg, x, y);
+}
+
+int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p,
+		     enum flat_order order)
 {
 	struct flat_walk w = { .t = t };
 	size_t nframes = profile__nframes(p), nstacks = stack_trie__nstacks(t);
@@ -118,7 +135,9 @@ int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const str
 			count_stack(&w, (uint32_t)i);
 		}
 		keep_counted(&w, fl);
-		qsort_r(fl->entries, fl->n, sizeof(*fl->entries), by_self_then_total, (void *)p);
+		qsort_r(fl->entries, fl->n, sizeof(*fl->entries),
+			order == FLAT_BY_TOTAL ? by_total_then_self : by_self_then_total,
+			(void *)p);
 		err = 0;
 	}
 	if (err)

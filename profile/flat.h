@@ -20,19 +20,27 @@ struct flat_entry {
 	uint64_t total;
 };
 
+/* How the list is sorted: by self, then total (perf top's order), or by total, then self. */
+enum flat_order {
+	FLAT_BY_SELF,
+	FLAT_BY_TOTAL,
+};
+
 struct flat_list {
-	struct flat_entry *entries; /* sorted: self, then total, largest first, then by name,
-				     * then by frame id */
+	struct flat_entry *entries; /* sorted as asked, largest first, then by name, then by
+				     * frame id */
 	size_t n, cap;
 };
 
 /*
  * flat_list__build() replaces @fl's entries with the functions of @t (a trie
  * of stack_trie__build(), not of callers), whose frames belong to @p,
- * counted from the stacks @t keeps. Returns 0 or -ENOMEM (@fl is then
+ * counted from the stacks @t keeps, sorted in @order. Returns 0 or -ENOMEM
+ * (@fl is then
  * empty).
  */
-int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p);
+int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p,
+		     enum flat_order order);
 
 /* The index of @frame's entry, or -1. */
 long flat_list__find(const struct flat_list *fl, uint32_t frame);

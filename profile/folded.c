@@ -8,6 +8,7 @@
 #include "array.h"
 #include "profile/folded.h"
 #include "profile/frame_cache.h"
+#include "profile/process_name.h"
 #include "symbols/text_line.h"
 
 /*
@@ -188,29 +189,6 @@ static long split_count(char *line, size_t len, uint64_t *count)
 	return (long)sp;
 }
 
-/* "comm-PID" or "comm-PID/TID", as stackcollapse-perf.pl --pid/--tid write. */
-static int32_t pid_suffix(const char *name, size_t len)
-{
-	size_t i = len, digits_end;
-	uint64_t pid;
-	const char *p;
-
-	while (i && name[i - 1] >= '0' && name[i - 1] <= '9')
-		i--;
-	if (i && i < len && name[i - 1] == '/') { /* a TID: the PID is before it */
-		len = --i;
-		while (i && name[i - 1] >= '0' && name[i - 1] <= '9')
-			i--;
-	}
-	digits_end = len;
-	if (i < 2 || i == digits_end || name[i - 1] != '-' || digits_end - i > 9)
-		return TGID_UNKNOWN;
-	p = name + i;
-	if (text_line__parse_u64(&p, 10, &pid) || p != name + digits_end || pid > INT32_MAX)
-		return TGID_UNKNOWN;
-	return (int32_t)pid;
-}
-
 static bool ends_with(const char *s, size_t len, const char *suffix)
 {
 	size_t n = strlen(suffix);
@@ -257,7 +235,7 @@ struct prev_stack {
 	size_t *ends;             /* ends[j]: where frame j ends in text (a ';' or the end) */
 	uint64_t *hashes;         /* hashes[j]: frame j's, for the cache */
 	size_t n, ids_cap, ends_cap, hashes_cap;
-	int32_t tgid;
+	int32_t tgid, tid;
 };
 
 static int prev_stack__reserve(struct prev_stack *ps, size_t frames)
@@ -303,7 +281,8 @@ static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack,
 		size_t e = ps->ends[k];
 
 		/* The frame ends at the same place in both: a ';' or the end of each. */
-		if (e == common && !((e == len || stack[e] == ';') && (e == ps->len || ps->text[e] == ';')))
+		if (e == common &&
+		    !((e == len || stack[e] == ';') && (e == ps->len || ps->text[e] == ';')))
 			break;
 		k++;
 	}
@@ -392,7 +371,8 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 		      const char **why)
 {
 	size_t shared = prev_stack__shared(ps, stack, len, fills);
-	struct sample s = { .tgid = shared ? ps->tgid : TGID_UNKNOWN, .count = count };
+	struct sample s = { .tgid = shared ? ps->tgid : TGID_UNKNOWN, .tid = shared ? ps->tid : 0,
+			    .count = count };
 	long n = split_frames(ps, fc, stack, len, shared,
 			      stack + (shared ? ps->ends[shared - 1] + 1 : 0));
 
@@ -409,8 +389,13 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 
 		if (id == PROFILE_NONE)
 			return -ENOMEM;
-		if (k == 0)
-			s.tgid = pid_suffix(stack, ps->ends[0]);
+		if (k == 0) {
+			struct process_name pn;
+
+			process_name__parse(stack, ps->ends[0], &pn);
+			s.tgid = pn.tgid;
+			s.tid = pn.tid;
+		}
 		ps->ids[k] = id;
 	}
 	ps->text = stack;
@@ -418,6 +403,7 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 	ps->fills = fills;
 	ps->n = (size_t)n;
 	ps->tgid = s.tgid;
+	ps->tid = s.tid;
 	s.frames = ps->ids;
 	s.n = (uint32_t)n;
 	return count ? profile__add(p, &s) : 0;

@@ -22,8 +22,9 @@ struct line_reader {
 	size_t start, end; /* the unread bytes are buf[start, end) */
 	bool eof;
 	unsigned long long lines; /* lines handed out so far, skipped ones included */
-	unsigned long long fills;  /* reads of more input that moved what was left: a line handed out
-				   * stays where it is, unchanged, until the next one */
+	/* reads of more input that moved what was left: a line handed out stays where it is,
+	 * unchanged, until the next one */
+	unsigned long long fills;
 };
 
 /* line_reader__init() starts reading @in; returns 0 or -ENOMEM. */

@@ -1,19 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
 #include "profile/hash_index.h"
+#include "profile/process_name.h"
 #include "profile/profile.h"
 #include "profile/stack_sort.h"
 #include "profile/strtab.h"
+#include "symbols/sanitize.h"
 
 struct stack_entry {
 	uint64_t hash;
 	const uint32_t *frames; /* in one of profile.chunks */
 	uint32_t n;
-	int32_t tgid;
+	int32_t tgid, tid;
 	uint32_t kernel_at; /* see profile_stack */
 	uint64_t total, open, recent; /* cumulative; the open interval; the last closed one */
 };
@@ -33,6 +36,17 @@ struct frames_chunk {
 	uint32_t ids[];
 };
 
+/* The counts of a stack when the profile was frozen. */
+struct frozen_counts {
+	uint64_t total, recent;
+};
+
+/* A process (or thread) group frame, by what it groups. */
+struct group_entry {
+	uint32_t comm, frame; /* the comm's frame, the group's frame */
+	int32_t tgid, tid;    /* tid 0: the whole process */
+};
+
 struct profile {
 	struct strtab *names;
 
@@ -47,8 +61,21 @@ struct profile {
 	struct hash_index stack_index;
 	uint32_t *sorted; /* stacks[sorted[0]], ... stacks[sorted[nsorted - 1]]: the sorted order */
 	size_t nsorted, sorted_cap;
+	bool has_tgids;
 
 	uint64_t total, open, recent;
+
+	struct frozen_counts *frozen; /* the counts of stacks [0, nfrozen) when frozen */
+	size_t nfrozen, frozen_cap;
+	bool is_frozen;
+	uint64_t frozen_total, frozen_recent;
+
+	/* profile__group(): each stack's group frame, for stacks [0, ngrouped[g]) */
+	uint32_t *group_of[GROUP_NR];
+	size_t ngrouped[GROUP_NR], group_cap[GROUP_NR];
+	struct group_entry *groups;
+	size_t ngroups, groups_cap;
+	struct hash_index group_index;
 };
 
 struct profile *profile__new(void)
@@ -59,23 +86,23 @@ struct profile *profile__new(void)
 		return NULL;
 	p->names = strtab__new();
 	if (!p->names || hash_index__init(&p->frame_index, 1024) ||
-	    hash_index__init(&p->stack_index, 1024)) {
+	    hash_index__init(&p->stack_index, 1024) || hash_index__init(&p->group_index, 64)) {
 		profile__free(p);
 		return NULL;
 	}
 	return p;
 }
 
-static uint64_t frame_hash(uint32_t name, uint8_t kind)
+static uint64_t frame_hash(uint32_t name, uint32_t object, uint8_t kind)
 {
-	uint32_t w[2] = { name, kind };
+	uint32_t w[3] = { name, object, kind };
 
-	return hash_words(w, 2, 0);
+	return hash_words(w, 3, 0);
 }
 
 struct frame_probe {
 	const struct profile *p;
-	uint32_t name;
+	uint32_t name, object;
 	uint8_t kind;
 };
 
@@ -84,36 +111,54 @@ static bool same_frame(const void *ctx, uint32_t id)
 	const struct frame_probe *fp = ctx;
 	const struct frame *f = &fp->p->frames[id];
 
-	return f->name == fp->name && f->kind == fp->kind;
+	return f->name == fp->name && f->object == fp->object && f->kind == fp->kind;
 }
 
 static uint64_t rehash_frame(const void *ctx, uint32_t id)
 {
 	const struct profile *p = ctx;
+	const struct frame *f = &p->frames[id];
 
-	return frame_hash(p->frames[id].name, p->frames[id].kind);
+	return frame_hash(f->name, f->object, f->kind);
 }
 
-uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum frame_kind kind,
-			bool named)
+/* Interns the frame (@name, @object, @kind); @object is a string id or PROFILE_NONE. */
+static uint32_t intern_frame(struct profile *p, uint32_t name, uint32_t object,
+			     enum frame_kind kind, bool named)
 {
-	struct frame_probe probe = { p, strtab__intern(p->names, name, len), kind };
-	uint64_t hash;
-	struct hash_slot *slot;
+	struct frame_probe probe = { p, name, object, kind };
+	uint64_t hash = frame_hash(name, object, kind);
+	struct hash_slot *slot = hash_index__find(&p->frame_index, hash, same_frame, &probe);
 
-	if (probe.name == STRTAB_NONE)
-		return PROFILE_NONE;
-	hash = frame_hash(probe.name, kind);
-	slot = hash_index__find(&p->frame_index, hash, same_frame, &probe);
 	if (slot->entry1)
 		return slot->entry1 - 1;
 	if (array__grow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames),
 			256))
 		return PROFILE_NONE;
-	p->frames[p->nframes] = (struct frame){ .name = probe.name, .kind = kind, .named = named };
+	p->frames[p->nframes] =
+		(struct frame){ .name = name, .object = object, .kind = kind, .named = named };
 	if (hash_index__insert(&p->frame_index, hash, p->nframes, rehash_frame, p))
 		return PROFILE_NONE;
 	return p->nframes++;
+}
+
+uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum frame_kind kind,
+			bool named)
+{
+	uint32_t id = strtab__intern(p->names, name, len);
+
+	return id == STRTAB_NONE ? PROFILE_NONE : intern_frame(p, id, PROFILE_NONE, kind, named);
+}
+
+uint32_t profile__frame_in(struct profile *p, const char *name, size_t len, enum frame_kind kind,
+			   bool named, const char *object, size_t object_len)
+{
+	uint32_t id = strtab__intern(p->names, name, len);
+	uint32_t obj = strtab__intern(p->names, object, object_len);
+
+	if (id == STRTAB_NONE || obj == STRTAB_NONE)
+		return PROFILE_NONE;
+	return intern_frame(p, id, obj, kind, named);
 }
 
 size_t profile__nframes(const struct profile *p)
@@ -131,9 +176,24 @@ const char *profile__frame_name(const struct profile *p, uint32_t id)
 	return strtab__str(p->names, p->frames[id].name);
 }
 
+const char *profile__frame_object(const struct profile *p, uint32_t id)
+{
+	uint32_t object = p->frames[id].object;
+
+	return object == PROFILE_NONE ? NULL : strtab__str(p->names, object);
+}
+
+/* A thread id as stored: 0 when not known. */
+static int32_t known_tid(int32_t tid)
+{
+	return tid > 0 ? tid : 0;
+}
+
 static uint64_t stack_hash(const struct sample *s)
 {
-	return hash_words(s->frames, s->n, (uint32_t)s->tgid);
+	uint32_t seed = (uint32_t)s->tgid * 0x9E3779B1u ^ (uint32_t)known_tid(s->tid);
+
+	return hash_words(s->frames, s->n, seed);
 }
 
 struct stack_probe {
@@ -146,7 +206,7 @@ static bool same_stack(const void *ctx, uint32_t i)
 	const struct stack_probe *sp = ctx;
 	const struct stack_entry *e = &sp->p->stacks[i];
 
-	return e->tgid == sp->s->tgid && e->n == sp->s->n &&
+	return e->tgid == sp->s->tgid && e->tid == known_tid(sp->s->tid) && e->n == sp->s->n &&
 	       memcmp(e->frames, sp->s->frames, e->n * sizeof(uint32_t)) == 0;
 }
 
@@ -211,12 +271,13 @@ static int store_stack(struct profile *p, const struct sample *s, uint64_t hash)
 		return -ENOMEM;
 	e = &p->stacks[p->nstacks];
 	*e = (struct stack_entry){ .hash = hash, .frames = frames, .n = s->n, .tgid = s->tgid,
-				   .kernel_at = kernel_start(p, s) };
+				   .tid = known_tid(s->tid), .kernel_at = kernel_start(p, s) };
 	memcpy(frames, s->frames, s->n * sizeof(uint32_t));
 	if (hash_index__insert(&p->stack_index, hash, p->nstacks, rehash_stack, p))
 		return -ENOMEM;
 	p->chunks->used += s->n;
 	p->nstacks++;
+	p->has_tgids |= s->tgid != TGID_UNKNOWN;
 	return 0;
 }
 
@@ -277,13 +338,35 @@ static void free_chunks(struct profile *p, struct frames_chunk *keep)
 
 void profile__reset(struct profile *p)
 {
+	profile__thaw(p);
 	hash_index__clear(&p->stack_index);
 	p->nstacks = 0;
 	p->nsorted = 0;
 	free_chunks(p, p->chunks); /* the newest one is used again */
 	if (p->chunks)
 		p->chunks->used = 0;
+	p->has_tgids = false;
 	p->total = p->open = p->recent = 0;
+	for (int g = 0; g < GROUP_NR; g++)
+		p->ngrouped[g] = 0;
+}
+
+int profile__freeze(struct profile *p)
+{
+	if (array__grow((void **)&p->frozen, &p->frozen_cap, p->nstacks, sizeof(*p->frozen), 256))
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nstacks; i++)
+		p->frozen[i] = (struct frozen_counts){ p->stacks[i].total, p->stacks[i].recent };
+	p->nfrozen = p->nstacks;
+	p->frozen_total = p->total;
+	p->frozen_recent = p->recent;
+	p->is_frozen = true;
+	return 0;
+}
+
+void profile__thaw(struct profile *p)
+{
+	p->is_frozen = false;
 }
 
 size_t profile__nstacks(const struct profile *p)
@@ -295,9 +378,115 @@ void profile__stack(const struct profile *p, size_t i, struct profile_stack *out
 {
 	const struct stack_entry *e = &p->stacks[i];
 
-	*out = (struct profile_stack){ .tgid = e->tgid, .frames = e->frames, .n = e->n,
-				       .kernel_at = e->kernel_at, .total = e->total,
-				       .recent = e->recent };
+	*out = (struct profile_stack){ .id = (uint32_t)i, .tgid = e->tgid, .tid = e->tid,
+				       .frames = e->frames, .n = e->n, .kernel_at = e->kernel_at,
+				       .total = e->total, .recent = e->recent };
+	if (p->is_frozen) {
+		out->total = i < p->nfrozen ? p->frozen[i].total : 0;
+		out->recent = i < p->nfrozen ? p->frozen[i].recent : 0;
+	}
+}
+
+bool profile__has_tgids(const struct profile *p)
+{
+	return p->has_tgids;
+}
+
+static uint64_t group_hash(uint32_t comm, int32_t tgid, int32_t tid)
+{
+	uint32_t w[3] = { comm, (uint32_t)tgid, (uint32_t)tid };
+
+	return hash_words(w, 3, 0x51ED270B);
+}
+
+struct group_probe {
+	const struct profile *p;
+	const struct group_entry *want;
+};
+
+static bool same_group(const void *ctx, uint32_t i)
+{
+	const struct group_probe *gp = ctx;
+	const struct group_entry *g = &gp->p->groups[i];
+
+	return g->comm == gp->want->comm && g->tgid == gp->want->tgid && g->tid == gp->want->tid;
+}
+
+static uint64_t rehash_group(const void *ctx, uint32_t i)
+{
+	const struct profile *p = ctx;
+
+	return group_hash(p->groups[i].comm, p->groups[i].tgid, p->groups[i].tid);
+}
+
+/* The frame of group @want ("comm [tgid]" or "comm [tgid/tid]"), made on first use. */
+static uint32_t group_frame(struct profile *p, struct group_entry *want)
+{
+	struct group_probe probe = { p, want };
+	uint64_t hash = group_hash(want->comm, want->tgid, want->tid);
+	struct hash_slot *slot = hash_index__find(&p->group_index, hash, same_group, &probe);
+	const char *comm = profile__frame_name(p, want->comm);
+	char name[NAME_MAX_BYTES + 32];
+	struct process_name pn;
+	int len;
+
+	if (slot->entry1)
+		return p->groups[slot->entry1 - 1].frame;
+	/* A comm that carries its ids already ("perl-4242", from a file) keeps only the comm. */
+	process_name__parse(comm, strlen(comm), &pn);
+	if (pn.tgid != want->tgid)
+		pn.comm_len = strlen(comm);
+	if (want->tid)
+		len = snprintf(name, sizeof(name), "%.*s [%d/%d]", (int)pn.comm_len, comm,
+			       want->tgid, want->tid);
+	else
+		len = snprintf(name, sizeof(name), "%.*s [%d]", (int)pn.comm_len, comm, want->tgid);
+	if (len < 0 || (size_t)len >= sizeof(name) ||
+	    array__grow((void **)&p->groups, &p->groups_cap, p->ngroups + 1, sizeof(*p->groups),
+			64))
+		return PROFILE_NONE;
+	want->frame = profile__frame(p, name, (size_t)len, FRAME_PROCESS, true);
+	if (want->frame == PROFILE_NONE ||
+	    hash_index__insert(&p->group_index, hash, (uint32_t)p->ngroups, rehash_group, p))
+		return PROFILE_NONE;
+	p->groups[p->ngroups++] = *want;
+	return want->frame;
+}
+
+/* The group frame of stack @e under @g (PROFILE_NONE when out of memory). */
+static uint32_t stack_group_frame(struct profile *p, const struct stack_entry *e,
+				  enum profile_group g)
+{
+	struct group_entry want = { .comm = e->frames[0], .tgid = e->tgid,
+				    .tid = g == GROUP_TID ? e->tid : 0 };
+
+	if (e->tgid == TGID_UNKNOWN)
+		return want.comm;
+	return group_frame(p, &want);
+}
+
+int profile__group(struct profile *p, enum profile_group g)
+{
+	if (g == GROUP_COMM)
+		return 0;
+	if (array__grow((void **)&p->group_of[g], &p->group_cap[g], p->nstacks,
+			sizeof(*p->group_of[g]), 256))
+		return -ENOMEM;
+	for (; p->ngrouped[g] < p->nstacks; p->ngrouped[g]++) {
+		uint32_t f = stack_group_frame(p, &p->stacks[p->ngrouped[g]], g);
+
+		if (f == PROFILE_NONE)
+			return -ENOMEM;
+		p->group_of[g][p->ngrouped[g]] = f;
+	}
+	return 0;
+}
+
+uint32_t profile__stack_group(const struct profile *p, uint32_t id, enum profile_group g)
+{
+	if (g != GROUP_COMM && id < p->ngrouped[g])
+		return p->group_of[g][id];
+	return p->stacks[id].frames[0];
 }
 
 /* Stack @i as stack_sort sees it. */
@@ -428,7 +617,8 @@ size_t profile__nsorted(const struct profile *p)
 
 /*
  * Moves each stack to its rank, in place (a second array would double the
- * profile's biggest part): @rank_of[i] is stack i's, and is spent.
+ * profile's biggest part), its frozen counts with it when frozen:
+ * @rank_of[i] is stack i's, and is spent.
  */
 static void renumber(struct profile *p, uint32_t *rank_of)
 {
@@ -439,10 +629,26 @@ static void renumber(struct profile *p, uint32_t *rank_of)
 
 			p->stacks[to] = p->stacks[i];
 			p->stacks[i] = e;
+			if (p->is_frozen) {
+				struct frozen_counts f = p->frozen[to];
+
+				p->frozen[to] = p->frozen[i];
+				p->frozen[i] = f;
+			}
 			rank_of[i] = rank_of[to];
 			rank_of[to] = to;
 		}
 	}
+}
+
+/* Frozen counts for every stack, none for those added since the freeze. */
+static int freeze_all(struct profile *p)
+{
+	if (array__grow((void **)&p->frozen, &p->frozen_cap, p->nstacks, sizeof(*p->frozen), 256))
+		return -ENOMEM;
+	memset(p->frozen + p->nfrozen, 0, (p->nstacks - p->nfrozen) * sizeof(*p->frozen));
+	p->nfrozen = p->nstacks;
+	return 0;
 }
 
 int profile__pack(struct profile *p)
@@ -453,6 +659,8 @@ int profile__pack(struct profile *p)
 
 	for (size_t i = 0; i < p->nstacks; i++)
 		total += p->stacks[i].n;
+	if (p->is_frozen && freeze_all(p))
+		return -ENOMEM;
 	c = malloc(sizeof(*c) + total * sizeof(uint32_t));
 	rank_of = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*rank_of));
 	if (!c || !rank_of) {
@@ -483,12 +691,16 @@ int profile__pack(struct profile *p)
 	renumber(p, rank_of);
 	for (size_t rank = 0; rank < p->nsorted; rank++)
 		p->sorted[rank] = (uint32_t)rank;
+	for (int g = 0; g < GROUP_NR; g++)
+		p->ngrouped[g] = 0; /* by the old numbers: profile__group() names them again */
 	free(rank_of);
 	return 0;
 }
 
 uint64_t profile__total(const struct profile *p, enum profile_window window)
 {
+	if (p->is_frozen)
+		return window == WINDOW_RECENT ? p->frozen_recent : p->frozen_total;
 	return window == WINDOW_RECENT ? p->recent : p->total;
 }
 
@@ -496,8 +708,11 @@ size_t profile__bytes(const struct profile *p)
 {
 	return sizeof(*p) + strtab__bytes(p->names) + p->frames_cap * sizeof(*p->frames) +
 	       p->chunk_bytes + p->stacks_cap * sizeof(*p->stacks) +
-	       p->sorted_cap * sizeof(*p->sorted) +
-	       (p->frame_index.mask + 1 + p->stack_index.mask + 1) * sizeof(struct hash_slot);
+	       p->sorted_cap * sizeof(*p->sorted) + p->frozen_cap * sizeof(*p->frozen) +
+	       (p->group_cap[GROUP_PID] + p->group_cap[GROUP_TID]) * sizeof(uint32_t) +
+	       p->groups_cap * sizeof(*p->groups) +
+	       (p->frame_index.mask + 1 + p->stack_index.mask + 1 + p->group_index.mask + 1) *
+		       sizeof(struct hash_slot);
 }
 
 void profile__free(struct profile *p)
@@ -507,6 +722,11 @@ void profile__free(struct profile *p)
 	strtab__free(p->names);
 	hash_index__free(&p->frame_index);
 	hash_index__free(&p->stack_index);
+	hash_index__free(&p->group_index);
+	for (int g = 0; g < GROUP_NR; g++)
+		free(p->group_of[g]);
+	free(p->groups);
+	free(p->frozen);
 	free(p->frames);
 	free_chunks(p, NULL);
 	free(p->stacks);

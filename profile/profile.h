@@ -25,13 +25,15 @@ enum frame_kind {
 };
 
 struct frame {
-	uint32_t name; /* string id; see profile__frame_name() */
-	uint8_t kind;  /* enum frame_kind */
-	bool named;    /* false for "[unknown]", "lib.so+0x1f" and other placeholders */
+	uint32_t name;   /* string id; see profile__frame_name() */
+	uint32_t object; /* string id of its shared object, or PROFILE_NONE */
+	uint8_t kind;    /* enum frame_kind */
+	bool named;      /* false for "[unknown]", "lib.so+0x1f" and other placeholders */
 };
 
 struct sample {
 	int32_t tgid;           /* process id, or TGID_UNKNOWN */
+	int32_t tid;            /* thread id; 0 or below when not known */
 	const uint32_t *frames; /* frame ids from profile__frame(); frames[0] is the process */
 	uint32_t n;             /* >= 1 */
 	uint64_t count;         /* events, or a weight such as bytes */
@@ -43,12 +45,26 @@ enum profile_window {
 };
 
 /*
+ * How the first level of a view groups stacks: by command (the process
+ * frame, frames[0]), by process ("python3 [1234]") or by thread
+ * ("python3 [1234/1240]"). See profile__group().
+ */
+enum profile_group {
+	GROUP_COMM,
+	GROUP_PID,
+	GROUP_TID,
+	GROUP_NR,
+};
+
+/*
  * A stored stack, as profile__stack() shows it. Its frames stay where they
  * are, unchanged, while the profile grows: until profile__pack(),
  * profile__reset() or profile__free().
  */
 struct profile_stack {
+	uint32_t id;     /* its index: profile__stack(p, id, ...) */
 	int32_t tgid;
+	int32_t tid;
 	const uint32_t *frames;
 	uint32_t n;
 	uint32_t kernel_at; /* frames[1, kernel_at) are user frames, frames[kernel_at, n)
@@ -70,6 +86,14 @@ struct profile *profile__new(void);
 uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum frame_kind kind,
 			bool named);
 
+/*
+ * profile__frame_in() is profile__frame() for a frame of a known shared
+ * object (@object, @object_len bytes, already sanitized; e.g. "libc.so.6"):
+ * the same name in two objects makes two frames.
+ */
+uint32_t profile__frame_in(struct profile *p, const char *name, size_t len, enum frame_kind kind,
+			   bool named, const char *object, size_t object_len);
+
 /* Number of interned frames: every frame id is below it. */
 size_t profile__nframes(const struct profile *p);
 
@@ -77,10 +101,14 @@ size_t profile__nframes(const struct profile *p);
 const struct frame *profile__frame_info(const struct profile *p, uint32_t id);
 const char *profile__frame_name(const struct profile *p, uint32_t id);
 
+/* The shared object frame @id was found in, or NULL when its entry point did not say. */
+const char *profile__frame_object(const struct profile *p, uint32_t id);
+
 /*
  * profile__add() is the one entry point for stacks: it adds @s->count to the
- * stack @s describes (stored on first sight) in the cumulative window and in
- * the interval now open. Returns 0, -EINVAL for an empty stack, one that
+ * stack @s describes (frames, process and thread; stored on first sight) in
+ * the cumulative window and in the interval now open. Returns 0, -EINVAL
+ * for an empty stack, one that
  * does not start with a process frame or holds an unknown frame id, or
  * -ENOMEM (nothing changed).
  */
@@ -92,8 +120,41 @@ int profile__add(struct profile *p, const struct sample *s);
  */
 void profile__close_interval(struct profile *p);
 
-/* profile__reset() forgets every stack and count (the interned frames stay). */
+/*
+ * profile__reset() forgets every stack and count (the interned frames stay);
+ * a frozen profile thaws.
+ */
 void profile__reset(struct profile *p);
+
+/*
+ * profile__freeze() takes a still picture of the counts (a new one when
+ * frozen already): until profile__thaw(), profile__stack(),
+ * profile__stack_sorted() and profile__total() show the counts as they
+ * were, the stacks added since with none, while profile__add() and
+ * profile__close_interval() go on underneath. The screen shows the picture
+ * of its last refresh, and a paused screen keeps it. Returns 0, or -ENOMEM
+ * with the profile as it was.
+ */
+int profile__freeze(struct profile *p);
+void profile__thaw(struct profile *p);
+
+/*
+ * profile__group() names the first level of @g for the stacks stored since
+ * its last call: "comm [tgid]" for GROUP_PID, "comm [tgid/tid]" for
+ * GROUP_TID, interned as process frames (a stack whose process or thread is
+ * not known keeps its comm). GROUP_COMM needs nothing. Returns 0 or
+ * -ENOMEM (the stacks not named keep their comm).
+ */
+int profile__group(struct profile *p, enum profile_group g);
+
+/*
+ * The first-level frame of stack @id under @g: the group frame
+ * profile__group() made, else the stack's comm (frames[0]).
+ */
+uint32_t profile__stack_group(const struct profile *p, uint32_t id, enum profile_group g);
+
+/* True when some stack names its process (a tgid other than TGID_UNKNOWN). */
+bool profile__has_tgids(const struct profile *p);
 
 /* Number of distinct stacks; stack @i of them (0 <= i < count). */
 size_t profile__nstacks(const struct profile *p);
@@ -125,8 +186,9 @@ size_t profile__nsorted(const struct profile *p);
  * stacks in that order then reads memory in order too (a view of a big
  * profile does, over and over). It renumbers the stacks by that order
  * (profile__stack() of i is then the stack of rank i) and moves every
- * stack's frames, as profile__reset() would. Returns 0, or -ENOMEM with
- * the profile as it was.
+ * stack's frames, as profile__reset() would; a frozen picture moves with
+ * its stacks, and profile__group() must name the groups again. Returns 0,
+ * or -ENOMEM with the profile as it was.
  */
 int profile__pack(struct profile *p);
 

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "profile/process_name.h"
 #include "profile/stack_trie.h"
+#include "profile/text_match.h"
 
 #define TRIE_LAZY (UINT32_MAX - 1) /* trie_node.children: not made yet */
 #define NO_GROUP UINT32_MAX	   /* a stack that ends at the node being expanded */
@@ -431,28 +432,22 @@ uint32_t stack_trie__child(const struct stack_trie *t, uint32_t parent, uint32_t
 	return c;
 }
 
-/* @name is @comm, or @comm with a "-PID" or "-PID/TID" suffix (perf's folded files). */
+/* @name is @comm, or @comm with the ids process_name.h reads ("-PID", " [PID/TID]"). */
 static bool comm_matches(const char *name, const char *comm)
 {
 	size_t n = strlen(comm);
+	struct process_name pn;
 
 	if (strncmp(name, comm, n) != 0)
 		return false;
-	name += n;
-	if (!*name)
-		return true;
-	if (*name++ != '-' || !isdigit((unsigned char)*name))
-		return false;
-	name += strspn(name, "0123456789");
-	if (*name == '/' && isdigit((unsigned char)name[1]))
-		name += 1 + strspn(name + 1, "0123456789");
-	return !*name;
+	process_name__parse(name, strlen(name), &pn);
+	return !name[n] || pn.comm_len == n;
 }
 
 static bool has_frame_with(const struct profile *p, const struct profile_stack *s, const char *text)
 {
 	for (uint32_t i = 0; i < s->n; i++) {
-		if (strstr(profile__frame_name(p, s->frames[i]), text))
+		if (text_match(profile__frame_name(p, s->frames[i]), text))
 			return true;
 	}
 	return false;
@@ -502,7 +497,7 @@ static int mark_frames(struct stack_trie *t, const struct profile *p, const stru
 		const char *name = f->text || f->comm ? profile__frame_name(p, (uint32_t)i) : NULL;
 		uint8_t m = frame_hidden(f, fr) ? MARK_HIDDEN : 0;
 
-		if (f->text && strstr(name, f->text))
+		if (f->text && text_match(name, f->text))
 			m |= MARK_TEXT;
 		if (f->comm && fr->kind == FRAME_PROCESS && comm_matches(name, f->comm))
 			m |= MARK_COMM;
@@ -585,6 +580,8 @@ int stack_trie__build(struct stack_trie *t, const struct profile *p, const struc
 					 &(struct trie_stack){.frames = s.frames,
 							      .n = s.n,
 							      .kernel_at = s.kernel_at,
+							      .first = profile__stack_group(
+								  p, s.id, f->group),
 							      .count = count},
 					 &total, &self);
 	}
@@ -630,6 +627,7 @@ int stack_trie__build_callers(struct stack_trie *out, const struct stack_trie *t
 					 &(struct trie_stack){.frames = s->frames + at,
 							      .n = at,
 							      .kernel_at = PROFILE_NONE,
+							      .first = s->first,
 							      .count = s->count},
 					 &total, &self);
 	}

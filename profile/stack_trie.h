@@ -4,8 +4,9 @@
  * the profile's stacks through a filter (window, kernel/user visibility,
  * pids, comm, frame text), so filters act on data already collected.
  *
- * Node 0 is the root (all stacks); its children are processes, theirs are
- * user frames outermost first, then kernel frames. Siblings are sorted by
+ * Node 0 is the root (all stacks); its children are processes (commands,
+ * processes or threads, as the filter groups them), theirs are user frames
+ * outermost first, then kernel frames. Siblings are sorted by
  * total, largest first, ties by name (then by frame id, for frames of the
  * same name and another kind).
  *
@@ -41,13 +42,16 @@
 
 struct view_filter {
 	enum profile_window window;
-	bool hide_kernel;     /* drop kernel frames (stacks keep their user part) */
-	bool hide_user;	      /* drop user frames */
-	const int32_t *tgids; /* keep only these processes ... */
-	size_t ntgids;	      /* ... when ntgids > 0 */
-	const char *comm;     /* keep only processes with this exact name (perf's "name-PID"
-			       * too), when not NULL */
-	const char *text;     /* keep only stacks with a frame containing this, when not NULL */
+	bool hide_kernel;	  /* drop kernel frames (stacks keep their user part) */
+	bool hide_user;		  /* drop user frames */
+	const int32_t *tgids;	  /* keep only these processes ... */
+	size_t ntgids;		  /* ... when ntgids > 0 */
+	const char *comm;	  /* keep only processes with this exact name (perf's "name-PID"
+				   * too), when not NULL */
+	const char *text;	  /* keep only stacks with a frame containing this (text_match.h),
+				   * when not NULL */
+	enum profile_group group; /* the first level: commands, processes or threads
+				   * (profile__group() names them first) */
 };
 
 struct trie_node {
@@ -64,14 +68,16 @@ struct trie_node {
 
 /*
  * A stack the trie keeps: its frames, as many as @n. Frame i is frames[i],
- * outermost first; in a callers trie (stack_trie__build_callers()) the
- * frames go the other way: frame i is frames[-1 - i], the nearest caller
- * first. See trie_stack__frame().
+ * outermost first, but for its process frame (frames[0]), shown as @first;
+ * in a callers trie (stack_trie__build_callers()) the frames go the other
+ * way: frame i is frames[-1 - i], the nearest caller first, the process
+ * last. See trie_stack__frame().
  */
 struct trie_stack {
 	const uint32_t *frames;
 	uint32_t n;
 	uint32_t kernel_at; /* as in profile_stack; PROFILE_NONE in a callers trie */
+	uint32_t first;	    /* its first level: profile__stack_group() of the filter's group */
 	uint32_t next;	/* private: the first frame below the deepest node made it goes through */
 	uint64_t count; /* in the filter's window, when the trie was built */
 };
@@ -194,11 +200,13 @@ bool stack_trie__below_has(const struct stack_trie *t, uint32_t node, const uint
 size_t stack_trie__nstacks(const struct stack_trie *t);
 const struct trie_stack *stack_trie__stack(const struct stack_trie *t, size_t i);
 
-/* Frame @i (< @s->n) of stack @s of @t. */
+/* Frame @i (< @s->n) of stack @s of @t, as the trie shows it. */
 static inline uint32_t trie_stack__frame(const struct stack_trie *t, const struct trie_stack *s,
 					 uint32_t i)
 {
-	return t->dir > 0 ? s->frames[i] : s->frames[-1 - (ptrdiff_t)i];
+	if (t->dir > 0)
+		return i ? s->frames[i] : s->first;
+	return i + 1 < s->n ? s->frames[-1 - (ptrdiff_t)i] : s->first;
 }
 
 /* Does @t show @frame (or hide it, by the filter's kernel/user visibility)? */

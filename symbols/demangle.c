@@ -7,6 +7,7 @@
  */
 #include "symbols/demangle.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,14 +30,20 @@ static bool looks_mangled(const char *raw)
 size_t demangle_name(char *dst, size_t size, const char *raw, bool keep_raw)
 {
 	size_t len = strlen(raw), n;
-	char *pretty;
+	/* A mangled name holds no '@': what follows one is a version or "@plt". */
+	const char *suffix = strchr(raw, '@') ?: raw + len;
+	char *symbol, *pretty, *joined = NULL;
 
 	if (keep_raw || !looks_mangled(raw) || len > MANGLED_MAX_BYTES)
 		return sanitize_name(dst, size, raw, len);
-	pretty = cplus_demangle(raw, DEMANGLE_FLAGS);
-	if (!pretty)
-		return sanitize_name(dst, size, raw, len);
-	n = sanitize_name(dst, size, pretty, strlen(pretty));
+	symbol = strndup(raw, (size_t)(suffix - raw));
+	pretty = symbol ? cplus_demangle(symbol, DEMANGLE_FLAGS) : NULL;
+	if (pretty && asprintf(&joined, "%s%s", pretty, suffix) < 0)
+		joined = NULL;
+	n = joined ? sanitize_name(dst, size, joined, strlen(joined))
+		   : sanitize_name(dst, size, raw, len);
+	free(joined);
 	free(pretty);
+	free(symbol);
 	return n;
 }

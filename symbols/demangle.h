@@ -14,7 +14,8 @@
  * (capacity @size >= 1): its demangled form, with parameter types, when
  * @raw is a mangled C++ or Rust name the demangler accepts (it keeps its
  * recursion limit, so a hostile name fails instead of exhausting the stack),
- * else @raw itself. When @keep_raw is true nothing is demangled. The result
+ * else @raw itself. A suffix after '@' (a version, or "@plt") is kept after
+ * the demangled name. When @keep_raw is true nothing is demangled. The result
  * is sanitized and capped like sanitize_name(). Returns the length written.
  */
 size_t demangle_name(char *dst, size_t size, const char *raw, bool keep_raw);

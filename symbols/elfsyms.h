@@ -16,7 +16,11 @@ struct elf_file;
  * @image, and the function symbols (STT_FUNC and STT_GNU_IFUNC) of @image's
  * .symtab (of its .dynsym when it has no .symtab, or one without functions)
  * and of the .symtab of @debug, its separate debug file (NULL when there is
- * none), chosen among as described at elf_symtab__lookup(). The files are
+ * none), chosen among as described at elf_symtab__lookup(); and, in an
+ * x86-64 @image, its PLT entries (.plt, .plt.sec, .plt.got) named
+ * "strlen@plt" as perf names them, from the GOT slot each one jumps through
+ * and the relocation that fills it (an IRELATIVE one by the ifunc it
+ * resolves). The files are
  * not kept. Returns NULL with errno set when out of memory. A file with no
  * symbols is not an error: lookups in it simply find nothing.
  */
@@ -43,10 +47,14 @@ int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t
  * function containing @vaddr and sets *@sym_off to vaddr - symbol start, or
  * returns NULL when no function may be given to it. A sized symbol contains
  * [value, value + size); a zero-size .symtab symbol reaches to the next
- * symbol; a zero-size .dynsym symbol matches only its exact address. When
- * several symbols share an address, a sized one beats a zero-size one, global
- * beats weak beats local, and fewer leading underscores win. The string lives
- * until elf_symtab__free().
+ * symbol, within its section; a zero-size .dynsym symbol matches only its
+ * exact address. When several symbols share an address the name a
+ * programmer wrote wins, else perf's choice: a sized one beats a zero-size
+ * one; a compatibility version ("cfree@GLIBC_2.2.5", or a hidden .dynsym
+ * version) loses; global and weak beat local; an internal "__name" loses to
+ * "name"; global beats weak; fewer leading underscores win, then the
+ * shorter name (lseek, not lseek64). A default version is named without
+ * its "@@VER". The string lives until elf_symtab__free().
  */
 const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off);
 

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/text_line.h"
@@ -159,4 +160,13 @@ int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *s
 	if (n < 0)
 		return (int)n;
 	return proc_status__parse(buf, (size_t)n, pid, st);
+}
+
+bool proc_info__exists(const char *proc_root, uint32_t pid)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	return snprintf(path, sizeof(path), "%s/%" PRIu32, proc_root, pid) < (int)sizeof(path) &&
+	       stat(path, &st) == 0;
 }

@@ -8,6 +8,7 @@
 #ifndef FLAMETOP_PROCINFO_H
 #define FLAMETOP_PROCINFO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,5 +41,12 @@ int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_s
  */
 int proc_info__start_time(const char *proc_root, uint32_t pid, uint64_t *start);
 int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *st);
+
+/*
+ * proc_info__exists() is true when "@proc_root/@pid" exists: a process (or
+ * a thread) with that id runs. The command line's -p and the screen's p
+ * check alike.
+ */
+bool proc_info__exists(const char *proc_root, uint32_t pid);
 
 #endif

@@ -786,6 +786,47 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 	}
 }
 
+bool symbolizer__in_code(struct symbolizer *s, uint32_t tgid, uint64_t addr)
+{
+	struct proc_entry *p = symbolizer__proc(s, tgid);
+	const struct proc_map *m = p ? symbolizer__find_map(s, p, addr) : NULL;
+
+	return m && (m->perms & MAP_PERM_X);
+}
+
+int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			    char *buf, size_t size)
+{
+	const struct proc_entry *p = (const struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+	uint64_t addr = lookup_addr(ip, is_return);
+	const struct proc_map *m = p ? proc_maps__find(&p->maps, addr) : NULL;
+	const char *base;
+
+	if (!buf || !size)
+		return -EINVAL;
+	buf[0] = '\0';
+	if (!m)
+		return -ENOENT;
+	switch (m->kind) {
+	case MAP_FILE:
+		base = path_basename(m->path);
+		sanitize_name(buf, size, base, strlen(base));
+		return 0;
+	case MAP_VDSO:
+		snprintf(buf, size, "[vdso]");
+		return 0;
+	case MAP_VSYSCALL:
+		snprintf(buf, size, "[vsyscall]");
+		return 0;
+	default:
+		if (!(m->perms & MAP_PERM_X))
+			return -ENOENT;
+		snprintf(buf, size, "%s",
+			 p->perf_map && perf_map__lookup(p->perf_map, addr) ? "[jit]" : "[anon]");
+		return 0;
+	}
+}
+
 bool symbolizer__kernel_hidden(const struct symbolizer *s)
 {
 	return s->ksyms && ksyms__hidden(s->ksyms);

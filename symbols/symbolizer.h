@@ -100,6 +100,26 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 		     size_t size);
 
 /*
+ * symbolizer__in_code() tells whether address @addr of process @tgid lies
+ * in one of its executable mappings (a file's code, the vDSO, vsyscall,
+ * executable anonymous memory), looking it up as symbolizer__user() does.
+ */
+bool symbolizer__in_code(struct symbolizer *s, uint32_t tgid, uint64_t addr);
+
+/*
+ * symbolizer__user_object() writes the shared object that holds @ip (a
+ * return address when @is_return) in process @tgid, as the last
+ * symbolizer__user() found the process's maps (they are not read again),
+ * into @buf: the mapped file's base name (sanitized), "[vdso]",
+ * "[vsyscall]", or for executable anonymous memory "[jit]" where the perf
+ * map names @ip, else "[anon]". Returns 0, -ENOENT when no mapping of a
+ * known process holds @ip (@buf is then ""), or -EINVAL when @buf is NULL
+ * or @size is 0.
+ */
+int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			    char *buf, size_t size);
+
+/*
  * symbolizer__note_process() says that process @tgid, started at
  * @start_boottime (ns since boot, as the kernel's task start_boottime; 0 when
  * unknown: /proc is asked), is running now. Its maps are read at once when

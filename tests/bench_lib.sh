@@ -73,6 +73,16 @@ ratio() {
 
 . tests/bpf_progs.sh
 
+# run_cost: "ns_per_run runs" of the last program that ran, of the lines of
+# `bpftool prog show` on standard input (kernel.bpf_stats_enabled=1).
+run_cost() {
+	sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
+		awk '$2 > 0 { printf "%.0f %d\n", $1 / $2, $2 }' | tail -n 1
+}
+prog_cost() { # NAME: run_cost of the newest loaded program NAME
+	bpftool prog show 2>/dev/null | grep -E "name $1 " | tail -n 1 | run_cost
+}
+
 # ensure_package CMD PKG: installs PKG from Debian when CMD is missing.
 ensure_package() {
 	command -v "$1" >/dev/null 2>&1 && return 0

@@ -15,7 +15,8 @@ cleanup_test() {
 	# A stopped workload gets the TERM only once continued.
 	for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null; done
 	wait 2>/dev/null
-	rm -rf "$TEST_TMP"
+	# TEST_KEEP=1 keeps the files a failed test left, to look at.
+	if [ -n "${TEST_KEEP:-}" ]; then echo "# kept $TEST_TMP" >&2; else rm -rf "$TEST_TMP"; fi
 }
 trap cleanup_test EXIT
 
@@ -44,6 +45,17 @@ start_bg() {
 	bg_pid=$!
 	bg_pids+=("$bg_pid")
 }
+
+# libc's read() as flametop names it: with or without the symbol version
+# libc's symbol table may give it (as it gives __libc_start_main@@GLIBC_2.34).
+LIBC_READ='read(@@GLIBC_[0-9.]+)?'
+
+# tables_settle: waits until a workload flametop has just seen has its unwind
+# tables in. flametop builds a process's tables once it first sees the
+# process (~40 ms here, more on a busy machine); until then the process's
+# user stacks end early, in a [truncated] frame. The read workloads read now
+# and then while they wait for their start signal, so that they are seen.
+tables_settle() { sleep 1; }
 
 # folded_sum FILE REGEX: sum of the counts of lines whose stack matches REGEX.
 folded_sum() {

@@ -58,9 +58,9 @@ screen_keys Tab Tab Tab Tab
 screen_wait 'Function \(Enter: callers\)' || exit 1
 shot flat
 screen_keys '?'
-screen_wait 'any key closes this help' || exit 1
+screen_wait 'q or Esc closes this help' || exit 1
 shot help
-screen_keys q
+screen_keys q q # the help, then flametop
 screen_exit_code >/dev/null
 
 # Read mode: who reads, through which code.

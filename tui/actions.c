@@ -11,6 +11,7 @@
 #include "tui/snapshot.h"
 
 #define MAX_PID 0x3fffffff
+#define KEYS_PER_BINDING (sizeof(((struct key_binding *)0)->keys) / sizeof(int))
 
 /* The tree the keys act on: the call tree, or the callers in the flat view. */
 static struct tree_pane *focused_tree(struct view *v)
@@ -186,7 +187,8 @@ static unsigned int clear_filters(struct view *v)
 	return ACT_REBUILD | ACT_FILTER;
 }
 
-static unsigned int act_escape(struct view *v)
+/* Leaves a sub-view: the callers, then a zoom of the icicle. Returns 0 when there is none. */
+static unsigned int back(struct view *v)
 {
 	if (v->focus == FOCUS_FLAT && v->flat.callers_open) {
 		flat_pane__close_callers(&v->flat);
@@ -194,7 +196,17 @@ static unsigned int act_escape(struct view *v)
 	}
 	if (v->layout != LAYOUT_TREE && v->layout != LAYOUT_FLAT && view__unzoom(v, false))
 		return ACT_REDRAW;
-	return view__filtered(v) ? clear_filters(v) : 0;
+	return 0;
+}
+
+static unsigned int act_escape(struct view *v)
+{
+	return back(v) ?: view__filtered(v) ? clear_filters(v) : 0;
+}
+
+static unsigned int act_quit(struct view *v)
+{
+	return back(v) ?: ACT_QUIT;
 }
 
 static unsigned int act_expand(struct view *v)
@@ -269,6 +281,9 @@ static unsigned int cycle_view(struct view *v, size_t step)
 	i = (i + step) % NCYCLE;
 	v->layout = cycle[i].layout;
 	v->focus = cycle[i].focus;
+	/* The keys that follow before the next refresh act on the list: it is made now. */
+	if (view__flat_ready(v))
+		view__say(v, true, "no memory for the flat list");
 	if (v->focus == FOCUS_FLAT && v->tree.sel_node != TRIE_ROOT)
 		flat_pane__select_frame(&v->flat, v->trie.nodes[v->tree.sel_node].frame);
 	return ACT_REDRAW;
@@ -306,6 +321,14 @@ static bool live_only(struct view *v)
 	return v->live;
 }
 
+/* Keys that change the capture wait while the display is paused. */
+static bool not_paused(struct view *v)
+{
+	if (v->paused)
+		view__say(v, false, "the display is paused: Space resumes it first");
+	return !v->paused;
+}
+
 static unsigned int act_window(struct view *v)
 {
 	if (!live_only(v))
@@ -318,9 +341,9 @@ static unsigned int act_window(struct view *v)
 
 static unsigned int act_reset(struct view *v)
 {
-	if (!live_only(v))
+	if (!live_only(v) || !not_paused(v))
 		return ACT_REDRAW;
-	view__say(v, false, "counts reset");
+	view__say(v, false, "counts reset: collecting from now on");
 	return ACT_RESET | ACT_REBUILD;
 }
 
@@ -331,25 +354,61 @@ static unsigned int act_pause(struct view *v)
 	v->paused = !v->paused;
 	view__say(v, false, "%s", v->paused ? "display paused: capture goes on (Space resumes)"
 					    : "display resumed");
-	return v->paused ? ACT_REDRAW : ACT_REBUILD;
+	return ACT_PAUSE | ACT_REBUILD;
 }
 
 static unsigned int act_swap_mode(struct view *v)
 {
-	return live_only(v) ? ACT_SWAP_MODE | ACT_REBUILD : ACT_REDRAW;
+	if (!live_only(v) || !not_paused(v))
+		return ACT_REDRAW;
+	return ACT_SWAP_MODE | ACT_REBUILD;
 }
 
-
-static unsigned int act_quit(struct view *v)
-{
-	(void)v;
-	return ACT_QUIT;
-}
 
 static unsigned int act_help(struct view *v)
 {
 	v->help = true;
+	v->help_top = 0;
 	return ACT_REDRAW;
+}
+
+/* Does the view's data name processes? The file viewer's may not; then says so. */
+static bool has_pids(struct view *v, const char *key)
+{
+	if (v->live || profile__has_tgids(v->prof))
+		return true;
+	view__say(v, true,
+		  "%s: this file names no process ids (only names such as perf's comm-PID do)",
+		  key);
+	return false;
+}
+
+static const char *const group_names[GROUP_NR] = {
+	[GROUP_COMM] = "command",
+	[GROUP_PID] = "process",
+	[GROUP_TID] = "thread",
+};
+
+static unsigned int act_group(struct view *v)
+{
+	enum profile_group next = (v->group + 1) % GROUP_NR;
+
+	if (next != GROUP_COMM && !has_pids(v, "P"))
+		next = GROUP_COMM;
+	else
+		view__say(v, false, "the tree's first level: by %s", group_names[next]);
+	if (next == v->group)
+		return ACT_REDRAW;
+	v->group = next;
+	view__forget(v); /* the first level's frames change */
+	return ACT_REBUILD;
+}
+
+static unsigned int act_flat_order(struct view *v)
+{
+	v->flat_order = v->flat_order == FLAT_BY_SELF ? FLAT_BY_TOTAL : FLAT_BY_SELF;
+	view__say(v, false, "functions by %s", v->flat_order == FLAT_BY_SELF ? "self" : "total");
+	return ACT_REBUILD;
 }
 
 static unsigned int find(struct view *v, int dir)
@@ -371,39 +430,62 @@ static unsigned int act_prev_match(struct view *v)
 	return find(v, -1);
 }
 
-/* Opens a prompt holding @initial. */
+/* Opens a prompt holding @initial: the first character typed replaces it. */
 static unsigned int prompt(struct view *v, enum prompt_kind kind, const char *initial)
 {
 	v->prompt = kind;
-	snprintf(v->input, sizeof(v->input), "%s", initial);
-	v->input_len = strlen(v->input);
+	prompt_input__start(&v->input, initial);
 	return ACT_REDRAW;
 }
 
-static unsigned int act_prompt_pid(struct view *v)
+/* Writes @n pids as "12,34" into @buf. */
+static void format_pids(char *buf, size_t size, const int32_t *pids, size_t n)
 {
-	char pids[VIEW_INPUT_MAX] = "";
 	size_t len = 0;
 
-	for (size_t i = 0; i < v->ntgids && len < sizeof(pids); i++)
-		len += snprintf(pids + len, sizeof(pids) - len, "%s%d", i ? "," : "", v->tgids[i]);
-	return prompt(v, PROMPT_PID, pids);
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++)
+		len += snprintf(buf + len, size - len, "%s%d", i ? "," : "", pids[i]);
 }
 
+/* p: the selected row's process (its pids when grouped by command), else the filter's. */
+static unsigned int act_prompt_pid(struct view *v)
+{
+	int32_t pids[VIEW_MAX_PIDS];
+	char comm[VIEW_COMM_MAX], text[PROMPT_INPUT_MAX];
+	long n;
+
+	if (!has_pids(v, "p"))
+		return ACT_REDRAW;
+	n = view__selected_process(v, pids, VIEW_MAX_PIDS, comm);
+	if (n > 0)
+		format_pids(text, sizeof(text), pids, (size_t)n);
+	else
+		format_pids(text, sizeof(text), v->tgids, v->ntgids);
+	return prompt(v, PROMPT_PID, text);
+}
+
+/* c: the selected row's command, else the filter's. */
 static unsigned int act_prompt_comm(struct view *v)
 {
-	return prompt(v, PROMPT_COMM, v->comm);
+	int32_t pids[VIEW_MAX_PIDS];
+	char comm[VIEW_COMM_MAX];
+
+	if (view__selected_process(v, pids, VIEW_MAX_PIDS, comm) < 0 || !comm[0])
+		snprintf(comm, sizeof(comm), "%s", v->comm);
+	return prompt(v, PROMPT_COMM, comm);
 }
 
 static unsigned int act_prompt_search(struct view *v)
 {
+	view__search_begin(v);
 	return prompt(v, PROMPT_SEARCH, v->text);
 }
 
 /* s: the file name, a new one after the clock, to edit; its extension picks the format. */
 static unsigned int act_prompt_save(struct view *v)
 {
-	char name[VIEW_INPUT_MAX];
+	char name[PROMPT_INPUT_MAX];
 
 	if (snapshot__default_name(time(NULL), name, sizeof(name)))
 		name[0] = '\0';
@@ -432,8 +514,10 @@ static long parse_pids(struct view *v, const char *s, int32_t *out)
 		s += strspn(s, ", ");
 		if (!*s)
 			break;
+		errno = 0;
 		pid = strtol(s, &end, 10);
-		if (end == s || pid < 1 || pid > MAX_PID || (*end && *end != ',' && *end != ' ')) {
+		if (end == s || errno || pid < 1 || pid > MAX_PID ||
+		    (*end && *end != ',' && *end != ' ')) {
 			view__say(v, true, "p: '%.*s' is not a process id", (int)strcspn(s, ", "), s);
 			return -EINVAL;
 		}
@@ -447,12 +531,24 @@ static long parse_pids(struct view *v, const char *s, int32_t *out)
 	return n;
 }
 
+/* The live screen's check that each of @n pids is a process, as the command line's -p. */
+static bool pids_exist(struct view *v, const int32_t *pids, long n)
+{
+	for (long i = 0; v->pid_exists && i < n; i++) {
+		if (!v->pid_exists(pids[i])) {
+			view__say(v, true, "p %d: no such process", pids[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
 static unsigned int apply_pids(struct view *v)
 {
 	int32_t pids[VIEW_MAX_PIDS];
-	long n = parse_pids(v, v->input, pids);
+	long n = parse_pids(v, v->input.text, pids);
 
-	if (n < 0)
+	if (n < 0 || !pids_exist(v, pids, n))
 		return ACT_REDRAW;
 	memcpy(v->tgids, pids, n * sizeof(*pids));
 	v->ntgids = (size_t)n;
@@ -461,33 +557,37 @@ static unsigned int apply_pids(struct view *v)
 
 static unsigned int apply_comm(struct view *v)
 {
-	if (v->input_len >= sizeof(v->comm)) {
+	if (v->input.len >= sizeof(v->comm)) {
 		view__say(v, true, "c: a command name has at most %zu bytes", sizeof(v->comm) - 1);
 		return ACT_REDRAW;
 	}
-	memcpy(v->comm, v->input, v->input_len + 1);
+	memcpy(v->comm, v->input.text, v->input.len + 1);
 	return ACT_REBUILD | ACT_FILTER;
 }
 
-static unsigned int apply_search(struct view *v)
+/* The search as typed so far filters and selects at once (incremental, as less and vim). */
+static unsigned int search_as_typed(struct view *v)
 {
-	if (v->input_len >= sizeof(v->text)) {
+	if (v->input.len >= sizeof(v->text)) {
 		view__say(v, true, "/: at most %zu characters", sizeof(v->text) - 1);
 		return ACT_REDRAW;
 	}
-	memcpy(v->text, v->input, v->input_len + 1);
-	v->search_pending = v->text[0] != '\0';
+	if (strcmp(v->text, v->input.text) == 0)
+		return ACT_REDRAW;
+	memcpy(v->text, v->input.text, v->input.len + 1);
+	v->search_pending = true;
 	return ACT_REBUILD;
 }
 
 static unsigned int apply_delay(struct view *v)
 {
+	const char *in = v->input.text;
 	char *end;
-	double d = strtod(v->input, &end);
+	double d = strtod(in, &end);
 
-	if (end == v->input || *end || !isfinite(d) || d < 0.1 || d > 3600 ||
-	    v->input[strspn(v->input, "0123456789.")]) {
-		view__say(v, true, "d: '%s' is not a delay between 0.1 and 3600 seconds", v->input);
+	if (end == in || *end || !isfinite(d) || d < 0.1 || d > 3600 ||
+	    in[strspn(in, "0123456789.")]) {
+		view__say(v, true, "d: '%s' is not a delay between 0.1 and 3600 seconds", in);
 		return ACT_REDRAW;
 	}
 	v->delay = d;
@@ -497,15 +597,15 @@ static unsigned int apply_delay(struct view *v)
 
 static unsigned int apply_save(struct view *v)
 {
-	if (!v->input_len) {
+	if (!v->input.len) {
 		view__say(v, false, "s: nothing saved: no file name");
 		return ACT_REDRAW;
 	}
-	memcpy(v->save_path, v->input, v->input_len + 1);
+	memcpy(v->save_path, v->input.text, v->input.len + 1);
 	return ACT_SAVE | ACT_REDRAW;
 }
 
-static unsigned int prompt_done(struct view *v)
+static unsigned int prompt_enter(struct view *v)
 {
 	enum prompt_kind kind = v->prompt;
 
@@ -516,7 +616,7 @@ static unsigned int prompt_done(struct view *v)
 	case PROMPT_COMM:
 		return apply_comm(v);
 	case PROMPT_SEARCH:
-		return apply_search(v);
+		return search_as_typed(v);
 	case PROMPT_DELAY:
 		return apply_delay(v);
 	case PROMPT_SAVE:
@@ -526,27 +626,140 @@ static unsigned int prompt_done(struct view *v)
 	}
 }
 
-/* A key while a prompt is open: edit, apply (Enter) or cancel (Esc). */
-static unsigned int prompt_key(struct view *v, int key)
+/* Esc: the prompt closes; a search goes back to the text and selection it started from. */
+static unsigned int prompt_cancel(struct view *v)
 {
-	if (key == TK_ENTER || key == '\r')
-		return prompt_done(v);
-	if (key == TK_ESC) {
-		v->prompt = PROMPT_NONE;
+	bool search = v->prompt == PROMPT_SEARCH;
+
+	v->prompt = PROMPT_NONE;
+	if (!search)
 		return ACT_REDRAW;
-	}
-	if (key == TK_BACKSPACE || key == 127 || key == TK_CTRL('h')) {
-		if (v->input_len)
-			v->input[--v->input_len] = '\0';
-	} else if (key == TK_CTRL('u')) {
-		v->input_len = 0;
-		v->input[0] = '\0';
-	} else if (key >= ' ' && key < 127 && v->input_len + 1 < sizeof(v->input)) {
-		v->input[v->input_len++] = (char)key;
-		v->input[v->input_len] = '\0';
-	}
+	view__search_cancel(v);
+	return ACT_REBUILD;
+}
+
+/* After an edit: a search applies what it holds now. */
+static unsigned int edited(struct view *v)
+{
+	return v->prompt == PROMPT_SEARCH ? search_as_typed(v) : ACT_REDRAW;
+}
+
+static unsigned int edit_backspace(struct view *v)
+{
+	prompt_input__backspace(&v->input);
+	return edited(v);
+}
+
+static unsigned int edit_delete(struct view *v)
+{
+	prompt_input__delete(&v->input);
+	return edited(v);
+}
+
+static unsigned int edit_left(struct view *v)
+{
+	prompt_input__move(&v->input, -1);
 	return ACT_REDRAW;
 }
+
+static unsigned int edit_right(struct view *v)
+{
+	prompt_input__move(&v->input, 1);
+	return ACT_REDRAW;
+}
+
+static unsigned int edit_home(struct view *v)
+{
+	prompt_input__home(&v->input);
+	return ACT_REDRAW;
+}
+
+static unsigned int edit_end(struct view *v)
+{
+	prompt_input__end(&v->input);
+	return ACT_REDRAW;
+}
+
+static unsigned int edit_kill_before(struct view *v)
+{
+	prompt_input__kill_before(&v->input);
+	return edited(v);
+}
+
+static unsigned int edit_kill_after(struct view *v)
+{
+	prompt_input__kill_after(&v->input);
+	return edited(v);
+}
+
+/* An open prompt's keys; printable characters are typed in. */
+static const struct key_binding prompt_bindings[] = {
+	{ { TK_ENTER, '\r' }, "Enter", "apply", false, prompt_enter },
+	{ { TK_ESC, TK_CTRL('g') }, "Esc", "cancel", false, prompt_cancel },
+	{ { TK_BACKSPACE, 127, TK_CTRL('h') }, "Backspace", "delete back", false, edit_backspace },
+	{ { TK_DELETE, TK_CTRL('d') }, "Delete", "delete under", false, edit_delete },
+	{ { TK_LEFT, TK_CTRL('b') }, "Left", "cursor left", false, edit_left },
+	{ { TK_RIGHT, TK_CTRL('f') }, "Right", "cursor right", false, edit_right },
+	{ { TK_HOME, TK_CTRL('a') }, "Home", "to the start", false, edit_home },
+	{ { TK_END, TK_CTRL('e') }, "End", "to the end", false, edit_end },
+	{ { TK_CTRL('u') }, "Ctrl-U", "delete to the start", false, edit_kill_before },
+	{ { TK_CTRL('k') }, "Ctrl-K", "delete to the end", false, edit_kill_after },
+};
+
+static unsigned int help_close(struct view *v)
+{
+	v->help = false;
+	return ACT_REDRAW;
+}
+
+/* Scrolls the help by @delta rows (the view keeps it within its rows). */
+static unsigned int help_scroll(struct view *v, long delta)
+{
+	long top = v->help_top + delta;
+
+	v->help_top = top < 0 ? 0 : top > INT32_MAX / 2 ? INT32_MAX / 2 : (int)top;
+	return ACT_REDRAW;
+}
+
+static unsigned int help_up(struct view *v)
+{
+	return help_scroll(v, -1);
+}
+
+static unsigned int help_down(struct view *v)
+{
+	return help_scroll(v, 1);
+}
+
+static unsigned int help_page_up(struct view *v)
+{
+	return help_scroll(v, -(v->height > 6 ? v->height - 5 : 1));
+}
+
+static unsigned int help_page_down(struct view *v)
+{
+	return help_scroll(v, v->height > 6 ? v->height - 5 : 1);
+}
+
+static unsigned int help_home(struct view *v)
+{
+	return help_scroll(v, -v->help_top);
+}
+
+static unsigned int help_end(struct view *v)
+{
+	return help_scroll(v, view__help_rows(v));
+}
+
+/* The help's keys; any other key closes it too. */
+static const struct key_binding help_bindings[] = {
+	{ { TK_UP, 'k' }, "Up k", "scroll up", false, help_up },
+	{ { TK_DOWN, 'j' }, "Down j", "scroll down", false, help_down },
+	{ { TK_PGUP, TK_CTRL('b') }, "PgUp", "page up", false, help_page_up },
+	{ { TK_PGDN, TK_CTRL('f'), ' ' }, "PgDn", "page down", false, help_page_down },
+	{ { TK_HOME, 'g' }, "Home g", "top", false, help_home },
+	{ { TK_END, 'G' }, "End G", "bottom", false, help_end },
+};
 
 static const struct key_binding bindings[] = {
 	{ { TK_UP, 'k' }, "Up k", "up; icicle: to the caller", false, act_up },
@@ -573,6 +786,8 @@ static const struct key_binding bindings[] = {
 	{ { '/' }, "/", "only stacks with this text", false, act_prompt_search },
 	{ { 'n' }, "n", "next match", false, act_next_match },
 	{ { 'N' }, "N", "previous match", false, act_prev_match },
+	{ { 'P' }, "P", "tree by command/pid/thread", false, act_group },
+	{ { 'o' }, "o", "flat list by self/total", false, act_flat_order },
 	{ { 'z' }, "z", "recent/cumulative window", true, act_window },
 	{ { 'r' }, "r", "reset the counts", true, act_reset },
 	{ { 'm' }, "m", "swap sample/read mode", true, act_swap_mode },
@@ -580,7 +795,7 @@ static const struct key_binding bindings[] = {
 	{ { 'd' }, "d", "refresh delay", true, act_prompt_delay },
 	{ { 's' }, "s", "save: .folded, .svg or .pb.gz", false, act_prompt_save },
 	{ { '?', 'h', TK_F1 }, "? h F1", "this help", false, act_help },
-	{ { 'q', TK_F10 }, "q F10", "quit", false, act_quit },
+	{ { 'q', TK_F10 }, "q F10", "back; quit", false, act_quit },
 };
 
 #define NBINDINGS (sizeof(bindings) / sizeof(bindings[0]))
@@ -591,35 +806,77 @@ const struct key_binding *actions__bindings(size_t *n)
 	return bindings;
 }
 
-/* keys[key] = its binding, made from the table on first use. */
-static const struct key_binding *keys[TK_NR];
+/* A table of bindings, and keys[key] = its binding, made on first use. */
+struct key_table {
+	const struct key_binding *b;
+	size_t n;
+	const struct key_binding *keys[TK_NR];
+	bool filled;
+};
 
-static void fill_keys(void)
+static struct key_table screen_keys = { bindings, NBINDINGS, { NULL }, false };
+static struct key_table help_keys = { help_bindings,
+				      sizeof(help_bindings) / sizeof(help_bindings[0]),
+				      { NULL },
+				      false };
+static struct key_table prompt_keys = { prompt_bindings,
+					sizeof(prompt_bindings) / sizeof(prompt_bindings[0]),
+					{ NULL },
+					false };
+
+/* The binding of @key in @t, or NULL. */
+static const struct key_binding *lookup(struct key_table *t, int key)
 {
-	for (size_t i = 0; i < NBINDINGS; i++) {
-		for (size_t k = 0; k < sizeof(bindings[i].keys) / sizeof(bindings[i].keys[0]); k++) {
-			if (bindings[i].keys[k])
-				keys[bindings[i].keys[k]] = &bindings[i];
+	for (size_t i = 0; !t->filled && i < t->n; i++) {
+		for (size_t k = 0; k < KEYS_PER_BINDING; k++) {
+			if (t->b[i].keys[k])
+				t->keys[t->b[i].keys[k]] = &t->b[i];
 		}
 	}
+	t->filled = true;
+	return key >= 0 && key < TK_NR ? t->keys[key] : NULL;
+}
+
+static unsigned int prompt_key(struct view *v, int key)
+{
+	const struct key_binding *b = lookup(&prompt_keys, key);
+
+	if (b)
+		return b->act(v);
+	if (key < ' ' || key > '~')
+		return 0;
+	prompt_input__type(&v->input, (char)key);
+	return edited(v);
+}
+
+static unsigned int help_key(struct view *v, int key)
+{
+	const struct key_binding *b = lookup(&help_keys, key);
+
+	return b ? b->act(v) : help_close(v);
+}
+
+static unsigned int unbound(struct view *v, int key)
+{
+	char name[16];
+
+	key__name(key, name, sizeof(name));
+	view__say(v, false, "%s: not a key here (? lists the keys)", name);
+	return ACT_REDRAW;
 }
 
 unsigned int actions__key(struct view *v, int key)
 {
 	const struct key_binding *b;
 
-	if (!keys['q'])
-		fill_keys();
 	if (v->prompt != PROMPT_NONE)
 		return prompt_key(v, key);
 	v->message[0] = '\0';
-	if (v->help) {
-		v->help = false;
-		return ACT_REDRAW;
-	}
-	b = key >= 0 && key < TK_NR ? keys[key] : NULL;
+	if (v->help)
+		return help_key(v, key);
+	b = lookup(&screen_keys, key);
 	if (!b)
-		return 0;
+		return unbound(v, key);
 	/* Without rows (out of memory) only the help and quitting work. */
 	if (!v->tree.nrows && b->act != act_quit && b->act != act_help)
 		return 0;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "symbols/procinfo.h"
 #include "tui/actions.h"
 #include "tui/app.h"
 #include "tui/header.h"
@@ -14,14 +15,15 @@
 #include "tui/view.h"
 
 #define DRAIN_PERIOD 1.0 /* seconds between drains of the capture */
-#define FIRST_REFRESH 0.1 /* seconds from start to the first screen with data */
+#define FIRST_REFRESH 0.1 /* seconds from start (or r, or m) to the first screen with data */
+#define QUICK_REFRESH 0.25 /* seconds between refreshes while the first ones find nothing */
 #define APP_RESIZE (1u << 16) /* beside the ACT_* flags: the terminal changed size */
 
 struct app {
 	const struct app_config *cfg;
 	struct view view;
 	struct screen screen;
-	const struct profile *shown;              /* the profile on screen */
+	struct profile *shown;                    /* the profile on screen */
 	const char *count_unit;                   /* the unit of its counts: "count", "bytes" */
 	bool quit;
 
@@ -31,10 +33,14 @@ struct app {
 	struct profile *profs[CAPTURE_MODE_NR];   /* each mode keeps its own */
 	struct live *live;
 	enum capture_mode mode;
-	uint64_t last_events;                     /* events counted at the last refresh ... */
-	double last_refresh;                      /* ... and when */
+	struct header_info info;                  /* the last refresh's figures */
+	uint64_t last_events;                     /* events counted at the last refresh */
+	double window_start;                      /* when the open interval began */
+	double covered[CAPTURE_MODE_NR];          /* seconds each mode's cumulative window holds */
+	double quick_until;                       /* till then, an empty window refreshes soon */
 	double next_drain, next_refresh;
-	char hook[128], notes[512], walks[256];
+	char hook[128], notes[512];
+	char walks[256], shown_walks[256];        /* the last refresh's walks, the screen's */
 };
 
 static double now_seconds(void)
@@ -53,24 +59,51 @@ static size_t capture_pids(const struct view *v, uint32_t *out)
 	return v->ntgids;
 }
 
-static void say_hook(struct app *a)
+/* The live screen's p asks what the command line's -p asks. */
+static bool pid_exists(int32_t pid)
+{
+	return proc_info__exists("/proc", (uint32_t)pid);
+}
+
+/*
+ * Shows the last refresh: the view reads the profile's counts as they are
+ * now, and the header the refresh's figures, until the next one. A paused
+ * screen is not shown anything new.
+ */
+static void publish(struct app *a)
+{
+	if (profile__freeze(a->shown))
+		view__say(&a->view, true, "no memory for new counts: the screen shows older ones");
+	a->view.info = a->info;
+	if (a->info.walks) { /* refreshes go on while the screen is paused */
+		snprintf(a->shown_walks, sizeof(a->shown_walks), "%s", a->info.walks);
+		a->view.info.walks = a->shown_walks;
+	}
+}
+
+/* The header's figures for a source just opened in @mode; a window starts now. */
+static void start_figures(struct app *a, double now)
 {
 	const struct capture *cap = live__capture(a->live);
-	struct header_info *h = &a->view.info;
 	bool read = a->mode == CAPTURE_READ;
 
 	snprintf(a->hook, sizeof(a->hook), "%s", capture__hook(cap));
 	snprintf(a->notes, sizeof(a->notes), "%s", capture__hook_notes(cap));
-	h->mode = capture_mode__name(a->mode);
-	h->hook = a->hook;
-	h->notes = a->notes;
-	h->freq = read ? 0 : a->cfg->capture.freq;
-	h->ncpus = capture__ncpus(cap);
-	h->rate = -1;
-	h->lost = 0;
-	h->event = read ? "reads" : "samples";
-	h->unit = !read ? "samples" : a->cfg->weight == WEIGHT_BYTES ? "bytes" : "reads";
+	a->info = (struct header_info){
+		.mode = capture_mode__name(a->mode),
+		.hook = a->hook,
+		.notes = a->notes,
+		.freq = read ? 0 : a->cfg->capture.freq,
+		.ncpus = capture__ncpus(cap),
+		.rate = -1,
+		.event = read ? "reads" : "samples",
+		.unit = !read ? "samples" : a->cfg->weight == WEIGHT_BYTES ? "bytes" : "reads",
+		.covered = a->covered[a->mode],
+	};
 	a->count_unit = read && a->cfg->weight == WEIGHT_BYTES ? "bytes" : "count";
+	a->window_start = now;
+	a->quick_until = now + a->view.delay;
+	a->next_refresh = now + FIRST_REFRESH;
 }
 
 /* Starts capturing in @mode with the view's filters; returns 0 or -errno with @err. */
@@ -91,8 +124,11 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 	a->mode = mode;
 	a->shown = a->profs[mode];
 	a->last_events = 0;
-	a->last_refresh = now_seconds();
-	say_hook(a);
+	/* What the profile held when it was swapped out is no recent window of this one. */
+	profile__close_interval(a->shown);
+	profile__close_interval(a->shown);
+	start_figures(a, now_seconds());
+	publish(a);
 	return 0;
 }
 
@@ -150,7 +186,7 @@ static void saved_info(const struct app *a, char *title, size_t title_size, char
 			 h->ncpus);
 	else
 		snprintf(title, title_size, "flametop: %s mode, %s", h->mode, h->hook);
-	header__filters(&a->view, filters, filters_size);
+	view__window_line(&a->view, filters, filters_size);
 	*info = (struct output_info){
 		.title = title,
 		.subtitle = filters,
@@ -190,28 +226,68 @@ static void drain(struct app *a)
 	a->next_drain = now_seconds() + DRAIN_PERIOD;
 }
 
-/* A refresh: the interval closes, the header's rate and lost counts move on. */
-static unsigned int refresh_data(struct app *a)
+/*
+ * Events counted since the capture opened, and lost; with @walks, how the
+ * user stacks since the last such call were walked, into the header's
+ * figures. False when the capture can't say.
+ */
+static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool walks)
 {
 	struct capture_stats st;
-	double now = now_seconds();
+
+	if (capture__stats(live__capture(a->live), &st))
+		return false;
+	*events = st.slot[STAT_EVENTS];
+	*lost = st.slot[STAT_LOST_COUNTS_FULL] + st.slot[STAT_LOST_BUSY];
+	if (walks) {
+		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
+		a->info.walks = a->walks;
+	}
+	return true;
+}
+
+/* r: the samples taken before it are forgotten, drained ones and those in flight alike. */
+static void reset(struct app *a)
+{
+	double now;
 
 	drain(a);
-	a->next_refresh = now + a->view.delay;
-	if (a->view.paused) /* the recent window stays as it was paused */
-		return 0;
-	profile__close_interval(a->profs[a->mode]);
-	if (capture__stats(live__capture(a->live), &st) == 0) {
-		uint64_t events = st.slot[STAT_EVENTS];
+	profile__reset(a->shown);
+	now = now_seconds();
+	a->covered[a->mode] = 0;
+	start_figures(a, now);
+	read_events(a, &a->last_events, &a->info.lost, false);
+	publish(a);
+}
 
-		if (now > a->last_refresh)
-			a->view.info.rate = (double)(events - a->last_events) / (now - a->last_refresh);
-		a->view.info.lost = st.slot[STAT_LOST_COUNTS_FULL] + st.slot[STAT_LOST_BUSY];
-		live__walks_text(a->live, &st, a->walks, sizeof(a->walks));
-		a->view.info.walks = a->walks;
+/*
+ * A refresh: the interval closes and becomes the recent window, its span
+ * and rate go to the header; shown unless the display is paused. While the
+ * first refreshes after a start find nothing, the next comes soon.
+ */
+static unsigned int refresh_data(struct app *a)
+{
+	double now = now_seconds(), span;
+	uint64_t events;
+
+	drain(a);
+	span = now - a->window_start;
+	profile__close_interval(a->shown);
+	a->window_start = now;
+	a->covered[a->mode] += span;
+	a->info.span = span;
+	a->info.covered = a->covered[a->mode];
+	if (read_events(a, &events, &a->info.lost, true)) {
+		a->info.rate = span > 0 ? (double)(events - a->last_events) / span : -1;
 		a->last_events = events;
-		a->last_refresh = now;
 	}
+	a->next_refresh = now + a->view.delay;
+	if (a->view.paused)
+		return 0;
+	publish(a);
+	if (now < a->quick_until && !profile__total(a->shown, WINDOW_RECENT) &&
+	    QUICK_REFRESH < a->view.delay)
+		a->next_refresh = now + QUICK_REFRESH;
 	return ACT_REBUILD;
 }
 
@@ -267,7 +343,9 @@ static int apply(struct app *a, unsigned int flags, char *err, size_t size)
 	if (flags & ACT_FILTER)
 		push_filter(a);
 	if (flags & ACT_RESET)
-		profile__reset(a->profs[a->mode]);
+		reset(a);
+	if (flags & ACT_PAUSE && !a->view.paused)
+		publish(a); /* resumed: what came meanwhile */
 	if (flags & ACT_DELAY)
 		a->next_refresh = now_seconds() + a->view.delay;
 	return flags & ACT_SWAP_MODE ? swap_mode(a, err, size) : 0;
@@ -283,13 +361,16 @@ static int resize(struct app *a)
 }
 
 /*
- * Sorts the stacks drained since the last sort into the profile's order:
- * the view is built fastest from a sorted profile (see stack_trie.h).
+ * Readies the profile for a rebuild: sorted (the view is built fastest from
+ * a sorted profile, see stack_trie.h), and its first level named as the
+ * view groups it.
  */
-static void sort_stacks(struct app *a)
+static void ready_profile(struct app *a)
 {
-	if (a->live && profile__sort(a->profs[a->mode]))
+	if (a->live && profile__sort(a->shown))
 		view__say(&a->view, true, "no memory to sort the stacks: the view builds slower");
+	if (profile__group(a->shown, a->view.group))
+		view__say(&a->view, true, "no memory to name processes: some keep their command");
 }
 
 /* Brings the view up to date as @flags say, and draws it when anything changed. */
@@ -300,7 +381,7 @@ static int show(struct app *a, unsigned int flags)
 	if (flags & APP_RESIZE)
 		err = resize(a);
 	if (!err && flags & ACT_REBUILD) {
-		sort_stacks(a);
+		ready_profile(a);
 		err = view__rebuild(&a->view, a->shown);
 	} else if (!err && flags & (ACT_REDRAW | APP_RESIZE)) {
 		err = view__refresh(&a->view);
@@ -334,21 +415,27 @@ static int loop(struct app *a, char *err, size_t size)
 	return ret;
 }
 
-/* Sets the view's filters and hidden frames as the command line asked. */
+/* Sets the view's filters, hidden frames and grouping as the command line asked. */
 static int start_view(struct app *a, bool live)
 {
 	const struct capture_opts *c = &a->cfg->capture;
 	struct view *v = &a->view;
+	const struct key_binding *keys;
+	size_t nkeys;
 
-	if (view__init(v, live, a->cfg->delay))
+	keys = actions__bindings(&nkeys);
+	if (view__init(v, live, a->cfg->delay, keys, nkeys))
 		return -ENOMEM;
 	v->hide_kernel = a->cfg->hide_kernel;
 	v->hide_user = a->cfg->hide_user;
+	v->group = a->cfg->group;
 	v->ntgids = c->ntgids < VIEW_MAX_PIDS ? c->ntgids : VIEW_MAX_PIDS;
 	for (size_t i = 0; i < v->ntgids; i++)
 		v->tgids[i] = (int32_t)c->tgids[i];
 	if (c->comm)
 		snprintf(v->comm, sizeof(v->comm), "%s", c->comm);
+	if (live)
+		v->pid_exists = pid_exists;
 	return 0;
 }
 
@@ -376,7 +463,11 @@ static void free_app(struct app *a)
 int app__run_live(const struct app_config *c, char *err, size_t err_size)
 {
 	struct app a = { .cfg = c };
-	int ret = start_view(&a, true);
+	int ret = term__check(err, err_size);
+
+	if (ret) /* before anything is attached */
+		return ret;
+	ret = start_view(&a, true);
 
 	a.sym = ret ? NULL : symbolizer__new(&c->symbols);
 	if (a.sym && !c->unwind_fp && (ret = unwinder__new(&c->unwind, &a.unwinder))) {
@@ -396,7 +487,7 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 	}
 	ret = open_source(&a, c->capture.mode, err, err_size);
 	/* The kernel table is read once sampling runs: the two overlap. */
-	if (!ret && (ret = live__load_kernel(a.live)))
+	if (!ret && (ret = live__start(a.live)))
 		snprintf(err, err_size, "can't read /proc/kallsyms: %s", strerror(-ret));
 	if (!ret) {
 		if (symbolizer__kernel_hidden(a.sym))
@@ -405,15 +496,14 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 				  "as [unknown]");
 		/* The first screen comes from the first tenth of a second of sampling:
 		 * a tree at once, not an empty screen for a whole refresh delay. */
-		a.next_drain = a.last_refresh + FIRST_REFRESH;
-		a.next_refresh = a.next_drain;
+		a.next_drain = a.next_refresh;
 		ret = run_screen(&a, err, err_size);
 	}
 	free_app(&a);
 	return ret;
 }
 
-int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
+int app__run_file(const struct app_config *c, struct profile *p, const char *file,
 		  const struct input_stats *st, char *err, size_t err_size)
 {
 	struct app a = { .cfg = c, .shown = p, .count_unit = st->count_unit };

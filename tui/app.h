@@ -2,7 +2,9 @@
 /*
  * app: the screen's loop. Waits on the keyboard, the live source's events
  * and two clocks: every second it drains the capture into the profile, and
- * every refresh delay it closes an interval and redraws. Keys go through
+ * every refresh delay it closes an interval, takes a still picture of the
+ * counts (profile__freeze()) and redraws from it; a paused screen keeps its
+ * picture while capture goes on. Keys go through
  * actions.c; what they ask for (filters pushed into the kernel, a mode
  * swap, a reset, a save) is done here. The file viewer runs the same loop
  * over a profile read from a folded file, without the clocks.
@@ -28,6 +30,7 @@ struct app_config {
 	double delay;                  /* seconds between refreshes */
 	bool color;
 	bool hide_kernel, hide_user;   /* start with these frames hidden */
+	enum profile_group group;      /* the tree's first level to start with */
 };
 
 /*
@@ -38,11 +41,12 @@ struct app_config {
 int app__run_live(const struct app_config *c, char *err, size_t err_size);
 
 /*
- * app__run_file() runs the viewer over @p, read from @file as @st says.
- * Only @c's delay-free parts are used: colours, filters, hidden frames.
- * Returns 0, or -errno with one line in @err.
+ * app__run_file() runs the viewer over @p, read from @file as @st says (it
+ * names @p's processes and threads when the view groups by them). Only
+ * @c's delay-free parts are used: colours, filters, hidden frames,
+ * grouping. Returns 0, or -errno with one line in @err.
  */
-int app__run_file(const struct app_config *c, const struct profile *p, const char *file,
+int app__run_file(const struct app_config *c, struct profile *p, const char *file,
 		  const struct input_stats *st, char *err, size_t err_size);
 
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "tui/flat_view.h"
@@ -79,12 +80,13 @@ static int build_callers(struct flat_pane *fp, const struct stack_trie *t, const
 	return tree_pane__refresh(&fp->callers_tree);
 }
 
-int flat_pane__rebuilt(struct flat_pane *fp, const struct stack_trie *t, const struct profile *p)
+int flat_pane__rebuilt(struct flat_pane *fp, const struct stack_trie *t, const struct profile *p,
+		       enum flat_order order)
 {
 	long offset = (long)fp->sel - (long)fp->top;
 	long row;
 
-	if (flat_list__build(&fp->list, t, p))
+	if (flat_list__build(&fp->list, t, p, order))
 		return -ENOMEM;
 	fp->stale = false;
 	row = fp->sel_frame == PROFILE_NONE ? -1 : flat_list__find(&fp->list, fp->sel_frame);
@@ -129,10 +131,61 @@ static void draw_callers(struct screen *s, const struct flat_pane *fp, struct sc
 	tree_pane__draw(s, &fp->callers_tree, r, &td);
 }
 
+/* "[module]" of a kernel frame named "func [module]", or "[kernel]". */
+static const char *kernel_object(const char *name)
+{
+	const char *open = strrchr(name, '[');
+	size_t len = strlen(name);
+
+	return open && open > name && open[-1] == ' ' && name[len - 1] == ']' ? open : "[kernel]";
+}
+
+void frame_object(const struct profile *p, uint32_t frame, char *buf, size_t size)
+{
+	const struct frame *f = profile__frame_info(p, frame);
+	const char *object = profile__frame_object(p, frame);
+	const char *name = profile__frame_name(p, frame);
+	const char *plus = strstr(name, "+0x");
+
+	if (object)
+		snprintf(buf, size, "%s", object);
+	else if (f->kind == FRAME_KERNEL)
+		snprintf(buf, size, "%s", kernel_object(name));
+	else if (!f->named && plus)
+		snprintf(buf, size, "%.*s", (int)(plus - name), name);
+	else
+		snprintf(buf, size, "%s", f->named ? "" : "[unknown]");
+}
+
+/* The shared-object column's width: a quarter of the row, 10 to 24 columns. */
+static int object_columns(int w)
+{
+	int c = (w - NUMBERS_COLUMNS) / 4;
+
+	return c < 10 ? 10 : c > 24 ? 24 : c;
+}
+
+static void draw_entry(struct screen *s, int row, struct screen_rect r, const struct flat_entry *e,
+		       const struct flat_draw *d)
+{
+	int objw = object_columns(r.w), x = r.col + NUMBERS_COLUMNS;
+	char object[256];
+
+	if (d->order == FLAT_BY_TOTAL)
+		numbers__draw(s, row, r.col, e->total, e->self, e->total, d->base);
+	else
+		numbers__draw(s, row, r.col, e->self, e->total, e->self, d->base);
+	frame_object(d->prof, e->frame, object, sizeof(object));
+	screen__put(s, row, x, objw - 1, object, (struct cell_style){ .attr = ATTR_DIM }, PUT_DOTS);
+	frame_label__draw(s, row, x + objw, r.w - NUMBERS_COLUMNS - objw, d->prof, e->frame,
+			  d->match, 0);
+}
+
 void flat_pane__draw(struct screen *s, const struct flat_pane *fp, struct screen_rect r,
 		     const struct flat_draw *d)
 {
 	struct cell_style title = { .role = ROLE_TITLE, .attr = d->focused ? ATTR_BOLD : 0 };
+	int objw = object_columns(r.w), x = r.col + NUMBERS_COLUMNS;
 
 	if (r.h <= 0)
 		return;
@@ -141,19 +194,21 @@ void flat_pane__draw(struct screen *s, const struct flat_pane *fp, struct screen
 		return;
 	}
 	screen__fill(s, r.row, r.col, r.w, ' ', title);
-	numbers__title(s, r.row, r.col, "Self%", "Total%", "Self", title);
-	screen__put(s, r.row, r.col + NUMBERS_COLUMNS, r.w - NUMBERS_COLUMNS,
-		    "Function (Enter: callers)", title, PUT_DOTS);
+	/* The first column is the one the list is sorted by. */
+	if (d->order == FLAT_BY_TOTAL)
+		numbers__title(s, r.row, r.col, "Total%", "Self%", "Total", title);
+	else
+		numbers__title(s, r.row, r.col, "Self%", "Total%", "Self", title);
+	screen__put(s, r.row, x, objw - 1, objw > 14 ? "Shared Object" : "Object", title, PUT_DOTS);
+	screen__put(s, r.row, x + objw, r.w - NUMBERS_COLUMNS - objw, "Function (Enter: callers)",
+		    title, PUT_DOTS);
 	if (!fp->list.n)
-		screen__put(s, r.row + 1, r.col + NUMBERS_COLUMNS, r.w - NUMBERS_COLUMNS, d->empty,
+		screen__put(s, r.row + 1, x, r.w - NUMBERS_COLUMNS, d->empty,
 			    (struct cell_style){ .attr = ATTR_DIM }, PUT_DOTS);
 	for (int i = 1; i < r.h && fp->top + i - 1 < fp->list.n; i++) {
-		const struct flat_entry *e = &fp->list.entries[fp->top + i - 1];
 		int row = r.row + i;
 
-		numbers__draw(s, row, r.col, e->self, e->total, e->self, d->base);
-		frame_label__draw(s, row, r.col + NUMBERS_COLUMNS, r.w - NUMBERS_COLUMNS, d->prof,
-				  e->frame, d->match, 0);
+		draw_entry(s, row, r, &fp->list.entries[fp->top + i - 1], d);
 		if (fp->top + i - 1 == fp->sel)
 			screen__add_attr(s, row, r.col, r.w,
 					 ATTR_SELECTED | (d->focused ? ATTR_BOLD : ATTR_DIM));

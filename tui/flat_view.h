@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * flat_view: the hot-function list, perf top's main view: one row per
- * function with its self and total share, sorted by self. Enter opens the
+ * function with its self and total share and its shared object, sorted by
+ * self or by total. Enter opens the
  * callers of the selected function, an inverted call tree drawn by
  * tree_view; Esc goes back. The selection follows the same function across
  * refreshes.
@@ -40,11 +41,12 @@ int flat_pane__init(struct flat_pane *fp);
 void flat_pane__free(struct flat_pane *fp);
 
 /*
- * flat_pane__rebuilt() brings the list (and the callers, when open) up to
- * date with @t, rebuilt from @p, finding the selected function again; it
- * is no longer @stale. Returns 0 or -ENOMEM.
+ * flat_pane__rebuilt() brings the list (sorted in @order) and the callers,
+ * when open, up to date with @t, rebuilt from @p, finding the selected
+ * function again; it is no longer @stale. Returns 0 or -ENOMEM.
  */
-int flat_pane__rebuilt(struct flat_pane *fp, const struct stack_trie *t, const struct profile *p);
+int flat_pane__rebuilt(struct flat_pane *fp, const struct stack_trie *t, const struct profile *p,
+		       enum flat_order order);
 
 /* Scrolls as little as needed to show the selection in @fp->height rows. */
 void flat_pane__scroll(struct flat_pane *fp);
@@ -71,10 +73,24 @@ struct flat_draw {
 	const char *match; /* underlined in names, or NULL */
 	const char *empty; /* shown when there is no function */
 	bool focused;
+	enum flat_order order; /* how the list is sorted, for its title */
 };
 
-/* flat_pane__draw() draws the list, or the callers, into @r. */
+/*
+ * flat_pane__draw() draws the list, or the callers, into @r. A row shows
+ * the function's shares and count, the sort key's first (self or total),
+ * its shared object (see frame_object()) and its name.
+ */
 void flat_pane__draw(struct screen *s, const struct flat_pane *fp, struct screen_rect r,
 		     const struct flat_draw *d);
+
+/*
+ * frame_object() writes the shared object of @frame into @buf: the one its
+ * entry point named; for a kernel frame "[module]" from "func [module]",
+ * else "[kernel]"; for a placeholder "lib.so+0x1f" its file ("[vdso]" for
+ * "[vdso]+0x1f"), for another "[unknown]"; else "" (a named user frame read
+ * from a folded file).
+ */
+void frame_object(const struct profile *p, uint32_t frame, char *buf, size_t size);
 
 #endif

@@ -1,17 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * header: the lines around the panes. The header says where the data come
- * from (live: mode, hook, rate, CPUs, events per second, lost events; file:
- * its name, stacks and malformed lines), the window, the filters in force,
- * and whether the display is live or paused. The status line holds a
- * prompt, a message, or the main keys. The help lists every key.
+ * header: the lines above the panes, drawn from plain data. They say where
+ * the data come from (live: mode, hook, rate, CPUs, events per second, lost
+ * events; file: its name, stacks and malformed lines), the window and the
+ * time it spans, the filters in force, and whether the display is live or
+ * paused; how user stacks are walked and how the walks ended; in read
+ * mode, why better hooks failed. Each line is one function
+ * in header.c's list: a new line is one more entry there.
  */
 #ifndef FLAMETOP_HEADER_H
 #define FLAMETOP_HEADER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "profile/profile.h"
 #include "tui/screen.h"
 
 /* What the front end knows about its source, filled in by the app. */
@@ -22,11 +26,14 @@ struct header_info {
 	const char *notes; /* why better hooks failed, or "" */
 	unsigned int freq; /* sample mode: per CPU per second */
 	int ncpus;
-	double rate;       /* events per second over the last interval; < 0: not known yet */
+	double rate;       /* events per second over the recent window; < 0: not known yet */
 	const char *event; /* what an event is: "samples", "reads" */
 	uint64_t lost;     /* events not counted since the capture opened */
-	const char *unit;  /* what a count counts: "samples", "reads", "bytes" */
+	double span;       /* seconds the recent window spans; 0: none closed yet */
+	double covered;    /* seconds of capture the cumulative window holds */
 	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */
+	/* both */
+	const char *unit;  /* what a count counts: "samples", "reads", "bytes" */
 	/* the file viewer */
 	const char *file;
 	uint64_t stacks;   /* lines read into the profile */
@@ -35,25 +42,37 @@ struct header_info {
 	const char *first_bad_why;
 };
 
-struct view;
+/* What the header shows besides the source: the view's state. */
+struct header_state {
+	const struct header_info *info;
+	bool live, paused;
+	enum profile_window window;
+	uint64_t total;            /* counted in the window, through the filters */
+	const int32_t *tgids;      /* the pid filter ... */
+	size_t ntgids;             /* ... when not 0 */
+	const char *comm, *text;   /* the comm and text filters, when not empty */
+	bool hide_kernel, hide_user;
+};
 
-/* The number of header lines @v needs. */
-int header__rows(const struct view *v);
+/* The number of header lines @h needs. */
+int header__rows(const struct header_state *h);
 
 /* header__draw() writes the header in the first header__rows() lines of @s. */
-void header__draw(struct screen *s, const struct view *v);
+void header__draw(struct screen *s, const struct header_state *h);
 
 /*
- * header__filters() writes the header's second line, the window and the
+ * header__window_line() writes the header's second line, the window and the
  * filters ("window: cumulative, 500 samples | filters: pid 12 | hidden:
- * kernel frames"), to @buf (capacity @size): what a saved view says it shows.
+ * kernel frames"), into @buf (capacity @size): what a saved view says it
+ * shows.
  */
-void header__filters(const struct view *v, char *buf, size_t size);
+void header__window_line(const struct header_state *h, char *buf, size_t size);
 
-/* status__draw() writes the status line at @row: a prompt, a message or the main keys. */
-void status__draw(struct screen *s, const struct view *v, int row);
-
-/* help__draw() writes the list of every key, and what the marks mean, into @r. */
-void help__draw(struct screen *s, struct screen_rect r, bool live);
+/*
+ * header__hook_line() writes the line naming the hook and why better ones
+ * failed (in full: the header cuts it at the screen's width) into @buf, or
+ * "" when no hook failed. Returns its length.
+ */
+size_t header__hook_line(const struct header_info *info, char *buf, size_t size);
 
 #endif

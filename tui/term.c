@@ -12,8 +12,9 @@
 
 #define NCURSES_WIDECHAR 1
 #include <ncurses.h>
+#include <term.h>
 
-#include "tui/actions.h"
+#include "tui/keys.h"
 #include "tui/term.h"
 
 #define ESC_DELAY_MS 25
@@ -70,9 +71,43 @@ void term__close(void)
 	term.in = NULL;
 }
 
-int term__open(bool color, char *err, size_t err_size)
+/* A screen needs a terminal that moves the cursor (TERM=dumb does not). */
+static bool can_move_cursor(void)
+{
+	const char *cup = tigetstr("cup");
+
+	return cup && cup != (const char *)-1;
+}
+
+/* The one refusal of a terminal flametop can't drive, saying @why. */
+static int refuse(char *err, size_t err_size, const char *why)
 {
 	const char *name = getenv("TERM");
+
+	snprintf(err, err_size,
+		 "can't drive this terminal (TERM=%s): %s; set TERM to the terminal's type "
+		 "(xterm-256color, screen, linux), or use --folded for text output",
+		 name ? name : "", why);
+	return -ENOTTY;
+}
+
+int term__check(char *err, size_t err_size)
+{
+	TERMINAL *saved = cur_term, *t;
+	int status = 0;
+	bool ok;
+
+	if (setupterm(NULL, STDOUT_FILENO, &status) != OK)
+		return refuse(err, err_size, "an unknown terminal type");
+	ok = can_move_cursor();
+	t = set_curterm(saved);
+	del_curterm(t);
+	return ok ? 0 : refuse(err, err_size, "it can't move the cursor");
+}
+
+int term__open(bool color, char *err, size_t err_size)
+{
+	const char *why;
 
 	term.in = stdin;
 	term.own_in = !isatty(STDIN_FILENO);
@@ -87,11 +122,16 @@ int term__open(bool color, char *err, size_t err_size)
 	setlocale(LC_CTYPE, "");
 	term.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	term.scr = newterm(NULL, stdout, term.in);
-	if (!term.scr) {
-		snprintf(err, err_size, "can't drive this terminal (TERM=%s)", name ? name : "");
+	why = !term.scr		   ? "an unknown terminal type"
+	      : !can_move_cursor() ? "it can't move the cursor"
+				   : NULL;
+	if (why) {
+		if (term.scr)
+			delscreen(term.scr);
+		term.scr = NULL;
 		if (term.own_in)
 			fclose(term.in);
-		return -ENOTTY;
+		return refuse(err, err_size, why);
 	}
 	atexit(term__close);
 	catch_signals();
@@ -170,10 +210,14 @@ int term__read_key(void)
 			return TK_F1;
 		case KEY_F(10):
 			return TK_F10;
+		case KEY_DC:
+			return TK_DELETE;
 		default:
 			if (c >= 0 && c < 0x80)
 				return c;
-			/* Another function key, or a byte of a non-ASCII character: unbound. */
+			if (c >= KEY_MIN)
+				return TK_OTHER;
+			/* A byte of a non-ASCII character: prompts take ASCII only. */
 		}
 	}
 }

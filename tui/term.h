@@ -19,6 +19,14 @@
 #define TERM_RESIZED (-2) /* the terminal changed size */
 
 /*
+ * term__check() says whether the terminal on stdout can show the screen
+ * (TERM names a known type that moves the cursor; TERM=dumb does not),
+ * without taking it over: to refuse before anything is started. Returns 0,
+ * or -ENOTTY with one line in @err; term__open() refuses alike.
+ */
+int term__check(char *err, size_t err_size);
+
+/*
  * term__open() takes over the terminal: stdout for output, stdin for keys
  * (or /dev/tty when stdin is not a terminal, as with "-i -"). @color false
  * draws with attributes only. Returns 0, or -errno with one line in @err.

@@ -5,17 +5,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/text_match.h"
+#include "tui/help_view.h"
 #include "tui/icicle_view.h"
+#include "tui/status_line.h"
 #include "tui/view.h"
 
 #define ROOT_LABEL "all"
 
-int view__init(struct view *v, bool live, double delay)
+int view__init(struct view *v, bool live, double delay, const struct key_binding *keys,
+	       size_t nkeys)
 {
 	memset(v, 0, sizeof(*v));
 	v->live = live;
 	v->window = live ? WINDOW_RECENT : WINDOW_CUMULATIVE;
 	v->delay = delay;
+	v->keys = keys;
+	v->nkeys = nkeys;
 	v->info.rate = -1;
 	v->info.notes = "";
 	if (stack_trie__init(&v->trie))
@@ -53,7 +59,34 @@ void view__filter(const struct view *v, struct view_filter *f)
 		.ntgids = v->ntgids,
 		.comm = v->comm[0] ? v->comm : NULL,
 		.text = v->text[0] ? v->text : NULL,
+		.group = v->group,
 	};
+}
+
+/* What the header shows of @v. */
+static void header_state(const struct view *v, struct header_state *h)
+{
+	*h = (struct header_state){
+		.info = &v->info,
+		.live = v->live,
+		.paused = v->paused,
+		.window = v->window,
+		.total = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0,
+		.tgids = v->tgids,
+		.ntgids = v->ntgids,
+		.comm = v->comm[0] ? v->comm : NULL,
+		.text = v->text[0] ? v->text : NULL,
+		.hide_kernel = v->hide_kernel,
+		.hide_user = v->hide_user,
+	};
+}
+
+void view__window_line(const struct view *v, char *buf, size_t size)
+{
+	struct header_state h;
+
+	header_state(v, &h);
+	header__window_line(&h, buf, size);
 }
 
 bool view__filtered(const struct view *v)
@@ -96,11 +129,14 @@ void view__geometry(const struct view *v, struct view_geometry *g)
 {
 	int body, top;
 
+	struct header_state h;
+
 	memset(g, 0, sizeof(*g));
 	g->too_small = v->width < VIEW_MIN_WIDTH || v->height < VIEW_MIN_HEIGHT;
 	if (g->too_small)
 		return;
-	g->header_rows = header__rows(v);
+	header_state(v, &h);
+	g->header_rows = header__rows(&h);
 	g->status_row = v->height - 1;
 	top = g->header_rows;
 	body = g->status_row - top;
@@ -128,17 +164,52 @@ static int pane_rows(int h)
 	return h > 1 ? h - 1 : 1;
 }
 
+/* What the help shows. */
+static void help_content(const struct view *v, struct help_content *c, char *hook, size_t size)
+{
+	header__hook_line(&v->info, hook, size);
+	*c = (struct help_content){ .keys = v->keys, .nkeys = v->nkeys, .live = v->live,
+				    .hook_line = v->live ? hook : NULL };
+}
+
+int view__help_rows(const struct view *v)
+{
+	struct help_content c;
+	char hook[VIEW_MESSAGE_MAX * 2];
+
+	help_content(v, &c, hook, sizeof(hook));
+	return help__rows(&c, v->width);
+}
+
+/* Keeps the help's first row where the last page still fills the screen. */
+static void clamp_help(struct view *v, const struct view_geometry *g)
+{
+	int page = g->status_row - g->header_rows - 1;
+	int last = view__help_rows(v) - (page > 0 ? page : 1);
+
+	if (v->help_top > last)
+		v->help_top = last;
+	if (v->help_top < 0)
+		v->help_top = 0;
+}
+
+int view__flat_ready(struct view *v)
+{
+	if (v->layout != LAYOUT_FLAT || !v->flat.stale || !v->prof)
+		return 0;
+	return flat_pane__rebuilt(&v->flat, &v->trie, v->prof, v->flat_order);
+}
+
 int view__refresh(struct view *v)
 {
 	struct view_geometry g;
 
 	view__geometry(v, &g);
+	clamp_help(v, &g);
 	v->tree.height = pane_rows(g.tree.h);
 	v->flat.height = pane_rows(g.flat.h);
 	v->flat.callers_tree.height = v->flat.height;
-	/* The list is made when shown: from a big profile it takes a while. */
-	if (v->layout == LAYOUT_FLAT && v->flat.stale && v->prof &&
-	    flat_pane__rebuilt(&v->flat, &v->trie, v->prof))
+	if (view__flat_ready(v))
 		return -ENOMEM;
 	flat_pane__scroll(&v->flat);
 	if (tree_pane__refresh(&v->tree))
@@ -146,11 +217,33 @@ int view__refresh(struct view *v)
 	return v->flat.callers_open ? tree_pane__refresh(&v->flat.callers_tree) : 0;
 }
 
+void view__search_begin(struct view *v)
+{
+	snprintf(v->text_before, sizeof(v->text_before), "%s", v->text);
+	v->search_from = v->tree.sel;
+	v->search_from_frame = v->flat.sel_frame;
+}
+
+/* Selects what was selected when the search began. */
+static void select_search_origin(struct view *v)
+{
+	v->tree.sel = v->search_from;
+	v->flat.sel_frame = v->search_from_frame;
+}
+
+void view__search_cancel(struct view *v)
+{
+	memcpy(v->text, v->text_before, sizeof(v->text));
+	select_search_origin(v);
+}
+
 int view__rebuild(struct view *v, const struct profile *p)
 {
 	struct view_filter f;
 	int err;
 
+	if (v->search_pending)
+		select_search_origin(v);
 	v->prof = p;
 	view__filter(v, &f);
 	err = stack_trie__build(&v->trie, p, &f);
@@ -160,11 +253,11 @@ int view__rebuild(struct view *v, const struct profile *p)
 	v->zoom_node = v->trie.n ? frame_path__resolve(&v->zoom, &v->trie) : TRIE_ROOT;
 	if (!err)
 		err = view__refresh(v);
-	if (!err && v->search_pending) {
-		v->search_pending = false;
+	if (!err && v->search_pending && v->text[0]) {
 		view__find(v, 1);
 		err = view__refresh(v);
 	}
+	v->search_pending = false;
 	return err;
 }
 
@@ -208,7 +301,7 @@ bool view__unzoom(struct view *v, bool one_level)
 
 static bool name_matches(const struct view *v, uint32_t frame)
 {
-	return strstr(profile__frame_name(v->prof, frame), v->text) != NULL;
+	return text_match(profile__frame_name(v->prof, frame), v->text) != NULL;
 }
 
 /* Steps through the flat list from the selection, wrapping around. */
@@ -258,6 +351,59 @@ bool view__find(struct view *v, int dir)
 	return find_in_list(v, dir);
 }
 
+/* The first-level frame of @node (TRIE_ROOT for the root). */
+static uint32_t first_level(const struct stack_trie *t, uint32_t node)
+{
+	while (node != TRIE_ROOT && t->nodes[node].parent != TRIE_ROOT)
+		node = t->nodes[node].parent;
+	return node;
+}
+
+/* Adds @pid to the ascending @pids[0, *@n) when it is not there and there is room. */
+static void add_pid(int32_t *pids, size_t *n, size_t max, int32_t pid)
+{
+	size_t i = 0;
+
+	while (i < *n && pids[i] < pid)
+		i++;
+	if ((i < *n && pids[i] == pid) || *n == max)
+		return;
+	memmove(pids + i + 1, pids + i, (*n - i) * sizeof(*pids));
+	pids[i] = pid;
+	(*n)++;
+}
+
+long view__selected_process(const struct view *v, int32_t *pids, size_t max, char *comm)
+{
+	struct view_filter f;
+	uint32_t group, comm_frame = PROFILE_NONE;
+	bool several = false;
+	size_t n = 0;
+
+	if (v->focus == FOCUS_FLAT || !v->trie.n || v->tree.sel_node == TRIE_ROOT)
+		return -ENOENT;
+	group = v->trie.nodes[first_level(&v->trie, v->tree.sel_node)].frame;
+	view__filter(v, &f);
+	for (size_t i = 0; i < profile__nstacks(v->prof); i++) {
+		struct profile_stack s;
+
+		profile__stack(v->prof, i, &s);
+		if (!(f.window == WINDOW_RECENT ? s.recent : s.total) ||
+		    profile__stack_group(v->prof, s.id, v->group) != group ||
+		    !view_filter__keeps(&f, v->prof, &s))
+			continue;
+		if (s.tgid != TGID_UNKNOWN)
+			add_pid(pids, &n, max, s.tgid);
+		several |= comm_frame != PROFILE_NONE && comm_frame != s.frames[0];
+		comm_frame = s.frames[0];
+	}
+	comm[0] = '\0';
+	if (comm_frame != PROFILE_NONE && !several &&
+	    strlen(profile__frame_name(v->prof, comm_frame)) < VIEW_COMM_MAX)
+		strcpy(comm, profile__frame_name(v->prof, comm_frame));
+	return (long)n;
+}
+
 /* What an empty pane says. */
 static const char *empty_text(const struct view *v)
 {
@@ -265,17 +411,23 @@ static const char *empty_text(const struct view *v)
 		return "no stack matches the filters (Esc clears them)";
 	if (!v->live)
 		return "the file holds no stack";
-	if (v->window == WINDOW_RECENT)
-		return "no samples in the last interval yet";
-	return "waiting for samples...";
+	if (v->window == WINDOW_RECENT && v->info.span > 0)
+		return "no samples in the last interval";
+	return "collecting samples...";
 }
+
+static const char *const tree_titles[GROUP_NR] = {
+	[GROUP_COMM] = "Call tree",
+	[GROUP_PID] = "Call tree, by process",
+	[GROUP_TID] = "Call tree, by thread",
+};
 
 static void draw_tree(struct screen *s, const struct view *v, struct screen_rect r)
 {
 	struct tree_draw d = {
 		.prof = v->prof,
 		.base = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0,
-		.title = "Call tree",
+		.title = tree_titles[v->group],
 		.root_label = ROOT_LABEL,
 		.match = v->text,
 		.empty = empty_text(v),
@@ -318,6 +470,7 @@ static void draw_flat(struct screen *s, const struct view *v, struct screen_rect
 		.match = v->text,
 		.empty = empty_text(v),
 		.focused = v->focus == FOCUS_FLAT,
+		.order = v->flat_order,
 	};
 
 	flat_pane__draw(s, &v->flat, r, &d);
@@ -332,9 +485,31 @@ static void draw_too_small(struct screen *s, const struct view *v)
 	screen__put(s, 0, 0, s->w, line, (struct cell_style){ .role = ROLE_ERROR }, PUT_DOTS);
 }
 
+/* The status line: the prompt, a message or the keys. */
+static void draw_status(struct screen *s, const struct view *v, int row)
+{
+	static const char *const questions[] = {
+		[PROMPT_PID] = "Only pids (comma-separated; empty: all): ",
+		[PROMPT_COMM] = "Only the command named (empty: all): ",
+		[PROMPT_SEARCH] = "Only stacks with a frame containing (empty: all): ",
+		[PROMPT_DELAY] = "Refresh every (seconds, 0.1 to 3600): ",
+		[PROMPT_SAVE] = "Save as (.folded, .svg flame graph, .pb.gz pprof): ",
+	};
+	struct status_state st = {
+		.prompt = v->prompt != PROMPT_NONE ? questions[v->prompt] : NULL,
+		.input = &v->input,
+		.message = v->message,
+		.error = v->message_is_error,
+		.live = v->live,
+	};
+
+	status__draw(s, row, &st);
+}
+
 void view__draw(struct screen *s, const struct view *v)
 {
 	struct view_geometry g;
+	struct header_state h;
 
 	screen__clear(s);
 	view__geometry(v, &g);
@@ -342,15 +517,21 @@ void view__draw(struct screen *s, const struct view *v)
 		draw_too_small(s, v);
 		return;
 	}
-	header__draw(s, v);
+	header_state(v, &h);
+	header__draw(s, &h);
 	if (v->help) {
-		help__draw(s, (struct screen_rect){ g.header_rows, 0, v->width,
-						    g.status_row - g.header_rows },
-			   v->live);
+		struct help_content c;
+		char hook[VIEW_MESSAGE_MAX * 2];
+
+		help_content(v, &c, hook, sizeof(hook));
+		help__draw(s,
+			   (struct screen_rect){ g.header_rows, 0, v->width,
+						 g.status_row - g.header_rows },
+			   &c, v->help_top);
 	} else if (v->prof && v->trie.n) {
 		draw_tree(s, v, g.tree);
 		draw_icicle(s, v, g.icicle);
 		draw_flat(s, v, g.flat);
 	}
-	status__draw(s, v, g.status_row);
+	draw_status(s, v, g.status_row);
 }

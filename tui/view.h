@@ -14,18 +14,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/flat.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "tui/flat_view.h"
 #include "tui/frame_path.h"
 #include "tui/header.h"
+#include "tui/keys.h"
+#include "tui/prompt_input.h"
 #include "tui/screen.h"
 #include "tui/tree_view.h"
 
 #define VIEW_MAX_PIDS 64 /* as many as the kernel filter takes */
 #define VIEW_COMM_MAX 16 /* a comm and its NUL */
 #define VIEW_TEXT_MAX 128
-#define VIEW_INPUT_MAX 256
 #define VIEW_MESSAGE_MAX 512
 #define VIEW_MIN_WIDTH 40
 #define VIEW_MIN_HEIGHT 10
@@ -57,28 +59,36 @@ struct view {
 	/* State: what the user chose. */
 	enum view_layout layout;
 	enum view_focus focus;
-	bool help;
+	bool help;                     /* the help is shown ... */
+	int help_top;                  /* ... from this row of its body */
 	bool live;                     /* false in the file viewer */
 	bool paused;                   /* the display is frozen; capture goes on */
 	enum profile_window window;
+	enum profile_group group;      /* the tree's first level */
+	enum flat_order flat_order;    /* the flat list's sort key */
 	bool hide_kernel, hide_user;
 	int32_t tgids[VIEW_MAX_PIDS];  /* pid filter, when ntgids > 0 */
 	size_t ntgids;
 	char comm[VIEW_COMM_MAX];      /* comm filter, when not empty */
 	char text[VIEW_TEXT_MAX];      /* frame-text filter and search, when not empty */
-	bool search_pending;           /* select the first match after the next rebuild */
+	char text_before[VIEW_TEXT_MAX]; /* the text when the search prompt opened, for Esc */
+	struct frame_path search_from; /* the selection then (the flat list's: the frame below): */
+	uint32_t search_from_frame;    /* a search as typed looks from there, and Esc goes back */
+	bool search_pending;           /* the next rebuild selects the match after @search_from */
 	double delay;                  /* seconds between refreshes */
 	struct frame_path zoom;        /* the icicle's top frame */
 	uint32_t zoom_back[VIEW_ZOOM_BACK]; /* earlier zooms: depths along @zoom, for Esc */
 	size_t nzoom_back;
 	enum prompt_kind prompt;       /* the status line is asking for ... */
-	char input[VIEW_INPUT_MAX];    /* ... this, typed so far */
-	size_t input_len;
-	char save_path[VIEW_INPUT_MAX]; /* where "s" saves, with ACT_SAVE */
+	struct prompt_input input;     /* ... this, typed so far */
+	char save_path[PROMPT_INPUT_MAX]; /* where "s" saves, with ACT_SAVE */
 	char message[VIEW_MESSAGE_MAX]; /* the status line's message, when not empty */
 	bool message_is_error;
 	int width, height;             /* the screen's size */
 	struct header_info info;       /* where the data come from, for the header */
+	const struct key_binding *keys; /* every binding, for the help */
+	size_t nkeys;
+	bool (*pid_exists)(int32_t pid); /* live: is there such a process? NULL: not checked */
 
 	/* Derived from the profile by view__rebuild() and view__refresh(). */
 	const struct profile *prof;
@@ -99,9 +109,11 @@ struct view_geometry {
 /*
  * view__init() sets the defaults for the live screen (@live) or the file
  * viewer: tree above icicle, recent window when live, cumulative otherwise,
- * @delay seconds between refreshes. Returns 0 or -ENOMEM.
+ * @delay seconds between refreshes; the help lists the @nkeys bindings
+ * @keys (borrowed). Returns 0 or -ENOMEM.
  */
-int view__init(struct view *v, bool live, double delay);
+int view__init(struct view *v, bool live, double delay, const struct key_binding *keys,
+	       size_t nkeys);
 
 /* Frees what the view holds (not the profile). */
 void view__free(struct view *v);
@@ -115,6 +127,12 @@ void view__forget(struct view *v);
 
 /* view__filter() fills @f with the view's window, toggles and filters. */
 void view__filter(const struct view *v, struct view_filter *f);
+
+/*
+ * view__window_line() writes the header's second line (the window and the
+ * filters) into @buf: what a saved view says it shows.
+ */
+void view__window_line(const struct view *v, char *buf, size_t size);
 
 /* True when a pid, comm or text filter is set. */
 bool view__filtered(const struct view *v);
@@ -133,6 +151,13 @@ int view__rebuild(struct view *v, const struct profile *p);
  */
 int view__refresh(struct view *v);
 
+/*
+ * view__flat_ready() makes the flat list when the layout shows it and it is
+ * older than the trie (it is made only then: from a big profile it takes a
+ * while), so that keys act on it. Returns 0 or -ENOMEM.
+ */
+int view__flat_ready(struct view *v);
+
 /* view__resize() records the screen's new size (then refresh). */
 void view__resize(struct view *v, int width, int height);
 
@@ -147,6 +172,16 @@ void view__geometry(const struct view *v, struct view_geometry *g);
 bool view__find(struct view *v, int dir);
 
 /*
+ * view__search_begin() remembers the search text and the selection as a
+ * search prompt opens; view__search_cancel() goes back to both (then
+ * rebuild). While it is typed, each rebuild with search_pending set selects
+ * the first match after the remembered selection, as vim's incremental
+ * search does.
+ */
+void view__search_begin(struct view *v);
+void view__search_cancel(struct view *v);
+
+/*
  * view__zoom() makes @node the icicle's top frame. Zooming into a frame
  * below the current top remembers the current one for view__unzoom().
  */
@@ -158,6 +193,20 @@ void view__zoom(struct view *v, uint32_t node);
  * was not zoomed.
  */
 bool view__unzoom(struct view *v, bool one_level);
+
+/*
+ * view__selected_process() finds the process of the selected row: the
+ * stacks under its first-level ancestor (a command, process or thread,
+ * as grouped), in the window and through the filters. Writes their
+ * distinct pids (known ones, at most @max, ascending) to @pids and their
+ * command to @comm (capacity VIEW_COMM_MAX; "" when they have several).
+ * Returns the number of pids, or -ENOENT when no row below the root is
+ * selected (the root, the flat list, the callers).
+ */
+long view__selected_process(const struct view *v, int32_t *pids, size_t max, char *comm);
+
+/* The number of rows the help's body has at the view's width. */
+int view__help_rows(const struct view *v);
 
 /* view__say() sets the status line's message (printf-style). */
 void view__say(struct view *v, bool error, const char *fmt, ...)

@@ -589,7 +589,7 @@ static bool open_cfi(const struct elf_file *bin, const struct elf_file *debug,
 #define MAX_SEGMENTS 16
 
 int cfi_table__build(const struct elf_file *bin, const struct elf_file *debug,
-		     struct rule_dict *dict, struct cfi_table *out)
+		     struct rule_dict *dict, const bool *stop, struct cfi_table *out)
 {
 	struct builder b = { .dict = dict };
 	struct segment segs[MAX_SEGMENTS];
@@ -608,8 +608,12 @@ int cfi_table__build(const struct elf_file *bin, const struct elf_file *debug,
 		return -ENOENT;
 	b.cfi = src.cfi;
 	err = collect_fdes(src.elf, src.scn, src.eh_frame, &fdes, &nfdes);
-	for (size_t i = 0; i < nfdes && !err; i++)
-		err = builder__add_fde(&b, fdes[i], i + 1 < nfdes ? fdes[i + 1].start : 0);
+	for (size_t i = 0; i < nfdes && !err; i++) {
+		if (stop && __atomic_load_n(stop, __ATOMIC_RELAXED))
+			err = -ECANCELED;
+		else
+			err = builder__add_fde(&b, fdes[i], i + 1 < nfdes ? fdes[i + 1].start : 0);
+	}
 	if (!err)
 		err = builder__finish(&b, segs, nsegs, out);
 	if (!err && !out->n)

@@ -34,10 +34,11 @@ struct cfi_table {
  * in @dict. Returns 0 with *@out filled (free it with cfi_table__free()),
  * -ENOENT when the file has no CFI (or no loadable code), -ENOTSUP for
  * another machine than x86-64, -ENOMEM; a malformed FDE is skipped, never
- * followed.
+ * followed. When @stop (may be NULL) turns true, the build ends early with
+ * -ECANCELED: a large file's takes a while.
  */
 int cfi_table__build(const struct elf_file *bin, const struct elf_file *debug,
-		     struct rule_dict *dict, struct cfi_table *out);
+		     struct rule_dict *dict, const bool *stop, struct cfi_table *out);
 
 /*
  * cfi_table__rule_at() returns the id of the rule holding at file offset

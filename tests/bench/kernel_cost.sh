@@ -7,15 +7,6 @@
 . "$(dirname "$0")/../bench_lib.sh"
 
 SECS=4
-# run_cost: "ns_per_run runs" of the last program that ran, of the lines of
-# `bpftool prog show` on standard input.
-run_cost() {
-	sed -nE 's/.*run_time_ns ([0-9]+) run_cnt ([0-9]+).*/\1 \2/p' |
-		awk '$2 > 0 { printf "%.0f %d\n", $1 / $2, $2 }' | tail -n 1
-}
-prog_cost() { # NAME: run_cost of the newest loaded program NAME
-	bpftool prog show 2>/dev/null | grep -E "name $1 " | tail -n 1 | run_cost
-}
 
 # measure PROG WORKLOAD FLAGS...: ns per event of flametop's PROG while
 # WORKLOAD (or nothing) runs.

@@ -26,6 +26,7 @@
 #include "live/live.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
+#include "tui/actions.h"
 #include "tui/screen.h"
 #include "tui/view.h"
 
@@ -54,6 +55,37 @@ static long rss_kib(void)
 	return kib;
 }
 
+/* Handles the capture's events as live's loop does, waiting at most 5 ms for them. */
+static void handle_events(struct live *live)
+{
+	struct pollfd pfd;
+	int ms = live__poll_events(live, &pfd);
+
+	if (poll(&pfd, 1, ms >= 0 && ms < 5 ? ms : 5) > 0 && pfd.revents)
+		live__handle_events(live);
+}
+
+#define TABLES_WAIT_MS 5000
+
+/*
+ * Waits until the workload, seen by the reads it makes before its first
+ * round, has its unwind tables in, so that the rounds' stacks are walked
+ * whole, as they are in a live session past its first moments.
+ */
+static int wait_tables(struct live *live, struct unwinder *u)
+{
+	double end = now_ms() + TABLES_WAIT_MS;
+	struct unwinder_stats st;
+
+	do {
+		handle_events(live);
+		if (live__drain(live) < 0)
+			return -1;
+		unwinder__stats(u, &st);
+	} while ((!st.processes || st.pending) && now_ms() < end);
+	return st.processes && !st.pending ? 0 : -1;
+}
+
 /*
  * Starts one round of the workload's N reads and waits until it has made
  * them, handling capture events meanwhile as live's loop does.
@@ -65,16 +97,13 @@ static int run_round(struct live *live, pid_t child)
 	if (kill(child, SIGUSR1) || kill(child, SIGCONT))
 		return -1;
 	for (;;) {
-		struct pollfd pfd;
-		int ms = live__poll_events(live, &pfd);
 		pid_t got = waitpid(child, &status, WUNTRACED | WNOHANG);
 
 		if (got == child)
 			return WIFSTOPPED(status) ? 0 : -1;
 		if (got < 0)
 			return -1;
-		if (poll(&pfd, 1, ms >= 0 && ms < 5 ? ms : 5) > 0 && pfd.revents)
-			live__handle_events(live);
+		handle_events(live);
 	}
 }
 
@@ -91,7 +120,7 @@ static int refresh(struct live *live, struct profile *p, struct view *v, struct 
 		return -1;
 	t1 = now_ms();
 	profile__close_interval(p);
-	if (profile__sort(p) || view__rebuild(v, p))
+	if (profile__freeze(p) || profile__sort(p) || view__rebuild(v, p))
 		return -1;
 	t2 = now_ms();
 	view__draw(s, v);
@@ -134,6 +163,8 @@ int main(int argc, char **argv)
 	struct symbolizer *sym;
 	struct unwinder *unwinder = NULL;
 	struct profile *p;
+	const struct key_binding *keys;
+	size_t nkeys;
 	struct live *live;
 	struct screen s = { 0 };
 	struct view v;
@@ -151,8 +182,9 @@ int main(int argc, char **argv)
 	/* As live does: the kernel's table is read once the BPF programs are loaded. */
 	sym = symbolizer__new(&(struct symbolizer_opts){ .defer_kernel = true });
 	p = profile__new();
+	keys = actions__bindings(&nkeys);
 	if (child < 0 || !sym || !p || unwinder__new(&(struct unwinder_opts){ 0 }, &unwinder) ||
-	    view__init(&v, true, 1.0) || screen__resize(&s, WIDTH, HEIGHT)) {
+	    view__init(&v, true, 1.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT)) {
 		fprintf(stderr, "refresh: can't start\n");
 		return 1;
 	}
@@ -160,6 +192,11 @@ int main(int argc, char **argv)
 	if (live__open(&copts, WEIGHT_EVENTS, sym, unwinder, p, &live, err, sizeof(err)) ||
 	    symbolizer__load_kernel(sym)) {
 		fprintf(stderr, "refresh: %s\n", err);
+		kill(child, SIGKILL);
+		return 1;
+	}
+	if (wait_tables(live, unwinder)) {
+		fprintf(stderr, "refresh: the workload's unwind tables did not come in\n");
 		kill(child, SIGKILL);
 		return 1;
 	}

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Self cost of live sampling (figure a) and its peak memory (figure f, part 1).
 #
-# Three live profilers, each sampling every CPU at 99 Hz and each drawing into
+# Four live profilers, each sampling every CPU at 99 Hz and each drawing into
 # a 200x50 terminal of a private tmux server: flametop's screen at -d 1,
-# `perf top -F 99 -g`, and bpftrace's profile:hz:99 one-liner printing its map
-# every second. They run one after the other, alternating within each run,
+# `perf top -F 99 -g` (frame pointers), `perf top -F 99 --call-graph dwarf`
+# (perf's CFI unwinder, the one flametop's user stacks compare with), and
+# bpftrace's profile:hz:99 one-liner printing its map every second. They run one after the other, alternating within each run,
 # each with the workloads started afresh: cpu_split (CPU-bound) and a shell
 # loop running /bin/true back to back (process churn); then, as an extra row,
 # with no workload at all. The figure is the CPU time of the profiler's own
@@ -23,7 +24,7 @@ TICK=$(getconf CLK_TCK)
 CASES=(load idle)
 declare -A CASE_LABEL=([load]="cpu_split + /bin/true loop" [idle]="idle machine")
 declare -A WINDOW=([load]=30 [idle]=30)
-TOOLS=(flametop perf bpftrace)
+TOOLS=(flametop perf perf_dwarf bpftrace)
 
 # Each profiler: its command line, a regex its screen matches once it works.
 declare -A CMD MARK LABEL
@@ -33,6 +34,9 @@ LABEL[flametop]="flametop \`-d 1\`"
 CMD[perf]="perf top -F 99 -g"
 MARK[perf]='^Samples: '
 LABEL[perf]="\`perf top -F 99 -g\`"
+CMD[perf_dwarf]="perf top -F 99 --call-graph dwarf"
+MARK[perf_dwarf]='^Samples: '
+LABEL[perf_dwarf]="\`perf top -F 99 --call-graph dwarf\`"
 CMD[bpftrace]="bpftrace $BENCH_TMP/profile.bt"
 MARK[bpftrace]='^@\['
 LABEL[bpftrace]="bpftrace \`profile:hz:99\`, printed every second"
@@ -118,7 +122,7 @@ measure() {
 		printf "%.3f %.0f %.0f\n", (c1 - c0) / hz / w * 100, c0 / hz * 1000, (f1 - f0) / w }')
 }
 
-ensure_package perf linux-perf || CMD[perf]=
+ensure_package perf linux-perf || CMD[perf]= CMD[perf_dwarf]=
 ensure_package bpftrace bpftrace || CMD[bpftrace]=
 declare -A cpu start hwm forks fail nfail
 for _ in $(seq "$BENCH_RUNS"); do
@@ -200,10 +204,9 @@ for c in "${CASES[@]}"; do
 	done
 	[ -n "${cpu[$c|flametop]:-}" ] || continue
 	line="- ${CASE_LABEL[$c]}: flametop $(med "$c" flametop cpu)% of one CPU (target <= 0.3%)"
-	for t in perf bpftrace; do
-		line+=", flametop / ${t/perf/perf top} $(vs "$c" "$t" cpu)"
-		[ "$t" = perf ] && line+=" (target <= 0.25)"
-	done
+	line+=", flametop / perf top -g $(vs "$c" perf cpu) (target <= 0.25)"
+	line+=", flametop / perf top --call-graph dwarf $(vs "$c" perf_dwarf cpu) (target <= 0.1)"
+	line+=", flametop / bpftrace $(vs "$c" bpftrace cpu)"
 	echo "$line."
 done
 if [ -n "${hwm[load|flametop]:-}" ]; then

@@ -131,7 +131,10 @@ static bool count_node(void *ctx, const struct stack_trie *t, uint32_t node)
 	return true;
 }
 
-/* The nodes of the whole view of @p (through @v's filter), counted by a walk; 0 when out of memory. */
+/*
+ * The nodes of the whole view of @p (through @v's filter), counted by a
+ * walk; 0 when out of memory.
+ */
 static size_t whole_trie(const struct view *v, const struct profile *p)
 {
 	struct view_filter f;
@@ -153,9 +156,10 @@ static int bench(unsigned int stacks, double target)
 	struct screen s = { 0 };
 	struct view v;
 	double rebuild, draw, rebuild_all, draw_all;
-	size_t made;
+	size_t made, nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
-	if (!p || view__init(&v, true, 2.0) || screen__resize(&s, WIDTH, HEIGHT))
+	if (!p || view__init(&v, true, 2.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	v.window = WINDOW_CUMULATIVE;
 	view__resize(&v, WIDTH, HEIGHT);
@@ -204,18 +208,20 @@ static double press(struct view *v, struct screen *s, const struct profile *p, c
  */
 static int load(const char *path)
 {
-	static const char *const keys[] = { "E", "C", "/json\n", "/\x15\n", "K", "K", "U", "U",
-					    "\t", "\t", "\t", "\t", "\t" };
+	static const char *const presses[] = { "E", "C", "/json\n", "/\x15\n", "K", "K", "U", "U",
+					       "\t", "\t", "\t", "\t", "\t" };
 	struct input_stats st;
 	struct profile *p = profile__new();
 	FILE *in = fopen(path, "re");
 	struct screen s = { 0 };
 	struct rusage ru;
 	struct view v;
-	double t0 = now_ms(), first, ms[sizeof(keys) / sizeof(keys[0])];
+	double t0 = now_ms(), first, ms[sizeof(presses) / sizeof(presses[0])];
+	size_t nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
 	if (!p || !in || input__read(in, p, &st) || profile__sort(p) || profile__pack(p) ||
-	    view__init(&v, false, 2.0) || screen__resize(&s, WIDTH, HEIGHT))
+	    view__init(&v, false, 2.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	view__resize(&v, WIDTH, HEIGHT);
 	if (view__rebuild(&v, p))
@@ -223,10 +229,10 @@ static int load(const char *path)
 	view__draw(&s, &v);
 	first = (now_ms() - t0) / 1e3;
 	getrusage(RUSAGE_SELF, &ru);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		ms[i] = press(&v, &s, p, keys[i]);
+	for (size_t i = 0; i < sizeof(presses) / sizeof(presses[0]); i++)
+		ms[i] = press(&v, &s, p, presses[i]);
 	printf("%.2f %.0f", first, ru.ru_maxrss / 1024.0);
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+	for (size_t i = 0; i < sizeof(presses) / sizeof(presses[0]); i++)
 		printf(" %.1f", ms[i]);
 	printf("\n");
 	fclose(in);
@@ -245,8 +251,9 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	printf("| unique stacks | trie nodes | nodes made for the screen | rebuild (ms) | draw %dx%d "
-	       "(ms) | refresh (ms) | refresh, all rows expanded (ms) | target (ms) |\n",
+	printf("| unique stacks | trie nodes | nodes made for the screen | rebuild (ms) "
+	       "| draw %dx%d (ms) | refresh (ms) | refresh, all rows expanded (ms) "
+	       "| target (ms) |\n",
 	       WIDTH, HEIGHT);
 	printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (bench(1000, 2) || bench(10000, 15) || bench(100000, 150)) {

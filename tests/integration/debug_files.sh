@@ -9,19 +9,20 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 
-# main -> debug_work -> debug_leaf spins for argv[1] seconds; -DOTHER renames the leaf.
+# main -> debug_work -> debug_leaf spins for argv[1] seconds; -DOTHER renames
+# the leaf. Built at -O2: both functions are kept out of their callers.
 cat >"$TEST_TMP/spin.c" <<'SRC'
 #include <stdlib.h>
 #include <time.h>
 #ifdef OTHER
 #define debug_leaf wrong_leaf
 #endif
-void debug_leaf(void)
+__attribute__((noinline)) void debug_leaf(void)
 {
 	for (volatile long i = 0; i < 1000000; i++)
 		;
 }
-void debug_work(double seconds)
+__attribute__((noinline)) void debug_work(double seconds)
 {
 	time_t end = time(NULL) + (time_t)seconds;
 
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-CFLAGS_W="-O0 -g -fno-omit-frame-pointer"
+CFLAGS_W="-O2 -g"
 NAMED=';main;debug_work;debug_leaf [0-9]+$'
 
 # profile NAME PID: two seconds of PID into $TEST_TMP/NAME.folded.

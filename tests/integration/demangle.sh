@@ -40,7 +40,7 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-g++ -O0 -g -fno-omit-frame-pointer -o "$TEST_TMP/shapes" "$TEST_TMP/shapes.cc"
+g++ -O2 -g -o "$TEST_TMP/shapes" "$TEST_TMP/shapes.cc"
 raw_sum=$(nm "$TEST_TMP/shapes" | awk '$3 ~ /sum_rows/ { print $3 }')
 raw_churn=$(nm "$TEST_TMP/shapes" | awk '$3 ~ /churn/ { print $3 }')
 

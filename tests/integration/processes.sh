@@ -56,7 +56,7 @@ short_lived() {
 		for _ in $(seq 40); do "$WORKLOADS/short_spin" 60; done
 	fi
 	wait "$ft"
-	user_leaf_named "$out" short_spin 'short_spin_leaf|short_spin_work|now_ms|main'
+	user_leaf_named "$out" short_spin 'short_spin_leaf|short_spin_work|main'
 }
 
 # check_named WHAT NAMED TOTAL OUT: at least 70% of the TOTAL samples named.
@@ -92,7 +92,7 @@ void late_lib_spin(void)
 		;
 }
 SRC
-gcc -O0 -fno-omit-frame-pointer -fPIC -shared -o "$TEST_TMP/liblate.so" "$TEST_TMP/late.c"
+gcc -O2 -g -fPIC -shared -o "$TEST_TMP/liblate.so" "$TEST_TMP/late.c"
 start_bg "$WORKLOADS/dlopen_late" "$TEST_TMP/liblate.so" 1.5 5
 late_pid=$bg_pid
 $FLAMETOP --folded --duration 3.5 -p "$late_pid" >"$TEST_TMP/late.folded" 2>"$TEST_TMP/late.err"

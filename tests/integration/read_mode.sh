@@ -8,7 +8,8 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # run_window ARGS...: traces reader_ab between its start and stop signals with
-# `flametop --folded --mode read -p PID ARGS`; leaves $TEST_TMP/ab.{out,folded,err}.
+# `flametop --folded --mode read -p PID ARGS`, once its unwind tables are in;
+# leaves $TEST_TMP/ab.{out,folded,err}.
 run_window() {
 	"$WORKLOADS/reader_ab" 60 >"$TEST_TMP/ab.out" &
 	local ab=$! newest
@@ -17,6 +18,7 @@ run_window() {
 	$FLAMETOP --folded --mode read -p "$ab" "$@" >"$TEST_TMP/ab.folded" 2>"$TEST_TMP/ab.err" &
 	local ft=$!
 	wait_program_after "$newest" || echo "# flametop did not attach" >&2
+	tables_settle
 	kill -USR1 "$ab"
 	sleep 1.5
 	kill -USR2 "$ab"
@@ -28,7 +30,8 @@ run_window() {
 
 calls() { sed -nE "s/.*$1=([0-9]+).*/\\1/p" "$TEST_TMP/ab.out"; }
 
-# 1. Calls: reader_a makes twice the calls of reader_b; every call is counted.
+# 1. Calls: reader_a makes twice the calls of reader_b; every call is counted
+# (the total also holds the few reads reader_ab makes while it waits).
 run_window
 a=$(folded_sum "$TEST_TMP/ab.folded" ';main;reader_a;')
 b=$(folded_sum "$TEST_TMP/ab.folded" ';main;reader_b;')
@@ -39,8 +42,8 @@ if ratio_within "$a" "$b" 2 0.05; then ok "reader_a:reader_b is 2:1 within 5% ($
 	not_ok "reader_a:reader_b is 2:1 within 5% ($a:$b)"; fi
 if ratio_within "$total" "$made" 1 0.02; then ok "counted reads ($total) match the reads made ($made) within 2%"; else
 	not_ok "counted reads ($total) match the reads made ($made) within 2%"; fi
-check "the kernel side shows the syscall entry frames" \
-	grep -qE ';main;reader_a;entry_SYSCALL_64[a-z_]*_\[k\];do_syscall_64_\[k\]' "$TEST_TMP/ab.folded"
+check "libc's read() leads into the syscall entry frames" \
+	grep -qE ";main;reader_a;$LIBC_READ;entry_SYSCALL_64[a-z_]*_\\[k\\];do_syscall_64_\\[k\\]" "$TEST_TMP/ab.folded"
 check "the hook's own frames (BPF program, tracepoint glue) are not shown" \
 	bash -c "! grep -qE '\[bpf\]|bpf_trace_run|__bpf_trace_|syscall_trace_enter' '$TEST_TMP/ab.folded'"
 hook=$(grep 'reads in' "$TEST_TMP/ab.err")
@@ -87,16 +90,20 @@ check "-c syscall_loop excludes every other process ($(grep -cv "^syscall_loop;"
 grep -v "^syscall_loop;" "$TEST_TMP/c.folded" | cut -c1-200 | diag
 [ -s "$TEST_TMP/c.folded" ] || diag <"$TEST_TMP/c.err"
 
-# 4. A workload that exits mid-run (after a few drains) keeps its stacks, named.
-"$WORKLOADS/reader_ab" 3 >"$TEST_TMP/exit.out" &
+# 4. A workload that exits mid-run (reading for 1-2 s, then a few drains
+# before the end) keeps its stacks, named.
+"$WORKLOADS/reader_ab" 2 >"$TEST_TMP/exit.out" &
 ab=$!
 bg_pids+=("$ab")
 newest=$(newest_program_id)
-$FLAMETOP --folded --mode read --duration 5 -p "$ab" >"$TEST_TMP/exit.folded" 2>/dev/null &
+$FLAMETOP --folded --mode read -p "$ab" >"$TEST_TMP/exit.folded" 2>/dev/null &
 ft=$!
 wait_program_after "$newest"
-
+tables_settle
 kill -USR1 "$ab"
+wait "$ab"
+sleep 2
+kill -INT "$ft"
 wait "$ft"
 made=$(sed -nE 's/reader_a=([0-9]+) reader_b=([0-9]+)/\1 \2/p' "$TEST_TMP/exit.out" | awk '{ print $1 + $2 }')
 got=$(folded_sum "$TEST_TMP/exit.folded" ';main;reader_[ab];')
@@ -113,8 +120,9 @@ if ratio_within "$got" "${made:-0}" 1 0.02; then ok "an exited workload keeps it
 # rounds, 9 of them: reads come after each map was switched to twice, so a
 # map not emptied in between would show); every read still lands on its own
 # named stack, none is lost or reported missing. The paths are 26 levels
-# deep: 54 user frames, more than the first walk's 48, so each user stack
-# is walked twice.
+# deep: 58 user frames with libc's read() and the start code. Every path's
+# reads are counted from the first burst on, once stack_tree's unwind
+# tables are in.
 # tree_bursts PID N: N bursts of the stopped stack_tree PID, 0.7 s apart.
 tree_bursts() {
 	for _ in $(seq "$2"); do
@@ -131,17 +139,18 @@ $FLAMETOP --folded --mode read --stack-entries 64 --count-entries 64 -p "$tree" 
 	>"$TEST_TMP/tree.folded" 2>"$TEST_TMP/tree.err" &
 ft=$!
 wait_program_after "$newest"
+tables_settle
 tree_bursts "$tree" 9
 sleep 0.5
 kill -INT "$ft"
 wait "$ft"
 paths=$(grep -cE '^stack_tree;.*;step;(left|right);step;' "$TEST_TMP/tree.folded")
 # A burst reads as often on each path: every path counts the same.
-counts=$(grep -E '^stack_tree;.*;main;' "$TEST_TMP/tree.folded" | awk '{ print $NF }' | sort -u)
+counts=$(grep -E '^stack_tree;.*;main;step;' "$TEST_TMP/tree.folded" | awk '{ print $NF }' | sort -u)
 check "50 call paths, each a named stack ($paths)" [ "$paths" -eq 50 ]
-deep=$(grep -E '^stack_tree;.*;main;' "$TEST_TMP/tree.folded" |
+deep=$(grep -E "^stack_tree;.*;main;step;(.*;)?step;$LIBC_READ;" "$TEST_TMP/tree.folded" |
 	awk -F';' '{ n = 0; for (i = 1; i <= NF; i++) n += $i == "step" } n == 27' | wc -l)
-check "each path has all its 27 step frames, main to the read ($deep of 50 do)" [ "$deep" -eq 50 ]
+check "each path has all its 27 step frames, main to libc's read ($deep of 50 do)" [ "$deep" -eq 50 ]
 one_count() { [ "$(wc -w <<<"$counts")" -eq 1 ] && [ "$counts" -ge 2000 ]; }
 check "every path counts the same reads, over several drains (counts: $(echo $counts))" one_count
 check "no read is lost and no stack reported missing ($(grep -o '[0-9]* lost.*' "$TEST_TMP/tree.err"))" \
@@ -173,6 +182,7 @@ memo_case() { # NAME FLAGS...: reader_ab beside stack_tree's bursts, traced with
 	$FLAMETOP --folded --mode read "$@" -p "$ab,$tree" >"$TEST_TMP/memo.folded" 2>"$TEST_TMP/memo.err" &
 	ft=$!
 	wait_program_after "$newest"
+	tables_settle
 	kill -USR1 "$ab"
 	tree_bursts "$tree" 6
 	kill -USR2 "$ab"
@@ -205,12 +215,12 @@ newest=$(newest_program_id)
 $FLAMETOP --folded --mode read -p "$burst" >"$TEST_TMP/burst.folded" 2>"$TEST_TMP/burst.err" &
 ft=$!
 wait_program_after "$newest"
-sleep 0.5 # past startup (the kernel's symbols are read while capture starts)
+tables_settle # also past startup (the kernel's symbols are read while capture starts)
 kill -USR1 "$burst" && kill -CONT "$burst"
 sleep 1.5
 kill -INT "$ft"
 wait "$ft"
-paths=$(grep -cE '^stack_tree;.*;main;' "$TEST_TMP/burst.folded")
+paths=$(grep -cE '^stack_tree;.*;main;step;' "$TEST_TMP/burst.folded")
 check "a burst of 5000 new stacks: each a named stack ($paths)" [ "$paths" -eq 5000 ]
 check "... none lost ($(grep -o '[0-9]* lost.*' "$TEST_TMP/burst.err"))" \
 	bash -c "! grep -qE 'stack lost|with a stack missing| [1-9][0-9]* lost' '$TEST_TMP/burst.folded' '$TEST_TMP/burst.err'"

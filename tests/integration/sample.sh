@@ -51,8 +51,8 @@ check "the syscall entry is named (entry_SYSCALL_64 / do_syscall_64)" \
 	grep -qE '(entry_SYSCALL_64[a-z_]*|do_syscall_64)_\[k\]' "$TEST_TMP/sys.folded"
 check "no user frame after a kernel frame" \
 	bash -c "! sed -E 's/ [0-9]+$//' '$TEST_TMP/sys.folded' | grep -qE '_\[k\];([^;]*[^]];|[^;]*[^]]$)'"
-check "main -> read_zeros (user) leads into the kernel" \
-	grep -qE ';main;read_zeros;.*_\[k\]' "$TEST_TMP/sys.folded"
+check "main -> read_zeros -> libc's read (user) leads into the kernel's syscall entry" \
+	grep -qE ";main;read_zeros;$LIBC_READ;entry_SYSCALL_64[a-z_]*_\\[k\\]" "$TEST_TMP/sys.folded"
 
 # 4. -K keeps only kernel frames, -U only user frames.
 $FLAMETOP --folded --duration 1 -K -p "$sys_pid" >"$TEST_TMP/k.folded" 2>/dev/null
@@ -63,19 +63,32 @@ check "-K: every frame after the comm is a kernel frame" \
 check "-U: no kernel frame, and the user stacks are whole" \
 	bash -c "grep -q ';main;work;leaf_a ' '$TEST_TMP/u.folded' && ! grep -q '_\[k\]' '$TEST_TMP/u.folded'"
 
-# 4b. User stacks the frame-pointer walk must not take on trust: a frame
-# record naming itself as its caller's ends the walk there (the kernel's own
-# walk would repeat cycle_thread to 127 frames); a thread whose stack lies
-# below 4 GiB, as 32-bit tasks' do, is still walked whole.
-start_bg "$WORKLOADS/odd_frames" 4
+# 4b. User stacks the frame-pointer walk (--unwind fp) must not take on
+# trust: a frame record naming itself as its caller's ends the walk there,
+# and says so (the kernel's own walk would repeat cycle_thread to 127
+# frames); a thread whose stack lies below 4 GiB, as 32-bit tasks' do, is
+# still walked whole. odd_frames' functions keep frame records for this.
+# The default walk (unwind tables) follows the CFI past the spoiled record
+# and walks both threads whole from their start code, libc's clone3 (as
+# perf --call-graph dwarf and gdb show them).
+start_bg "$WORKLOADS/odd_frames" 20
 sleep 0.3
-$FLAMETOP --folded --duration 2 -U -p "$bg_pid" >"$TEST_TMP/odd.folded" 2>/dev/null
-cut -c1-200 "$TEST_TMP/odd.folded" | diag
-check "a self-naming frame record ends the walk: cycle;cycle_thread;cycled;cycle_leaf" \
-	grep -qE '^cycle;cycle_thread;cycled;cycle_leaf(;spin)? ' "$TEST_TMP/odd.folded"
-check "... and no frame repeats after it" bash -c "! grep -q 'cycle_thread;cycle_thread' '$TEST_TMP/odd.folded'"
-check "a stack below 4 GiB is walked whole: low_thread;low_work;low_leaf" \
-	grep -qE '^low_stack;.*low_thread;low_work;low_leaf(;spin)? ' "$TEST_TMP/odd.folded"
+$FLAMETOP --folded --duration 2 -U --unwind fp -p "$bg_pid" >"$TEST_TMP/odd.folded" 2>/dev/null
+$FLAMETOP --folded --duration 2 -U -p "$bg_pid" >"$TEST_TMP/odd_tables.folded" 2>/dev/null
+kill "$bg_pid" # its threads would leave no CPU idle for case 5
+cut -c1-200 "$TEST_TMP/odd.folded" "$TEST_TMP/odd_tables.folded" | diag
+cut=$(folded_sum "$TEST_TMP/odd.folded" '^cycle;\[truncated\];cycle_thread;cycled;cycle_leaf(;spin)?$')
+cycle=$(folded_sum "$TEST_TMP/odd.folded" '^cycle;')
+check "--unwind fp: a self-naming frame record ends the walk: cycle;[truncated];cycle_thread;cycled;cycle_leaf ($cut of $cycle samples, at least 90%)" \
+	[ "$cycle" -gt 0 -a "$((cut * 10))" -ge "$((cycle * 9))" ]
+check "--unwind fp: ... and no frame repeats after it" \
+	bash -c "! grep -q 'cycle_thread;cycle_thread' '$TEST_TMP/odd.folded'"
+check "--unwind fp: a stack below 4 GiB is walked whole: low_stack;start_thread;low_thread;low_work;low_leaf" \
+	grep -qE '^low_stack;start_thread;low_thread;low_work;low_leaf(;spin)? ' "$TEST_TMP/odd.folded"
+check "unwind tables: the cycling thread is walked whole: cycle;clone3;start_thread;cycle_thread;cycled;cycle_leaf" \
+	grep -qE '^cycle;clone3;start_thread;cycle_thread;cycled;cycle_leaf(;spin)? ' "$TEST_TMP/odd_tables.folded"
+check "unwind tables: the stack below 4 GiB too: low_stack;clone3;start_thread;low_thread;low_work;low_leaf" \
+	grep -qE '^low_stack;clone3;start_thread;low_thread;low_work;low_leaf(;spin)? ' "$TEST_TMP/odd_tables.folded"
 
 # 5. Idle is kept and labeled swapper/N; the machine adds up.
 $FLAMETOP --folded --duration 2 >"$TEST_TMP/all.folded" 2>"$TEST_TMP/all.err"
@@ -94,6 +107,20 @@ if ratio_within "$counted" "$expected" 1 0.1; then
 else
 	not_ok "the whole machine adds up: $counted of 99 Hz x $cpus CPUs x $secs s = $expected"
 fi
+
+# 5b. The summary's time is the time sampling ran, and its samples are those taken in it:
+# never more than rate x time x CPUs (the time printed to 0.01 s: 0.005 s more).
+for hz in 99 999; do
+	$FLAMETOP --folded --duration 1 -F "$hz" >"$TEST_TMP/bound.folded" 2>"$TEST_TMP/bound.err"
+	n=$(summary_field "$TEST_TMP/bound.err" '^flametop: ([0-9]+) samples in .*')
+	secs=$(summary_field "$TEST_TMP/bound.err" '.* samples in ([0-9.]+) s .*')
+	cpus=$(summary_field "$TEST_TMP/bound.err" '.* ([0-9]+) CPUs.*')
+	idle=$(summary_field "$TEST_TMP/bound.err" '.* ([0-9]+) idle samples the kernel skipped.*')
+	counted=$(folded_sum "$TEST_TMP/bound.folded" '.')
+	bound=$(awk -v h="$hz" -v s="$secs" -v c="$cpus" 'BEGIN { printf "%d", h * (s + 0.005) * c }')
+	check "-F $hz --duration 1: $counted samples written, $n + ${idle:-0} idle counted, in $secs s: at most $bound" \
+		bash -c "[ -n '$secs' ] && [ $counted -le $bound ] && [ $((n + ${idle:-0})) -le $bound ] && [ $counted -gt 0 ]"
+done
 
 # 6. Ctrl-C and SIGTERM print what was collected and exit 0; nothing stays attached.
 for sig in INT TERM; do

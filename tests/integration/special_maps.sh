@@ -45,6 +45,8 @@ else
 	profile_jit own
 	check "JIT code is named from the process's perf map (;jit_spin_loop)" \
 		grep -qE '^jit_spin;.*;jit_spin_loop [0-9]+$' "$TEST_TMP/own.folded"
+	check "JIT code without unwind tables is stepped through by its frame record: _start;...;main;jit_spin_loop" \
+		grep -qE '^jit_spin;_start;([^;]+;)*main;jit_spin_loop [0-9]+$' "$TEST_TMP/own.folded"
 
 	# 2. A map planted by another user is ignored: the code stays [anon].
 	start_jit
@@ -80,3 +82,6 @@ $FLAMETOP --folded --duration 2 -p "$bg_pid" >"$TEST_TMP/vdso.folded" 2>"$TEST_T
 check "vDSO frames are named (;__vdso_clock_gettime)" \
 	grep -qE '^clock_loop;.*;__vdso_clock_gettime [0-9]+$' "$TEST_TMP/vdso.folded"
 check "no vDSO frame is left unnamed" bash -c "! grep -q 'vdso\]' '$TEST_TMP/vdso.folded'"
+check "the vDSO's stacks are whole: _start;...;main;clock_loop;clock_gettime;__vdso_clock_gettime" \
+	grep -qE '^clock_loop;_start;([^;]+;)*main;clock_loop;clock_gettime[^;]*;__vdso_clock_gettime [0-9]+$' \
+	"$TEST_TMP/vdso.folded"

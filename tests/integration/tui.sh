@@ -74,6 +74,11 @@ perl-4343;main;walk 5
 bash-99;main 1
 EOT
 
+$FLAMETOP -i /etc/passwd --folded >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "-i of a file with no folded line (/etc/passwd) --folded: exit 2, one line, no output" \
+	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && [ ! -s '$TEST_TMP/out' ] && grep -q 'not one line is a folded stack' '$TEST_TMP/err'"
+
 # 3. The file viewer, in each terminal type flametop must be right in.
 for term in xterm-256color screen tmux-256color linux; do
 	screen_start 120 30 "TERM=$term $FLAMETOP -i $FIXTURE"
@@ -112,12 +117,13 @@ check_screen "viewer: Enter zooms the icicle on the selected frame" '^Icicle zoo
 screen_keys Escape
 check_screen "viewer: Esc zooms out" '^Icicle \(Enter: zoom in\)'
 screen_keys Tab Tab Tab
-check_screen "viewer: the flat view lists functions by self share" 'Self% Total%      Self  Function'
-check_screen "viewer: leaf_a is the hottest function" '^ 60\.0%  60\.0%       300  leaf_a'
+check_screen "viewer: the flat view lists functions by self share" 'Self% Total%      Self  Shared Object +Function'
+check_screen "viewer: leaf_a is the hottest function" '^ 60\.0%  60\.0%       300 +leaf_a'
+check_screen "viewer: a kernel function's object is [kernel]" '^ 10\.0%  10\.0%        50  \[kernel\] +vfs_read \[k\]$'
 screen_keys Home Enter
 check_screen "viewer: Enter lists the callers of leaf_a, nearest first" '`-\[-\] work$'
 screen_keys Escape '?'
-check_screen "viewer: ? shows the help" 'Keys \(any key closes this help\)'
+check_screen "viewer: ? shows the help" 'Keys \(q or Esc closes this help'
 check_no_screen "viewer: the help leaves out the live-only keys" 'swap sample/read mode'
 screen_keys x
 
@@ -158,6 +164,58 @@ screen_start 100 30 "cat $FIXTURE | $FLAMETOP -i -"
 check_screen "-i -: the header names stdin" '^file: stdin \| 5 stacks'
 screen_keys q
 check_exit "-i -, q" 0
+
+# 7b. TERM=dumb and an unknown TERM: the same one-line refusal, exit 2.
+for term in dumb nosuchterm; do
+	screen_start 160 10 "TERM=$term $FLAMETOP -i $FIXTURE"
+	check_screen "TERM=$term: one line saying the terminal can't be driven and what to do" \
+		"^flametop: can't drive this terminal \\(TERM=$term\\): .*; set TERM to"
+	check "TERM=$term: exit code 2" [ "$(screen_exit_code 5)" = 2 ]
+done
+
+# 7c. Keys as htop, less and vim users expect them, in the viewer.
+screen_start 100 30 "$FLAMETOP -i tests/fixtures/perf_pids.folded"
+screen_wait 'perl-4242'
+screen_keys P
+check_screen "viewer: P groups the tree by process" '^Total%  Self%     Count  Call tree, by process'
+check_screen "viewer: a process reads 'perl [4242]'" '\|-\[-\] perl \[4242\]$'
+screen_keys j p
+check_screen "viewer: p opens on the selected row's process" 'Only pids \(comma-separated; empty: all\): 4242$'
+screen_keys 9 9 Enter
+check_screen "viewer: the first character typed replaces the pre-filled text (not 424299)" 'filters: pid 99$'
+screen_keys p Left 1 Enter
+check_screen "viewer: an arrow edits the pre-filled text instead" 'filters: pid 919$'
+screen_keys Escape x
+check_screen "viewer: a key bound to nothing says so" '^x: not a key here \(\? lists the keys\)'
+screen_keys / R U N
+check_screen "viewer: / filters as it is typed; with a capital it matches case (no RUN)" \
+	'no stack matches the filters'
+screen_keys C-u r u
+check_screen "viewer: ... and without one, any case" 'filters: text "ru"$'
+check_screen "viewer: ... while the prompt is still open" 'containing \(empty: all\): ru$'
+screen_keys Escape
+check_screen "viewer: Esc goes back to the text before the search" 'filters: none$'
+screen_keys Tab Tab Tab Tab Home Enter
+check_screen "viewer: Enter lists a function's callers" '^Total%            Count  Callers'
+screen_keys q
+check_screen "viewer: q leaves the callers first" 'Object +Function \(Enter: callers\)'
+check "viewer: ... without quitting" [ "$(screen_exit_code 1)" = running ]
+screen_keys q
+check_exit "viewer, q at the top" 0
+
+screen_start 100 20 "$FLAMETOP -i $FIXTURE"
+screen_wait 'leaf_a'
+screen_keys p
+check_screen "viewer: p on a file without pids says so" 'p: this file names no process ids'
+screen_keys '?'
+check_screen "viewer: the help starts with the first keys" '^ Up k +up; icicle: to the caller'
+screen_keys End
+check_screen "viewer: the help scrolls to its end" 'python3 \[1234\]: a process'
+check_no_screen "viewer: ... its first keys scrolled away" '^ Up k '
+screen_keys q
+check_screen "viewer: q closes the help" '^Total%  Self%     Count  Call tree$'
+screen_keys q
+check_exit "viewer after the help, q" 0
 
 if [ "$(id -u)" != 0 ]; then
 	skip "live screen tests" "not root: BPF programs can't be loaded"
@@ -214,11 +272,110 @@ check_screen "live: m swaps to read mode, and the header says through which hook
 	'^read: (fentry/vfs_read|kprobe/vfs_read|syscall-entry tracepoint), [0-9]+ CPUs'
 if grep -q 'syscall-entry tracepoint' <(screen_text); then
 	check_screen "live: read mode says why the better hooks failed" '^hook: syscall-entry tracepoint, as better ones failed: fentry/vfs_read'
+	screen_keys '?' End
+	check_screen "live: the help shows that line in full, past what the header cuts (kprobe/vfs_read: ...)" \
+		'^ .*kprobe/vfs_read: [a-z]'
+	screen_keys q
 fi
 screen_keys m
 check_screen "live: m swaps back to sample mode, its profile kept" '^sample: perf_event'
 screen_keys Escape
 check_screen "live: Esc clears the pid filter" 'filters: none'
+screen_keys q
+check_exit "live, q" 0
+check "live: nothing stays attached after q" programs_gone_after "$newest"
+
+# header_figures: "SPAN COUNT" of the header's recent window, e.g. "2.0 396"; "" before one closed.
+header_figures() {
+	screen_text | sed -nE 's/^window: recent \(last ([0-9.]+) s\), ([0-9]+) samples.*/\1 \2/p'
+}
+
+# within_rate "SPAN COUNT": the count is no more than 99 Hz x the span x the CPUs (the span
+# printed to 0.1 s, so 0.05 s more), and the span at least MIN seconds.
+within_rate() {
+	awk -v f="$1" -v n="$NCPUS" -v min="${2:-0}" \
+		'BEGIN { split(f, a, " "); exit !(a[1] >= min && a[2] <= 99 * (a[1] + 0.05) * n) }'
+}
+NCPUS=$(getconf _NPROCESSORS_ONLN)
+
+# 8b. The first screen shows data (or says it is collecting) within its first refresh.
+newest=$(newest_program_id)
+for i in 1 2 3; do
+	screen_start 100 30 "$FLAMETOP -d 2"
+	if screen_wait '^window: recent \(last 0\.[0-9] s\), [1-9][0-9]* samples|collecting samples' 2; then
+		ok "launch $i: the first screen shows data within its first refresh"
+	else
+		not_ok "launch $i: the first screen shows data within its first refresh"
+		screen_text | diag
+	fi
+	screen_keys q
+	screen_exit_code >/dev/null
+done
+
+# 8c. The header's window is the time it spans, and the rate is over that span.
+start_bg "$WORKLOADS/cpu_split" 60
+split_pid=$bg_pid
+screen_start 110 30 "$FLAMETOP -d 1"
+screen_wait '^window: recent \(last 1\.[0-9] s\)'
+ft_pid=$(ps -o pid= --ppid "$(screen_var pane_pid)" | tr -d ' ')
+figures=$(header_figures)
+check "the recent window spans a refresh delay and holds no more than it ($figures)" \
+	within_rate "$figures" 0.9
+kill -STOP "$ft_pid"
+sleep 3
+kill -CONT "$ft_pid"
+screen_wait '^window: recent \(last [3-9]\.[0-9] s\)' 3
+figures=$(header_figures)
+check "after 3 s stopped (Ctrl-Z), the header says the window spans them ($figures)" \
+	within_rate "$figures" 2.9
+screen_keys d 0 . 5 Enter
+check_screen "d 0.5 sets half a second (the typed text replaced the 1)" 'refreshing every 0\.5 s'
+check_screen "the next window spans the new delay" '^window: recent \(last 0\.[5-6] s\)'
+screen_keys ' '
+check_screen "Space pauses" 'PAUSED$'
+sleep 2
+screen_keys ' '
+check_screen "Space resumes" 'LIVE$'
+screen_wait '^window: recent \(last 0\.[5-6] s\)' 3
+figures=$(header_figures)
+check "after a 2 s pause, the window is the last interval's ($figures)" within_rate "$figures" 0.4
+
+# 8d. A paused screen keeps its data whatever the keys do (cumulative window: it grows).
+screen_keys z
+check_screen "z: the cumulative window, with the time it holds" '^window: cumulative \([0-9.]+ s\)'
+screen_keys ' '
+screen_wait 'PAUSED$'
+sleep 0.3
+screen_text | sed '$d' >"$TEST_TMP/paused.before"
+sleep 1.5
+screen_keys K K c Escape / x Escape p Escape
+sleep 0.5
+screen_text | sed '$d' >"$TEST_TMP/paused.after"
+if diff -u "$TEST_TMP/paused.before" "$TEST_TMP/paused.after" >"$TEST_TMP/paused.diff"; then
+	ok "paused: K K, c, / and p rebuild from the data it had when paused"
+else
+	not_ok "paused: K K, c, / and p rebuild from the data it had when paused"
+	diag <"$TEST_TMP/paused.diff"
+fi
+screen_keys r
+check_screen "paused: r waits until it resumes" 'Space resumes it first'
+screen_keys ' '
+check_no_screen "resumed: new samples show" "$(sed -n 2p "$TEST_TMP/paused.before" | sed 's/[][().|*]/./g')" 3
+
+# 8e. r starts from zero: the first window after it holds no sample from before it.
+screen_keys z d 2 Enter
+sleep 2.5
+screen_keys r
+screen_wait '^window: recent \(last 0\.[0-9] s\)' 2
+figures=$(header_figures)
+check "r: the first window after it holds only its own samples ($figures)" within_rate "$figures"
+
+# 8f. Grouping by process, and p's check that the pid exists.
+screen_keys p "$split_pid" Enter P
+check_screen "P: the tree by process reads 'cpu_split [PID]'" "-\\[[-+]\\] cpu_split \\[$split_pid\\]\$"
+screen_keys p 1 0 7 3 7 4 1 0 0 0 Enter
+check_screen "p refuses a pid that does not exist, as -p does" '^p 1073741000: no such process$'
+check_screen "... and keeps the filter it had" "filters: pid $split_pid\$"
 screen_keys q
 check_exit "live, q" 0
 check "live: nothing stays attached after q" programs_gone_after "$newest"

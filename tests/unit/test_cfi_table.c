@@ -267,7 +267,7 @@ static int build(const char *path, const char *debug_path, struct rule_dict *dic
 {
 	struct elf_file *bin = open_elf(path);
 	struct elf_file *debug = debug_path ? open_elf(debug_path) : NULL;
-	int err = cfi_table__build(bin, debug, dict, t);
+	int err = cfi_table__build(bin, debug, dict, NULL, t);
 
 	elf_file__close(debug);
 	elf_file__close(bin);
@@ -602,7 +602,7 @@ static int build_image(const uint8_t *image, size_t len, struct rule_dict *dict,
 		return -ENOEXEC;
 	}
 	memset(t, 0x55, sizeof(*t)); /* the builder must clear it, whatever happens */
-	err = cfi_table__build(f, NULL, dict, t);
+	err = cfi_table__build(f, NULL, dict, NULL, t);
 	elf_file__close(f);
 	if (!err)
 		assert_table_shape(t, dict);

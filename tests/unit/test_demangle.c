@@ -29,6 +29,17 @@ static void test_cxx(void **state)
 	expect("_ZZ4mainE1x", false, "main::x");
 }
 
+/* "@plt" and a compatibility version stay after the demangled name, as perf shows them. */
+static void test_suffix_after_at(void **state)
+{
+	(void)state;
+	expect("_Znwm@plt", false, "operator new(unsigned long)@plt");
+	expect("_ZdlPv@GLIBCXX_3.4", false, "operator delete(void*)@GLIBCXX_3.4");
+	expect("_Znwm@plt", true, "_Znwm@plt");
+	expect("strlen@plt", false, "strlen@plt");
+	expect("_Zq@plt", false, "_Zq@plt"); /* looks mangled, is not: kept whole */
+}
+
 static void test_rust(void **state)
 {
 	(void)state;
@@ -104,6 +115,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cxx),
+	    cmocka_unit_test(test_suffix_after_at),
 	    cmocka_unit_test(test_rust),
 	    cmocka_unit_test(test_plain_and_raw),
 	    cmocka_unit_test(test_output_sanitized_and_capped),

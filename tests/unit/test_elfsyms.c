@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdbool.h>
 
 #include "symbols/elfsyms.h"
@@ -58,6 +59,53 @@ static const char choice_s[] =
     "tail_func:\n\tret\n\t.size tail_func, 1\n"
     "\t.section .note.GNU-stack,\"\",@progbits\n";
 
+/* Calls into libc through the PLT; the function pointer takes a GOT slot of its own. */
+static const char plt_c[] =
+    "#include <stdlib.h>\n#include <string.h>\n"
+    "void (*keep)(void *) = free;\n"
+    "int main(int argc, char **argv) { char *p = malloc(16); strcpy(p, argv[0]);\n"
+    "  size_t n = strlen(p); free(p); p = malloc(n + 1); keep(p); return (int)n + argc; }\n";
+
+/*
+ * Aliases at three addresses, as glibc has them: free with __libc_free and
+ * the compatibility cfree@VERS_1; lseek (weak) with lseek64 (weak), __lseek,
+ * a local __libc_lseek and llseek@VERS_1; clock_gettime@@VERS_2 (the
+ * default version) with clock_gettime@VERS_1 and __clock_gettime.
+ */
+static const char aliases_s[] =
+    "\t.text\n\t.p2align 6, 0xcc\n"
+    "\t.globl free\n\t.type free, @function\n"
+    "\t.globl __libc_free\n\t.type __libc_free, @function\n"
+    "\t.globl cfree_compat\n\t.type cfree_compat, @function\n"
+    "\t.symver cfree_compat, cfree@VERS_1\n"
+    "free:\n__libc_free:\ncfree_compat:\n\t.fill 15, 1, 0x90\n\tret\n"
+    "\t.size free, 16\n\t.size __libc_free, 16\n\t.size cfree_compat, 16\n"
+    "\t.p2align 6, 0xcc\n"
+    "\t.weak lseek\n\t.type lseek, @function\n"
+    "\t.weak lseek64\n\t.type lseek64, @function\n"
+    "\t.globl __lseek\n\t.type __lseek, @function\n"
+    "\t.type __libc_lseek, @function\n"
+    "\t.globl llseek_compat\n\t.type llseek_compat, @function\n"
+    "\t.symver llseek_compat, llseek@VERS_1\n"
+    "lseek:\nlseek64:\n__lseek:\n__libc_lseek:\nllseek_compat:\n\t.fill 15, 1, 0x90\n\tret\n"
+    "\t.size lseek, 16\n\t.size lseek64, 16\n\t.size __lseek, 16\n"
+    "\t.size __libc_lseek, 16\n\t.size llseek_compat, 16\n"
+    "\t.p2align 6, 0xcc\n"
+    "\t.globl clock_gettime_2\n\t.type clock_gettime_2, @function\n"
+    "\t.symver clock_gettime_2, clock_gettime@@VERS_2\n"
+    "\t.globl clock_gettime_1\n\t.type clock_gettime_1, @function\n"
+    "\t.symver clock_gettime_1, clock_gettime@VERS_1\n"
+    "\t.globl __clock_gettime\n\t.type __clock_gettime, @function\n"
+    "clock_gettime_2:\nclock_gettime_1:\n__clock_gettime:\n\t.fill 15, 1, 0x90\n\tret\n"
+    "\t.size clock_gettime_2, 16\n\t.size clock_gettime_1, 16\n"
+    "\t.size __clock_gettime, 16\n"
+    "\t.section .note.GNU-stack,\"\",@progbits\n";
+
+static const char aliases_map[] =
+    "VERS_1 { global: free; __libc_free; cfree; lseek; lseek64; __lseek; llseek;\n"
+    "  clock_gettime; __clock_gettime; local: *; };\n"
+    "VERS_2 { global: clock_gettime; } VERS_1;\n";
+
 struct nm_sym {
 	uint64_t value, size;
 	char type;
@@ -70,9 +118,38 @@ struct nm_table {
 };
 
 static char pie[512], nopie[512], lib[512], choice[512], choice_stripped[512];
+static char plt_pie[512], plt_nopie[512], plt_ibt[512], aliases[512], aliases_stripped[512];
 
 /* What nm printed for the binary a test looks at (static: a failing check leaks nothing). */
 static struct nm_table nm_table;
+
+/*
+ * The PLT programs: PIE (.plt and .plt.got), non-PIE, and with IBT's
+ * .plt.sec (whose .plt entries push an index and jump nowhere by name);
+ * and the aliases' library, whole and stripped to its .dynsym.
+ */
+static void build_plt_and_aliases(const char *d)
+{
+	char src[512], asm_src[512], map[512];
+
+	snprintf(src, sizeof(src), "%s/plt.c", d);
+	snprintf(asm_src, sizeof(asm_src), "%s/aliases.s", d);
+	snprintf(map, sizeof(map), "%s/aliases.map", d);
+	snprintf(plt_pie, sizeof(plt_pie), "%s/plt-pie", d);
+	snprintf(plt_nopie, sizeof(plt_nopie), "%s/plt-nopie", d);
+	snprintf(plt_ibt, sizeof(plt_ibt), "%s/plt-ibt", d);
+	snprintf(aliases, sizeof(aliases), "%s/libaliases.so", d);
+	snprintf(aliases_stripped, sizeof(aliases_stripped), "%s/libaliases-stripped.so", d);
+	unit_write_file(src, plt_c);
+	unit_write_file(asm_src, aliases_s);
+	unit_write_file(map, aliases_map);
+	unit_sh("gcc -O1 -fPIE -pie -o '%s' '%s'", plt_pie, src);
+	unit_sh("gcc -O1 -fno-pie -no-pie -o '%s' '%s'", plt_nopie, src);
+	unit_sh("gcc -O1 -fPIE -pie -fcf-protection -Wl,-z,ibtplt -o '%s' '%s'", plt_ibt, src);
+	unit_sh("gcc -nostdlib -shared -Wl,--version-script='%s' -o '%s' '%s'", map, aliases,
+		asm_src);
+	unit_sh("strip --strip-all -o '%s' '%s'", aliases_stripped, aliases);
+}
 
 /* Builds every binary once, the first time a test needs one. */
 static void build_fixtures(void)
@@ -97,6 +174,7 @@ static void build_fixtures(void)
 	unit_sh("gcc -O1 -fPIC -shared -DLIB -o '%s' '%s'", lib, src);
 	unit_sh("gcc -nostdlib -shared -o '%s' '%s'", choice, asm_src);
 	unit_sh("strip --strip-all -o '%s' '%s'", choice_stripped, choice);
+	build_plt_and_aliases(d);
 	built = 1;
 }
 
@@ -367,6 +445,138 @@ static void test_choice_among_symbols_at_one_address(void **state)
 	elf_symtab__free(stripped);
 }
 
+/* A PLT entry as objdump labels it ("<strlen@plt>:"): binutils' own reading of the relocations. */
+struct plt_label {
+	uint64_t addr;
+	char name[256];
+};
+
+/* The PLT entries objdump names in @bin, headers and unnamed entries left out. */
+static size_t objdump_plt_labels(const char *bin, struct plt_label *out, size_t max)
+{
+	char cmd[1024], line[512];
+	size_t n = 0;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "objdump -d -j .plt -j .plt.sec -j .plt.got '%s' 2>/dev/null",
+		 bin);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p) && n < max) {
+		unsigned long long addr;
+
+		if (sscanf(line, "%llx <%255[^>]>:", &addr, out[n].name) == 2 &&
+		    strstr(out[n].name, "@plt") && !strpbrk(out[n].name, "+-*")) {
+			out[n].addr = addr;
+			n++;
+		}
+	}
+	assert_int_equal(pclose(p), 0);
+	return n;
+}
+
+/* The address and size of section @name of @bin, per readelf. */
+static void readelf_section(const char *bin, const char *name, uint64_t *addr, uint64_t *size)
+{
+	char cmd[1024], line[512];
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd),
+		 "readelf -SW '%s' | sed 's/^ *\\[ *[0-9]*\\]//' | "
+		 "awk '$1 == \"%s\" { print $3, $5 }'",
+		 bin, name);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	assert_non_null(fgets(line, sizeof(line), p));
+	assert_int_equal(sscanf(line, "%" SCNx64 " %" SCNx64, addr, size), 2);
+	pclose(p);
+}
+
+/* Every PLT entry objdump names is named alike, "strlen@plt", from its first byte on. */
+static void check_plt_names(const char *bin)
+{
+	struct plt_label labels[32];
+	size_t n = objdump_plt_labels(bin, labels, 32);
+	struct elf_symtab *t = open_path(bin);
+	bool strlen_seen = false;
+
+	assert_non_null(t);
+	assert_true(n >= 4); /* free, strcpy, strlen, malloc */
+	for (size_t i = 0; i < n; i++) {
+		expect_name(t, labels[i].addr, labels[i].name, 0);
+		expect_name(t, labels[i].addr + 5, labels[i].name, 5);
+		strlen_seen |= strcmp(labels[i].name, "strlen@plt") == 0;
+	}
+	assert_true(strlen_seen);
+	elf_symtab__free(t);
+}
+
+static void test_plt_entries_named_as_perf_does(void **state)
+{
+	(void)state;
+	build_fixtures();
+	check_plt_names(plt_pie);
+	check_plt_names(plt_nopie);
+	check_plt_names(plt_ibt); /* .plt.sec, and .plt.got entries 16 bytes long */
+}
+
+/*
+ * _init has no size: it reaches to the end of .init and no further. The
+ * .plt's first 16 bytes (the lazy binder) are nobody's function.
+ */
+static void test_zero_size_symbol_stays_in_its_section(void **state)
+{
+	uint64_t init, init_size, plt, plt_size;
+	struct elf_symtab *t;
+
+	(void)state;
+	build_fixtures();
+	readelf_section(plt_pie, ".init", &init, &init_size);
+	readelf_section(plt_pie, ".plt", &plt, &plt_size);
+	assert_true(init + init_size <= plt);
+	t = open_path(plt_pie);
+	assert_non_null(t);
+	expect_name(t, init, "_init", 0);
+	expect_name(t, init + init_size - 1, "_init", init_size - 1);
+	expect_no_name(t, init + init_size);
+	expect_no_name(t, plt);
+	expect_no_name(t, plt + 15);
+	elf_symtab__free(t);
+}
+
+/*
+ * Among aliases the name a programmer wrote: free (not cfree@VERS_1 or
+ * __libc_free), lseek (not __lseek, lseek64 or llseek@VERS_1),
+ * clock_gettime (its default version, without "@@VERS_2"); from the
+ * .symtab, and from the .dynsym alone, where compatibility versions are
+ * hidden ones.
+ */
+static void test_aliases_name_what_a_programmer_wrote(void **state)
+{
+	struct nm_table *nm = &nm_table;
+	const char *const paths[] = { aliases, aliases_stripped };
+	uint64_t f, l, c;
+
+	(void)state;
+	build_fixtures();
+	nm_read(aliases, 0, nm);
+	f = nm_find(nm, "__libc_free")->value;
+	l = nm_find(nm, "__lseek")->value;
+	c = nm_find(nm, "__clock_gettime")->value;
+	assert_int_equal(nm_find(nm, "cfree@VERS_1")->value, f);
+	assert_int_equal(nm_find(nm, "llseek@VERS_1")->value, l);
+	assert_int_equal(nm_find(nm, "clock_gettime@@VERS_2")->value, c);
+	for (size_t i = 0; i < 2; i++) {
+		struct elf_symtab *t = open_path(paths[i]);
+
+		assert_non_null(t);
+		expect_name(t, f + 3, "free", 3);
+		expect_name(t, l, "lseek", 0);
+		expect_name(t, c + 15, "clock_gettime", 15);
+		elf_symtab__free(t);
+	}
+}
+
 static void test_not_elf_fails(void **state)
 {
 	char path[512];
@@ -600,6 +810,9 @@ int main(void)
 	    cmocka_unit_test(test_zero_size_symtab_reaches_next_symbol),
 	    cmocka_unit_test(test_zero_size_dynsym_matches_exactly),
 	    cmocka_unit_test(test_choice_among_symbols_at_one_address),
+	    cmocka_unit_test(test_plt_entries_named_as_perf_does),
+	    cmocka_unit_test(test_zero_size_symbol_stays_in_its_section),
+	    cmocka_unit_test(test_aliases_name_what_a_programmer_wrote),
 	    cmocka_unit_test(test_not_elf_fails),
 	    cmocka_unit_test(test_symtab_out_of_file_falls_back_to_dynsym),
 	    cmocka_unit_test(test_bad_links_and_string_indexes_never_crash),

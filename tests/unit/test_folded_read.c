@@ -131,7 +131,8 @@ static void test_perf_pids(void **state)
 				   "bash-1234/1240;main;worker 6\n"
 				   "kworker/0:1-events;worker_thread_[k] 2\n"
 				   "x-;main 1\n"
-				   "java-99999999999;main 1\n");
+				   "java-99999999999;main 1\n"
+				   "python3 [77/78];run 4\n");
 	struct profile_stack s;
 	int32_t pid = 1234;
 	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
@@ -144,6 +145,11 @@ static void test_perf_pids(void **state)
 	assert_int_equal(s.tgid, 1234);
 	assert_non_null(find_stack(l.p, "bash-1234/1240;main;worker", &s));
 	assert_int_equal(s.tgid, 1234);
+	assert_int_equal(s.tid, 1240);
+	/* flametop's own names, grouped by thread */
+	assert_non_null(find_stack(l.p, "python3 [77/78];run", &s));
+	assert_int_equal(s.tgid, 77);
+	assert_int_equal(s.tid, 78);
 	assert_non_null(find_stack(l.p, "kworker/0:1-events;worker_thread[k]", &s));
 	assert_int_equal(s.tgid, TGID_UNKNOWN);
 	assert_non_null(find_stack(l.p, "x-;main", &s));
@@ -157,6 +163,9 @@ static void test_perf_pids(void **state)
 	/* -c bash matches "bash-1234" and "bash-1234/1240", not "kworker..." */
 	assert_int_equal(stack_trie__build(&t, l.p, &by_comm), 0);
 	assert_int_equal(t.nodes[TRIE_ROOT].total, 11);
+	by_comm.comm = "python3";
+	assert_int_equal(stack_trie__build(&t, l.p, &by_comm), 0);
+	assert_int_equal(t.nodes[TRIE_ROOT].total, 4);
 	stack_trie__free(&t);
 	profile__free(l.p);
 }

@@ -93,6 +93,8 @@ static void check_defaults(const struct options *o)
 	assert_null(o->comm);
 	assert_int_equal(o->stack_entries, 0);
 	assert_int_equal(o->count_entries, 0);
+	assert_false(o->unwind_fp);
+	assert_int_equal(o->unwind_memory, 0);
 }
 
 static void test_defaults(void **state)
@@ -199,6 +201,20 @@ static void test_mode_and_weight(void **state)
 	assert_int_equal(opts.weight, WEIGHT_EVENTS);
 }
 
+static void test_group(void **state)
+{
+	(void)state;
+	assert_run("--folded");
+	assert_int_equal(opts.group, GROUP_COMM);
+	assert_run("--group", "pid");
+	assert_int_equal(opts.group, GROUP_PID);
+	assert_run("--group=tid", "--folded");
+	assert_int_equal(opts.group, GROUP_TID);
+	assert_run("--group", "comm");
+	assert_int_equal(opts.group, GROUP_COMM);
+	ERROR("--group: unknown grouping 'thread' (comm, pid or tid)", "--group", "thread");
+}
+
 static void test_folded_output_duration(void **state)
 {
 	(void)state;
@@ -279,6 +295,27 @@ static void test_map_entries(void **state)
 	assert_run("--stack-entries=4194304", "--count-entries=100000");
 	assert_int_equal(opts.stack_entries, 4194304);
 	assert_int_equal(opts.count_entries, 100000);
+}
+
+static void test_unwind(void **state)
+{
+	(void)state;
+	assert_run("--unwind", "fp");
+	assert_true(opts.unwind_fp);
+	assert_run("--unwind=auto");
+	assert_false(opts.unwind_fp);
+	assert_run("--unwind-memory", "64");
+	assert_int_equal(opts.unwind_memory, (size_t)64 << 20);
+	assert_run("--unwind-memory=8", "--unwind", "auto");
+	assert_int_equal(opts.unwind_memory, (size_t)8 << 20);
+	ERROR("--unwind: unknown way 'dwarf' (auto or fp)", "--unwind", "dwarf");
+	ERROR("--unwind: unknown way '' (auto or fp)", "--unwind=");
+	ERROR("--unwind-memory: '7' is not a number of MB from 8 to 65536", "--unwind-memory", "7");
+	ERROR("--unwind-memory: '65537' is not a number of MB from 8 to 65536", "--unwind-memory",
+	      "65537");
+	ERROR("--unwind-memory: '1e3' is not a number of MB from 8 to 65536", "--unwind-memory",
+	      "1e3");
+	ERROR("option '--unwind-memory' needs a value", "--unwind-memory");
 }
 
 static void test_everything_at_once(void **state)
@@ -503,11 +540,13 @@ int main(void)
 	    cmocka_unit_test(test_comm_and_visibility),
 	    cmocka_unit_test(test_delay),
 	    cmocka_unit_test(test_mode_and_weight),
+	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_folded_output_duration),
 	    cmocka_unit_test(test_svg_and_pprof),
 	    cmocka_unit_test(test_input),
 	    cmocka_unit_test(test_color_and_demangle),
 	    cmocka_unit_test(test_map_entries),
+	    cmocka_unit_test(test_unwind),
 	    cmocka_unit_test(test_everything_at_once),
 	    cmocka_unit_test(test_help_and_version),
 	    cmocka_unit_test(test_unknown_and_missing),

@@ -6,9 +6,11 @@
 
 #include <errno.h>
 
+#include "profile/process_name.h"
 #include "profile/profile.h"
 #include "profile/stack_sort.h"
 #include "profile/strtab.h"
+#include "profile/text_match.h"
 
 /* strtab */
 
@@ -787,6 +789,222 @@ static void test_kernel_frames_begin(void **state)
 	profile__free(p);
 }
 
+/* Adds @count samples of @frames (@n) of process @tgid, thread @tid. */
+static void add_thread(struct profile *p, int32_t tgid, int32_t tid, const uint32_t *frames,
+		       uint32_t n, uint64_t count)
+{
+	struct sample s = { .tgid = tgid, .tid = tid, .frames = frames, .n = n, .count = count };
+
+	assert_int_equal(profile__add(p, &s), 0);
+}
+
+/*
+ * Threads are part of a stack's identity; grouping names the first level
+ * "comm [pid]" or "comm [pid/tid]", and a stack of no known process keeps
+ * its comm.
+ */
+static void test_threads_and_groups(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t f[2];
+	struct profile_stack st;
+
+	(void)state;
+	f[0] = frame(p, "python3", FRAME_PROCESS);
+	f[1] = frame(p, "work", FRAME_USER);
+	add_thread(p, 1234, 1234, f, 2, 3);
+	add_thread(p, 1234, 1240, f, 2, 5);
+	add_thread(p, 1234, 1240, f, 2, 1);
+	add_thread(p, TGID_UNKNOWN, 0, f, 2, 7);
+	assert_int_equal(profile__nstacks(p), 3);
+	profile__stack(p, 1, &st);
+	assert_int_equal(st.id, 1);
+	assert_int_equal(st.tid, 1240);
+	assert_int_equal(st.total, 6);
+	assert_int_equal(profile__stack_group(p, 0, GROUP_PID), f[0]); /* not named yet */
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	assert_int_equal(profile__group(p, GROUP_TID), 0);
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 0, GROUP_PID)),
+			    "python3 [1234]");
+	assert_int_equal(profile__stack_group(p, 0, GROUP_PID),
+			 profile__stack_group(p, 1, GROUP_PID));
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 1, GROUP_TID)),
+			    "python3 [1234/1240]");
+	assert_int_equal(profile__frame_info(p, profile__stack_group(p, 1, GROUP_TID))->kind,
+			 FRAME_PROCESS);
+	assert_int_equal(profile__stack_group(p, 2, GROUP_PID), f[0]);
+	assert_int_equal(profile__stack_group(p, 2, GROUP_COMM), f[0]);
+	assert_true(profile__has_tgids(p));
+	profile__reset(p);
+	assert_false(profile__has_tgids(p));
+	profile__free(p);
+}
+
+/* A comm that carries its ids already (perf's "perl-4242") is grouped under the comm alone. */
+static void test_group_of_a_named_process(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t f[2];
+
+	(void)state;
+	f[0] = frame(p, "perl-4242/4250", FRAME_PROCESS);
+	f[1] = frame(p, "run", FRAME_USER);
+	add_thread(p, 4242, 4250, f, 2, 1);
+	f[0] = frame(p, "worker-7", FRAME_PROCESS); /* not its pid: a name */
+	add_thread(p, 99, 0, f, 2, 1);
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	assert_int_equal(profile__group(p, GROUP_TID), 0);
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 0, GROUP_PID)),
+			    "perl [4242]");
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 0, GROUP_TID)),
+			    "perl [4242/4250]");
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 1, GROUP_TID)),
+			    "worker-7 [99]");
+	profile__free(p);
+}
+
+/* A frozen profile shows the counts it had; adds and interval closes go on underneath. */
+static void test_freeze(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t a[2], b[2];
+	struct profile_stack st;
+
+	(void)state;
+	a[0] = b[0] = frame(p, "app", FRAME_PROCESS);
+	a[1] = frame(p, "a", FRAME_USER);
+	b[1] = frame(p, "b", FRAME_USER);
+	ADD(p, 1, 10, a[0], a[1]);
+	profile__close_interval(p);
+	assert_int_equal(profile__freeze(p), 0);
+	ADD(p, 1, 5, a[0], a[1]);
+	ADD(p, 1, 7, b[0], b[1]);
+	profile__close_interval(p);
+	profile__stack(p, 0, &st);
+	assert_int_equal(st.total, 10);
+	assert_int_equal(st.recent, 10);
+	profile__stack(p, 1, &st); /* added since: nothing in the picture */
+	assert_int_equal(st.total, 0);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 10);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 10);
+	assert_int_equal(profile__freeze(p), 0); /* a new picture */
+	profile__stack(p, 0, &st);
+	assert_int_equal(st.total, 15);
+	assert_int_equal(st.recent, 5);
+	assert_int_equal(profile__total(p, WINDOW_RECENT), 12);
+	profile__thaw(p);
+	ADD(p, 1, 1, b[0], b[1]);
+	profile__stack(p, 1, &st);
+	assert_int_equal(st.total, 8);
+	profile__free(p);
+}
+
+/*
+ * Packed, a frozen profile keeps its picture, each stack's counts moved
+ * with it (a stack added since the freeze has none), and the groups are
+ * named again by the new numbers.
+ */
+static void test_pack_frozen_and_grouped(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t proc, a, b, c;
+	struct profile_stack st;
+
+	(void)state;
+	proc = frame(p, "app", FRAME_PROCESS);
+	a = frame(p, "a", FRAME_USER);
+	b = frame(p, "b", FRAME_USER);
+	c = frame(p, "c", FRAME_USER);
+	ADD(p, 1, 1, proc, c); /* stack 0, rank 2 */
+	ADD(p, 2, 2, proc, a); /* stack 1, rank 0 */
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	assert_int_equal(profile__freeze(p), 0);
+	ADD(p, 1, 10, proc, c);
+	ADD(p, 3, 3, proc, b); /* stack 2, rank 1: after the freeze */
+	assert_int_equal(profile__sort(p), 0);
+	assert_int_equal(profile__pack(p), 0);
+	profile__stack(p, 0, &st);
+	assert_int_equal(st.frames[1], a);
+	assert_int_equal(st.total, 2);
+	profile__stack(p, 1, &st);
+	assert_int_equal(st.frames[1], b);
+	assert_int_equal(st.total, 0);
+	profile__stack(p, 2, &st);
+	assert_int_equal(st.frames[1], c);
+	assert_int_equal(st.total, 1);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 3);
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 0, GROUP_PID)),
+			    "app [2]");
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 2, GROUP_PID)),
+			    "app [1]");
+	profile__thaw(p);
+	profile__stack(p, 2, &st);
+	assert_int_equal(st.total, 11);
+	profile__free(p);
+}
+
+/* The same name in two shared objects makes two frames; without one, profile__frame()'s. */
+static void test_frames_in_objects(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t plain = frame(p, "main", FRAME_USER);
+	uint32_t in_a = profile__frame_in(p, "main", 4, FRAME_USER, true, "a.out", 5);
+	uint32_t in_b = profile__frame_in(p, "main", 4, FRAME_USER, true, "bash", 4);
+
+	(void)state;
+	assert_int_not_equal(plain, in_a);
+	assert_int_not_equal(in_a, in_b);
+	assert_int_equal(profile__frame_in(p, "main", 4, FRAME_USER, true, "a.out", 5), in_a);
+	assert_null(profile__frame_object(p, plain));
+	assert_string_equal(profile__frame_object(p, in_b), "bash");
+	assert_string_equal(profile__frame_name(p, in_b), "main");
+	profile__free(p);
+}
+
+/* Smart case: lower case matches any case, a capital matches exactly. */
+static void test_text_match(void **state)
+{
+	(void)state;
+	assert_string_equal(text_match("do_SYSCALL_64", "syscall"), "SYSCALL_64");
+	assert_null(text_match("do_syscall_64", "Syscall"));
+	assert_string_equal(text_match("do_Syscall_64", "Syscall"), "Syscall_64");
+	assert_null(text_match("leaf", "leaf_b"));
+	assert_true(text_match__exact("leafB"));
+	assert_false(text_match__exact("leaf_b [k]"));
+}
+
+/* Names that carry a process's ids, as perf and flametop write them, and names that don't. */
+static void test_process_names(void **state)
+{
+	static const struct {
+		const char *name;
+		size_t comm_len;
+		int32_t tgid, tid;
+	} cases[] = {
+		{ "perl-4343", 4, 4343, 0 },
+		{ "perl-4343/4350", 4, 4343, 4350 },
+		{ "python3 [1234]", 7, 1234, 0 },
+		{ "python3 [1234/1240]", 7, 1234, 1240 },
+		{ "bash", 4, TGID_UNKNOWN, 0 },
+		{ "-12", 3, TGID_UNKNOWN, 0 },
+		{ "[12]", 4, TGID_UNKNOWN, 0 },
+		{ "x-1234567890", 12, TGID_UNKNOWN, 0 }, /* ten digits: a name */
+		{ "swapper/0", 9, TGID_UNKNOWN, 0 },
+		{ "a [12/]", 7, TGID_UNKNOWN, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct process_name pn;
+
+		process_name__parse(cases[i].name, strlen(cases[i].name), &pn);
+		if (pn.comm_len != cases[i].comm_len || pn.tgid != cases[i].tgid ||
+		    pn.tid != cases[i].tid)
+			fail_msg("%s: comm %zu pid %d tid %d", cases[i].name, pn.comm_len, pn.tgid,
+				 pn.tid);
+	}
+}
 
 int main(void)
 {
@@ -809,6 +1027,13 @@ int main(void)
 	    cmocka_unit_test(test_sorted_order_long_shared_prefixes),
 	    cmocka_unit_test(test_stack_sort_matches_plain_sort),
 	    cmocka_unit_test(test_kernel_frames_begin),
+	    cmocka_unit_test(test_threads_and_groups),
+	    cmocka_unit_test(test_group_of_a_named_process),
+	    cmocka_unit_test(test_freeze),
+	    cmocka_unit_test(test_pack_frozen_and_grouped),
+	    cmocka_unit_test(test_frames_in_objects),
+	    cmocka_unit_test(test_text_match),
+	    cmocka_unit_test(test_process_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -454,6 +454,47 @@ static void test_same_comm_merges_and_bare_process(void **state)
 	CHILDREN(t, TRIE_ROOT, bash, child(t, TRIE_ROOT, idle), child(t, TRIE_ROOT, f->sleep));
 }
 
+/*
+ * Grouped by process, the first level is the group frames, each over its
+ * stacks though they are not neighbours in the sorted order (stacks of the
+ * same frames are, whatever their process), and a callers trie ends with
+ * them too.
+ */
+static void test_grouped_by_process(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter by_pid = {.window = WINDOW_CUMULATIVE, .group = GROUP_PID};
+	const struct stack_trie *t = &f->t;
+	struct stack_trie callers;
+	uint32_t b100, b101, s200, m101, main_callers;
+
+	ADD(f->p, 101, 4, f->bash, f->main, f->bar);
+	assert_int_equal(profile__sort(f->p), 0);
+	assert_int_equal(profile__group(f->p, GROUP_PID), 0);
+	b100 = frame(f->p, "bash [100]", FRAME_PROCESS);
+	b101 = frame(f->p, "bash [101]", FRAME_PROCESS);
+	s200 = frame(f->p, "sleep [200]", FRAME_PROCESS);
+	trie_build(f, &by_pid);
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, b100), child(t, TRIE_ROOT, s200),
+		 child(t, TRIE_ROOT, b101));
+	check_node(t, child(t, TRIE_ROOT, b100), TRIE_ROOT, 1, 0, 6);
+	check_node(t, child(t, child(t, child(t, TRIE_ROOT, b100), f->main), f->bar),
+		   child(t, child(t, TRIE_ROOT, b100), f->main), 3, 1, 1);
+	m101 = child(t, child(t, TRIE_ROOT, b101), f->main);
+	check_node(t, m101, child(t, TRIE_ROOT, b101), 2, 0, 4);
+	CHILDREN(t, m101, child(t, m101, f->bar));
+	check_node(t, child(t, m101, f->bar), m101, 3, 4, 4);
+
+	stack_trie__init(&callers);
+	assert_int_equal(stack_trie__build_callers(&callers, t, f->p, f->bar), 0);
+	main_callers = child(&callers, TRIE_ROOT, f->main);
+	check_node(&callers, main_callers, TRIE_ROOT, 1, 0, 5);
+	CHILDREN(&callers, main_callers, child(&callers, main_callers, b101),
+		 child(&callers, main_callers, b100));
+	check_node(&callers, child(&callers, main_callers, b100), main_callers, 2, 1, 1);
+	stack_trie__free(&callers);
+}
+
 /* Rebuilding replaces everything: the same view twice gives the same nodes. */
 static void test_rebuild_leaves_nothing_behind(void **state)
 {
@@ -672,7 +713,7 @@ static void check_flat(const struct stack_trie *t, const struct profile *p,
 		if (profile__frame_info(p, last)->kind != FRAME_PROCESS)
 			self[last] += count;
 	}
-	assert_int_equal(flat_list__build(&fl, t, p), 0);
+	assert_int_equal(flat_list__build(&fl, t, p, FLAT_BY_SELF), 0);
 	for (size_t i = 0; i < fl.n; i++) {
 		assert_int_equal(fl.entries[i].self, self[fl.entries[i].frame]);
 		assert_int_equal(fl.entries[i].total, total[fl.entries[i].frame]);
@@ -1085,17 +1126,19 @@ static void test_walk(void **state)
 		assert_int_equal(stack_trie__build(&walked, p, &filters[i]), 0);
 		see_subtree(&want, &whole, TRIE_ROOT);
 		got.prune_below = UINT32_MAX / 64;
-		assert_int_equal(
-		    stack_trie__walk(&walked, &(struct trie_visitor){.node = see_walked, .ctx = &got}),
-		    0);
+		assert_int_equal(stack_trie__walk(&walked,
+						  &(struct trie_visitor){.node = see_walked,
+									 .ctx = &got}),
+				 0);
 		assert_int_equal(got.n, want.n);
 		assert_int_equal(got.n, whole.n);
 		assert_true(got.most_made * 4 < whole.n); /* never much of the trie */
 		assert_memory_equal(got.v, want.v, want.n * sizeof(*want.v));
 		assert_int_equal(walked.n, 1);
 		pruned.prune_below = 2;
-		assert_int_equal(stack_trie__walk(&walked, &(struct trie_visitor){.node = see_walked,
-										  .ctx = &pruned}),
+		assert_int_equal(stack_trie__walk(&walked,
+						  &(struct trie_visitor){.node = see_walked,
+									 .ctx = &pruned}),
 				 0);
 		for (size_t k = 0, j = 0; k < want.n; k++) {
 			if (want.v[k].depth > 2)
@@ -1104,8 +1147,9 @@ static void test_walk(void **state)
 			assert_memory_equal(&pruned.v[j++], &want.v[k], sizeof(want.v[k]));
 		}
 		chained.prune_below = UINT32_MAX / 64;
-		assert_int_equal(stack_trie__walk(&walked, &(struct trie_visitor){see_walked, see_chain,
-										  &chained}),
+		assert_int_equal(stack_trie__walk(&walked,
+						  &(struct trie_visitor){see_walked, see_chain,
+									 &chained}),
 				 0);
 		assert_true(chained.chains > 0);
 		assert_int_equal(chained.n, want.n);
@@ -1247,6 +1291,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_ties_by_name, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_same_comm_merges_and_bare_process, setup,
 					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_grouped_by_process, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_rebuild_leaves_nothing_behind, setup,
 					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_profile, setup, trie_teardown),
@@ -1255,7 +1300,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_prefix_stacks, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_shown_frame_after_hidden, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_children_made_when_asked, setup, trie_teardown),
-	    cmocka_unit_test_setup_teardown(test_view_kept_while_profile_grows, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_view_kept_while_profile_grows, setup,
+					    trie_teardown),
 	    cmocka_unit_test(test_walk),
 	    cmocka_unit_test_setup_teardown(test_below_has, setup, trie_teardown),
 	    cmocka_unit_test(test_pack_keeps_views),

@@ -17,6 +17,7 @@
 #include "symbols/sanitize.h"
 #include "tui/actions.h"
 #include "tui/icicle_view.h"
+#include "tui/prompt_input.h"
 #include "tui/screen.h"
 #include "tui/snapshot.h"
 #include "tui/view.h"
@@ -87,13 +88,14 @@ struct fixture {
 /* A file viewer over @lines at @w x @h, with the header a file "t.folded" of @stacks lines gives. */
 static void open_view(struct fixture *f, const char *const *lines, int w, int h, bool live)
 {
-	size_t stacks = 0;
+	size_t stacks = 0, nkeys;
+	const struct key_binding *keys = actions__bindings(&nkeys);
 
 	while (lines[stacks])
 		stacks++;
 	memset(f, 0, sizeof(*f));
 	f->prof = profile_of(lines);
-	assert_int_equal(view__init(&f->view, live, 2.0), 0);
+	assert_int_equal(view__init(&f->view, live, 2.0, keys, nkeys), 0);
 	f->view.info = (struct header_info){ .file = "t.folded", .stacks = stacks, .unit = "samples",
 					     .notes = "", .rate = -1 };
 	f->view.window = WINDOW_CUMULATIVE;
@@ -482,7 +484,7 @@ static void test_prompt_editing(void **state)
 	open_view(&f, P1, 60, 17, false);
 	type(&f, "p12x");
 	press(&f, TK_BACKSPACE);
-	assert_string_equal(f.view.input, "12");
+	assert_string_equal(f.view.input.text, "12");
 	press(&f, TK_ESC);
 	assert_int_equal(f.view.prompt, PROMPT_NONE);
 	assert_int_equal(f.view.ntgids, 0);
@@ -711,6 +713,9 @@ static void test_escape_in_name_is_harmless(void **state)
 /*
  * flat.txt: P1's functions by self count. main is in both processes:
  * total 85 + 10 = 95. Ties in self go by total, then name ('[' < 's').
+ * The Object column (10 wide at 60 columns: the Shared Object's title
+ * needs 14): a file names no object, so kernel frames are "[kernel]", the
+ * unnamed frame "[unknown]", named user frames blank.
  * flat_callers.txt: j x5 selects main, Enter lists its callers (both
  * processes, shares of all 100 samples). Esc is back to the list.
  */
@@ -780,6 +785,26 @@ static void test_flat_list_made_when_shown(void **state)
 	close_view(&f);
 }
 
+/*
+ * Keys read together act before the screen is refreshed, as the app reads
+ * them: Tab to the flat list then Enter opens the callers of its first row.
+ */
+static void test_keys_after_tab_act_on_the_list(void **state)
+{
+	struct fixture f;
+	unsigned int flags = 0;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	for (const char *k = "\t\t\t\t\n"; *k; k++)
+		flags |= actions__key(&f.view, *k);
+	assert_true(f.view.flat.callers_open);
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.callers_frame), "leaf_a");
+	assert_int_equal(flags & ACT_REBUILD, 0);
+	assert_int_equal(view__refresh(&f.view), 0);
+	close_view(&f);
+}
+
 /* A function that recurses counts each stack once in its total. */
 static void test_flat_recursion_counts_once(void **state)
 {
@@ -793,7 +818,7 @@ static void test_flat_recursion_counts_once(void **state)
 	assert_int_equal(stack_trie__init(&t), 0);
 	assert_int_equal(stack_trie__init(&callers), 0);
 	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
-	assert_int_equal(flat_list__build(&fl, &t, p), 0);
+	assert_int_equal(flat_list__build(&fl, &t, p, FLAT_BY_SELF), 0);
 	assert_int_equal(fl.n, 2);
 	assert_string_equal(profile__frame_name(p, fl.entries[0].frame), "g");
 	assert_int_equal(fl.entries[0].self, 10);
@@ -814,7 +839,8 @@ static void test_flat_recursion_counts_once(void **state)
 
 /*
  * header_read.txt, 80x12: read mode through the syscall tracepoint, with
- * why fentry failed on a third line, 1234.4 reads/s shown as 1234.
+ * why fentry failed on a third line, 1234.4 reads/s shown as 1234, the
+ * recent window's 2.04 s as 2.0.
  * header_paused.txt: sample mode, paused, kernel frames hidden.
  */
 static void test_live_header(void **state)
@@ -827,7 +853,7 @@ static void test_live_header(void **state)
 	f.view.info = (struct header_info){ .mode = "read", .hook = "syscall-entry tracepoint",
 					    .notes = "fentry/vfs_read: Operation not permitted",
 					    .ncpus = 2, .rate = 1234.4, .lost = 7, .event = "reads",
-					    .unit = "reads" };
+					    .unit = "reads", .span = 2.04 };
 	f.view.layout = LAYOUT_TREE;
 	profile__close_interval(f.prof); /* the recent window: everything so far */
 	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
@@ -842,7 +868,31 @@ static void test_live_header(void **state)
 	close_view(&f);
 }
 
-/* The help lists every key; the file viewer leaves out the live ones. */
+/* The text of the help's body, every page of it: scrolled with Down until it moves no more. */
+static char *help_pages(struct fixture *f)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *all = calloc(1, cap);
+	int last = -1;
+
+	assert_non_null(all);
+	while (f->view.help_top != last) {
+		char *page = render(f);
+
+		assert_true(len + strlen(page) < cap);
+		strcpy(all + len, page);
+		len += strlen(page);
+		free(page);
+		last = f->view.help_top;
+		press(f, TK_PGDN);
+	}
+	return all;
+}
+
+/*
+ * The help lists every key, scrolled page by page at 80x20 (it needs more
+ * rows than it has); the file viewer leaves out the live ones.
+ */
 static void test_help_lists_every_key(void **state)
 {
 	struct fixture f;
@@ -852,9 +902,10 @@ static void test_help_lists_every_key(void **state)
 
 	(void)state;
 	for (int live = 0; live <= 1; live++) {
-		open_view(&f, P1, 80, 24, live);
+		open_view(&f, P1, 80, 20, live);
 		assert_int_equal(type(&f, "?"), ACT_REDRAW);
-		text = render(&f);
+		text = help_pages(&f);
+		assert_true(f.view.help_top > 0); /* it did scroll */
 		for (size_t i = 0; i < n; i++) {
 			bool shown = live || !b[i].live_only;
 
@@ -863,10 +914,37 @@ static void test_help_lists_every_key(void **state)
 					 shown ? "missing" : "shown");
 		}
 		free(text);
-		assert_int_equal(type(&f, "x"), ACT_REDRAW); /* any key closes it */
+		assert_int_equal(type(&f, "x"), ACT_REDRAW); /* any other key closes it */
 		assert_false(f.view.help);
 		close_view(&f);
 	}
+}
+
+/*
+ * The man page lists every key of the screen under its help label, in a
+ * ".B label" line (a '-' written "\\-" as roff wants it).
+ */
+static void test_man_page_lists_every_key(void **state)
+{
+	size_t n;
+	const struct key_binding *b = actions__bindings(&n);
+	char *man = read_file("flametop.1");
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		char want[64];
+		size_t len = (size_t)snprintf(want, sizeof(want), "\n.B ");
+
+		for (const char *c = b[i].label; *c && len + 3 < sizeof(want); c++) {
+			if (*c == '-')
+				want[len++] = '\\';
+			want[len++] = *c;
+		}
+		snprintf(want + len, sizeof(want) - len, "\n");
+		if (!strstr(man, want))
+			fail_msg("flametop.1 has no \"%s\" line for %s", want + 1, b[i].what);
+	}
+	free(man);
 }
 
 /* Keys ask the app for what only it can do; in the viewer, live keys only explain. */
@@ -881,8 +959,8 @@ static void test_keys_ask_the_app(void **state)
 	/* s asks for the file name, a new one after the clock; Enter saves there. */
 	assert_int_equal(type(&f, "s"), ACT_REDRAW);
 	assert_int_equal(f.view.prompt, PROMPT_SAVE);
-	assert_int_equal(strncmp(f.view.input, "flametop-", 9), 0);
-	assert_non_null(strstr(f.view.input, ".folded"));
+	assert_int_equal(strncmp(f.view.input.text, "flametop-", 9), 0);
+	assert_non_null(strstr(f.view.input.text, ".folded"));
 	assert_int_equal(type(&f, "\x15" "out.svg\n"), ACT_SAVE | ACT_REDRAW);
 	assert_string_equal(f.view.save_path, "out.svg");
 	assert_int_equal(type(&f, "s\x15\n"), ACT_REDRAW); /* no name: nothing saved */
@@ -902,6 +980,299 @@ static void test_keys_ask_the_app(void **state)
 	assert_int_equal(f.view.window, WINDOW_CUMULATIVE);
 	assert_int_equal(type(&f, " "), ACT_REDRAW);
 	assert_false(f.view.paused);
+	close_view(&f);
+}
+
+/* prompts */
+
+/* Pre-filled text is replaced by the first character typed; editing keys keep it. */
+static void test_prompt_input_replaces_then_edits(void **state)
+{
+	struct prompt_input in;
+
+	(void)state;
+	prompt_input__start(&in, "2");
+	prompt_input__type(&in, '0');
+	prompt_input__type(&in, '.');
+	prompt_input__type(&in, '5');
+	assert_string_equal(in.text, "0.5"); /* not "20.5" */
+	prompt_input__start(&in, "4242");
+	prompt_input__move(&in, -2);
+	prompt_input__type(&in, '9');
+	assert_string_equal(in.text, "42942");
+	prompt_input__home(&in);
+	prompt_input__delete(&in);
+	assert_string_equal(in.text, "2942");
+	prompt_input__end(&in);
+	prompt_input__backspace(&in);
+	assert_string_equal(in.text, "294");
+	prompt_input__move(&in, -1);
+	prompt_input__kill_after(&in);
+	assert_string_equal(in.text, "29");
+	prompt_input__kill_before(&in);
+	assert_string_equal(in.text, "");
+	prompt_input__start(&in, "leaf");
+	prompt_input__backspace(&in); /* an editing key: the text stays, less one */
+	prompt_input__type(&in, 'x');
+	assert_string_equal(in.text, "leax");
+	prompt_input__type(&in, '\x1b'); /* not printable: ignored */
+	assert_string_equal(in.text, "leax");
+}
+
+/* Through the keys: d 0.5 gives 0.5 s; p opens on the filter's pids and typing replaces them. */
+static void test_prompts_prefilled(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 80, 24, true);
+	assert_true(type(&f, "d0.5\n") & ACT_DELAY);
+	assert_true(f.view.delay == 0.5);
+	type(&f, "p100\n");
+	assert_int_equal(f.view.tgids[0], 100);
+	press(&f, 'p');
+	assert_string_equal(f.view.input.text, "100");
+	type(&f, "200\n");
+	assert_int_equal(f.view.ntgids, 1);
+	assert_int_equal(f.view.tgids[0], 200);
+	close_view(&f);
+}
+
+static bool no_process_but_100(int32_t pid)
+{
+	return pid == 100;
+}
+
+/* Live, p refuses a pid that does not exist, as -p does, and keeps the filter it had. */
+static void test_pid_must_exist(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 80, 24, true);
+	f.view.pid_exists = no_process_but_100;
+	assert_int_equal(type(&f, "p1073741000\n"), ACT_REDRAW);
+	assert_true(f.view.message_is_error);
+	assert_string_equal(f.view.message, "p 1073741000: no such process");
+	assert_int_equal(f.view.ntgids, 0);
+	assert_true(type(&f, "p100\n") & ACT_FILTER);
+	assert_int_equal(f.view.tgids[0], 100);
+	close_view(&f);
+}
+
+/* p and c start from the selected row's process and command; a file without pids says so. */
+static void test_prompts_start_from_selection(void **state)
+{
+	static const char *const no_pids[] = { "-1 sh;main 5", NULL };
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 80, 24, false);
+	type(&f, "G"); /* bash, pid 200 */
+	press(&f, 'p');
+	assert_string_equal(f.view.input.text, "200");
+	press(&f, TK_ESC);
+	type(&f, "gj"); /* cpu_split */
+	press(&f, 'c');
+	assert_string_equal(f.view.input.text, "cpu_split");
+	press(&f, TK_ESC);
+	close_view(&f);
+	open_view(&f, no_pids, 80, 24, false);
+	assert_int_equal(type(&f, "p"), ACT_REDRAW);
+	assert_int_equal(f.view.prompt, PROMPT_NONE);
+	assert_non_null(strstr(f.view.message, "this file names no process ids"));
+	assert_int_equal(type(&f, "P"), ACT_REDRAW);
+	assert_int_equal(f.view.group, GROUP_COMM);
+	close_view(&f);
+}
+
+/* P groups by process, then thread, then command again; the tree's title says which. */
+static void test_group_key(void **state)
+{
+	static const char *const two_shs[] = { "10 sh;main 5", "11 sh;main 3", NULL };
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, two_shs, 80, 24, false);
+	assert_int_equal(f.view.trie.nodes[stack_trie__first_child(&f.view.trie, TRIE_ROOT)].total,
+			 8);
+	assert_true(type(&f, "P") & ACT_REBUILD);
+	assert_int_equal(profile__group(f.prof, f.view.group), 0); /* as the app does */
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	text = render(&f);
+	assert_non_null(strstr(text, "Call tree, by process"));
+	assert_non_null(strstr(text, "`-[+] sh [11]") ?: strstr(text, "-[-] sh [10]"));
+	assert_non_null(strstr(text, "sh [11]"));
+	free(text);
+	type(&f, "gj"); /* sh [10], the hotter */
+	press(&f, 'p');
+	assert_string_equal(f.view.input.text, "10");
+	press(&f, TK_ESC);
+	type(&f, "PP");
+	assert_int_equal(f.view.group, GROUP_COMM);
+	close_view(&f);
+}
+
+/* q and Esc leave the callers and a zoom before q quits; an unbound key says so. */
+static void test_q_backs_out_first(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "\t\t\t\t\n"); /* the flat list, the callers of leaf_a */
+	assert_true(f.view.flat.callers_open);
+	assert_int_equal(press(&f, 'q'), ACT_REDRAW);
+	assert_false(f.view.flat.callers_open);
+	type(&f, "\t\t"); /* tree above icicle, icicle focused */
+	press(&f, TK_DOWN);
+	press(&f, TK_ENTER);
+	assert_int_not_equal(f.view.zoom.n, 0);
+	assert_int_equal(press(&f, 'q'), ACT_REDRAW);
+	assert_int_equal(f.view.zoom.n, 0);
+	type(&f, "?");
+	assert_int_equal(press(&f, 'q'), ACT_REDRAW);
+	assert_false(f.view.help);
+	assert_int_equal(press(&f, 'x'), ACT_REDRAW);
+	assert_string_equal(f.view.message, "x: not a key here (? lists the keys)");
+	assert_int_equal(press(&f, 'q'), ACT_QUIT);
+	close_view(&f);
+}
+
+/*
+ * / filters and selects as it is typed, from where it began; a capital
+ * makes it match case; Esc goes back to the text and selection before.
+ */
+static void test_search_as_typed(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "j"); /* cpu_split */
+	assert_true(type(&f, "/lea") & ACT_REBUILD);
+	assert_int_equal(f.view.prompt, PROMPT_SEARCH);
+	assert_string_equal(f.view.text, "lea");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 80);
+	assert_string_equal(selected(&f), "leaf_a");
+	type(&f, "f_b");
+	assert_string_equal(selected(&f), "leaf_b");
+	prompt_input__kill_before(&f.view.input);
+	type(&f, "LEAF");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 0); /* exact case: none */
+	press(&f, TK_ESC);
+	assert_string_equal(f.view.text, "");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 100);
+	assert_string_equal(selected(&f), "cpu_split");
+	type(&f, "/READ\n");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 0);
+	type(&f, "/read\n"); /* read, readline, vfs_read: bash's stacks but [unknown] */
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 10);
+	close_view(&f);
+}
+
+/*
+ * A paused screen keeps its data whatever the keys do: the app shows a
+ * picture of the counts (profile__freeze()) taken at each refresh, and
+ * takes none while paused.
+ */
+static void test_paused_screen_keeps_its_data(void **state)
+{
+	struct fixture f;
+	char *before, *after;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, true);
+	f.view.layout = LAYOUT_TREE;
+	assert_int_equal(profile__freeze(f.prof), 0); /* a refresh */
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	assert_true(type(&f, " ") & ACT_PAUSE);
+	f.view.message[0] = '\0';
+	before = render(&f);
+	add(f.prof, "100 cpu_split;main;work;leaf_a 40"); /* capture goes on */
+	add(f.prof, "300 sleep;main 40");
+	type(&f, "KK");
+	type(&f, "ccpu_split");
+	press(&f, TK_ESC);
+	type(&f, "/x");
+	press(&f, TK_ESC);
+	f.view.message[0] = '\0';
+	after = render(&f);
+	assert_string_equal(after, before);
+	free(after);
+	free(before);
+	assert_int_equal(type(&f, "r"), ACT_REDRAW); /* r waits until it resumes */
+	assert_non_null(strstr(f.view.message, "Space resumes"));
+	close_view(&f);
+}
+
+/* The header says the span of the window it shows. */
+static void test_header_window_span(void **state)
+{
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, P1, 100, 20, true);
+	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
+					    .notes = "", .freq = 99, .ncpus = 2, .rate = 99.3,
+					    .event = "samples", .unit = "samples", .span = 6.27,
+					    .covered = 12.94 };
+	f.view.window = WINDOW_RECENT;
+	text = render(&f);
+	assert_non_null(strstr(text, "\nwindow: recent (last 6.3 s), 100 samples |"));
+	assert_non_null(strstr(text, "| 99 samples/s, 0 lost"));
+	free(text);
+	f.view.window = WINDOW_CUMULATIVE;
+	text = render(&f);
+	assert_non_null(strstr(text, "\nwindow: cumulative (12.9 s), 100 samples |"));
+	free(text);
+	f.view.info.span = 0;
+	f.view.window = WINDOW_RECENT;
+	text = render(&f);
+	assert_non_null(strstr(text, "\nwindow: recent (collecting), 100 samples |"));
+	free(text);
+	close_view(&f);
+}
+
+/* The help shows the hook line the header cuts, whole. */
+static void test_help_shows_the_hook_line(void **state)
+{
+	static const char notes[] = "fentry/vfs_read: Operation not permitted; kprobe/vfs_read: "
+				    "this kernel was built without kprobes (CONFIG_KPROBES)";
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, P1, 60, 40, true);
+	f.view.info = (struct header_info){ .mode = "read", .hook = "syscall-entry tracepoint",
+					    .notes = notes, .ncpus = 2, .rate = -1,
+					    .event = "reads", .unit = "reads" };
+	type(&f, "?");
+	type(&f, "G");
+	text = render(&f);
+	assert_non_null(strstr(text, "(CONFIG_KPROBES)"));
+	assert_non_null(strstr(text, "kprobe/vfs_read:"));
+	free(text);
+	close_view(&f);
+}
+
+/* The flat list sorted by total: its first column becomes Total%. */
+static void test_flat_by_total(void **state)
+{
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "\t\t\t\to");
+	assert_int_equal(f.view.flat_order, FLAT_BY_TOTAL);
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.list.entries[0].frame), "main");
+	text = render(&f);
+	assert_non_null(strstr(text, "\nTotal%  Self%     Total  Object    Function"));
+	assert_non_null(strstr(text, "\n 95.0%   0.0%        95            main\n"));
+	free(text);
 	close_view(&f);
 }
 
@@ -998,10 +1369,23 @@ int main(void)
 		cmocka_unit_test(test_flat_list_and_callers),
 		cmocka_unit_test(test_flat_search),
 		cmocka_unit_test(test_flat_list_made_when_shown),
+		cmocka_unit_test(test_keys_after_tab_act_on_the_list),
 		cmocka_unit_test(test_flat_recursion_counts_once),
 		cmocka_unit_test(test_live_header),
 		cmocka_unit_test(test_help_lists_every_key),
+		cmocka_unit_test(test_man_page_lists_every_key),
 		cmocka_unit_test(test_keys_ask_the_app),
+		cmocka_unit_test(test_prompt_input_replaces_then_edits),
+		cmocka_unit_test(test_prompts_prefilled),
+		cmocka_unit_test(test_pid_must_exist),
+		cmocka_unit_test(test_prompts_start_from_selection),
+		cmocka_unit_test(test_group_key),
+		cmocka_unit_test(test_q_backs_out_first),
+		cmocka_unit_test(test_search_as_typed),
+		cmocka_unit_test(test_paused_screen_keeps_its_data),
+		cmocka_unit_test(test_header_window_span),
+		cmocka_unit_test(test_help_shows_the_hook_line),
+		cmocka_unit_test(test_flat_by_total),
 		cmocka_unit_test(test_snapshot_new_name_never_follows_symlink),
 		cmocka_unit_test(test_snapshot_format_by_extension),
 	};

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * clock_loop: main -> clock_loop() reads CLOCK_MONOTONIC in a tight loop
- * for argv[1] seconds (default 5), so that most samples land in the vDSO.
+ * for argv[1] seconds (default 5), so that most samples land in the vDSO:
+ * main;clock_loop;clock_gettime (libc's);__vdso_clock_gettime.
  */
 #include <stdlib.h>
 #include <time.h>
 
-void clock_loop(double seconds)
+#include "frames.h"
+
+KEEP_FRAME void clock_loop(double seconds)
 {
 	struct timespec ts;
 	double end;

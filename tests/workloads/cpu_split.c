@@ -4,12 +4,15 @@
  * Both leaves run the same register-only loop, a chain of dependent
  * multiplies whose speed is set by the multiplier's latency (not by code
  * alignment or memory), leaf_a three times as many rounds as leaf_b. The
- * loop calls nothing, so every sample lands in the leaf itself; built with
- * frame pointers, every user stack walks cleanly up to main. Runs for
- * argv[1] seconds (default 10).
+ * loop calls nothing, so every sample lands in the leaf itself. Built at -O2
+ * without frame pointers, the leaves make no frame of their own; a whole user
+ * stack reads _start;__libc_start_main;__libc_start_call_main;main;work;leaf_a
+ * (or leaf_b). Runs for argv[1] seconds (default 10).
  */
 #include <stdlib.h>
 #include <time.h>
+
+#include "frames.h"
 
 #define ROUNDS 2000000UL
 
@@ -27,20 +30,21 @@ static inline __attribute__((always_inline)) void spin(unsigned long rounds)
 #endif
 }
 
-void leaf_a(void)
+KEEP_FRAME void leaf_a(void)
 {
 	spin(3 * ROUNDS);
 }
 
-void leaf_b(void)
+KEEP_FRAME void leaf_b(void)
 {
 	spin(ROUNDS);
 }
 
-void work(void)
+KEEP_FRAME void work(void)
 {
 	leaf_a();
 	leaf_b();
+	KEEP_CALLER(); /* work stays in the stack while leaf_b runs */
 }
 
 int main(int argc, char **argv)

@@ -2,8 +2,8 @@
 /*
  * dlopen_late: loads a library after it started, then spins in it. Waits
  * argv[2] seconds, dlopen()s argv[1] and calls its late_lib_spin() until
- * argv[3] seconds have passed since the start. The library is built by the
- * test, with frame pointers.
+ * argv[3] seconds have passed since the start: its samples read
+ * main;late_lib_spin. The library is built by the test, at -O2 as well.
  */
 #include <dlfcn.h>
 #include <stdio.h>

@@ -4,7 +4,10 @@
  * as a JIT does. Usage: jit_spin SECONDS [write-map]. With "write-map" it
  * describes the code in /tmp/perf-PID.map itself (the file is then its
  * own); either way it prints "ready ADDRESS SIZE" once the code runs, and
- * spins in it for SECONDS. x86-64 only: elsewhere it exits 3.
+ * spins in it for SECONDS. The generated function keeps a frame record, as
+ * JIT compilers' code does: code without unwind tables is stepped through
+ * by frame pointer, so its samples read main;jit_spin_loop (the name from
+ * the perf map, else [anon]). x86-64 only: elsewhere it exits 3.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +17,9 @@
 #include <unistd.h>
 
 #if defined(__x86_64__)
-/* mov $1000000, %ecx; 1: dec %ecx; jnz 1b; ret */
-static const unsigned char spin_code[] = {0xb9, 0x40, 0x42, 0x0f, 0x00,
-					  0xff, 0xc9, 0x75, 0xfc, 0xc3};
+/* push %rbp; mov %rsp, %rbp; mov $1000000, %ecx; 1: dec %ecx; jnz 1b; pop %rbp; ret */
+static const unsigned char spin_code[] = {0x55, 0x48, 0x89, 0xe5, 0xb9, 0x40, 0x42, 0x0f,
+					  0x00, 0xff, 0xc9, 0x75, 0xfc, 0x5d, 0xc3};
 #define CODE_OFFSET 0x100 /* the function starts here in the mapping */
 
 static double now(void)

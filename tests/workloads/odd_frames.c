@@ -10,6 +10,14 @@
  *   record before it returns.
  * - "low_stack": low_thread -> low_work -> low_leaf, on a stack mapped
  *   below 4 GiB, where 32-bit tasks' stacks lie.
+ *
+ * Built at -O2 like the other workloads, but the functions the walks above
+ * go through keep a frame record (push %rbp; mov %rsp, %rbp), leaves
+ * included, as code built with -fno-omit-frame-pointer does: the
+ * frame-pointer walk is what they test. cycle_thread keeps none, as -O2
+ * makes it: a walk by its CFI (the unwind tables) finds its frame without
+ * the record cycled spoiled. Each thread's stack starts in libc's thread
+ * start code (clone3, then start_thread), then cycle_thread or low_thread.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,6 +25,11 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+
+#include "frames.h"
+
+/* A frame of its own, with a frame record. */
+#define FRAME_RECORD KEEP_FRAME __attribute__((optimize("no-omit-frame-pointer")))
 
 #define LOW_STACK_AT ((void *)0x40000000UL)
 #define LOW_STACK_SIZE (256 * 1024)
@@ -29,12 +42,12 @@ static void spin(void)
 		;
 }
 
-void cycle_leaf(void)
+FRAME_RECORD void cycle_leaf(void)
 {
 	spin();
 }
 
-void cycled(void)
+FRAME_RECORD void cycled(void)
 {
 	void *volatile *record = __builtin_frame_address(0);
 	void *caller_fp = record[0];
@@ -45,7 +58,7 @@ void cycled(void)
 	record[0] = caller_fp;
 }
 
-void *cycle_thread(void *arg)
+KEEP_FRAME void *cycle_thread(void *arg)
 {
 	(void)arg;
 	pthread_setname_np(pthread_self(), "cycle");
@@ -53,18 +66,18 @@ void *cycle_thread(void *arg)
 	return NULL;
 }
 
-void low_leaf(void)
+FRAME_RECORD void low_leaf(void)
 {
 	spin();
 }
 
-void low_work(void)
+FRAME_RECORD void low_work(void)
 {
 	while (time(NULL) < end)
 		low_leaf();
 }
 
-void *low_thread(void *arg)
+FRAME_RECORD void *low_thread(void *arg)
 {
 	(void)arg;
 	pthread_setname_np(pthread_self(), "low_stack");

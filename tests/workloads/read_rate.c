@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * read_rate: reads /dev/zero one byte at a time for argv[1] seconds
- * (default 2) and prints "calls_per_sec=N". The benchmark of read mode's
- * cost runs it untraced, under flametop and under bpftrace.
+ * (default 2) through libc's read() and prints "calls_per_sec=N". The
+ * benchmark of read mode's cost runs it untraced, under flametop and under
+ * bpftrace.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,7 +24,7 @@ void read_bytes(int fd, unsigned long n)
 	char c;
 
 	for (unsigned long i = 0; i < n; i++)
-		if (syscall(SYS_read, fd, &c, 1) != 1)
+		if (read(fd, &c, 1) != 1)
 			exit(1);
 }
 

@@ -7,9 +7,13 @@
  * ends it. Path i walks down a binary tree of LEVELS levels
  * (default 17, at most 60), going through left() or right() as the bits of
  * i say, so a round makes exactly N distinct user stacks, each 2 * LEVELS
- * + 2 frames deep (main, then step and left or right at each level, then
- * the last step): the benchmark of a refresh feeds them through read mode's
- * real capture, drain and naming.
+ * + 3 frames deep from main (main, then step and left or right at each
+ * level, then the last step, then libc's read()): the benchmark of a
+ * refresh feeds them through read mode's real capture, drain and naming.
+ *
+ * Until its first SIGUSR1 it reads one byte every 10 ms from main
+ * (main;read): a tracer started meanwhile sees the process and builds its
+ * unwind tables before the first round.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -17,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "raw_read.h"
+#include "frames.h"
 
 #define DEFAULT_LEVELS 17 /* 2^17 > 100,000 paths */
 #define MAX_LEVELS 60
@@ -30,23 +34,26 @@ static inline __attribute__((always_inline)) void read_byte(void)
 {
 	char c;
 
-	if (raw_read(zero_fd, &c, 1) != 1)
+	if (read(zero_fd, &c, 1) != 1)
 		exit(1);
 }
 
 void step(unsigned int bits, int level);
 
-void left(unsigned int bits, int level)
+/* left and right stay in the stack while the step they call runs. */
+KEEP_FRAME void left(unsigned int bits, int level)
 {
 	step(bits, level);
+	KEEP_CALLER();
 }
 
-void right(unsigned int bits, int level)
+KEEP_FRAME void right(unsigned int bits, int level)
 {
 	step(bits, level);
+	KEEP_CALLER();
 }
 
-void step(unsigned int bits, int level)
+KEEP_FRAME void step(unsigned int bits, int level)
 {
 	if (level == levels)
 		read_byte();
@@ -54,6 +61,7 @@ void step(unsigned int bits, int level)
 		left(bits >> 1, level + 1);
 	else
 		right(bits >> 1, level + 1);
+	KEEP_CALLER(); /* step stays in the stack while left or right runs */
 }
 
 static volatile sig_atomic_t go;
@@ -83,6 +91,10 @@ int main(int argc, char **argv)
 	if (zero_fd < 0)
 		return 1;
 	signal(SIGUSR1, on_go);
+	while (!go) { /* a signal cuts the sleep short */
+		read_byte();
+		usleep(10000);
+	}
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGUSR1);
 	sigprocmask(SIG_BLOCK, &mask, &old);

@@ -1,23 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * syscall_loop: spends its time in the kernel, reading /dev/zero in small
- * chunks, for argv[1] seconds (default 10). read_zeros() issues the system
- * call itself, without libc's read() (built without frame pointers), so
- * that the user stack main -> read_zeros walks cleanly.
+ * chunks, for argv[1] seconds (default 10), through libc's read(): its
+ * stacks read main;read_zeros;read, then the kernel's frames from the
+ * syscall entry down.
  */
 #include <fcntl.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "raw_read.h"
+#include "frames.h"
 
-void read_zeros(int fd)
+KEEP_FRAME void read_zeros(int fd)
 {
 	char buf[64];
 
 	for (int i = 0; i < 10000; i++)
-		if (raw_read(fd, buf, sizeof(buf)) < 0)
+		if (read(fd, buf, sizeof(buf)) < 0)
 			exit(1);
 }
 

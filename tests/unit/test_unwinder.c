@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * unwinder: the tables a process's mappings ask for are built and loaded
+ * once per file, shared by the processes mapping it, and kept within the
+ * memory budget: files no process maps any more are evicted first, and a
+ * table that does not fit beside the ones in use is left out and counted.
+ * Real BPF maps (root), real files of this machine; the processes are
+ * described by hand, their files found on the host (the proc root given is
+ * an empty directory, so no map_files link is there to open).
+ */
+#include "tests/unit/unit.h"
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
+#include "live/unwinder.h"
+
+#define PYTHON "/usr/bin/python3.11"
+#define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
+#define PERL "/usr/bin/perl"
+#define BASH "/usr/bin/bash"
+#define LIBSTDCXX "/lib/x86_64-linux-gnu/libstdc++.so.6"
+#define KIB(n) ((size_t)(n) << 10)
+
+/* An executable mapping of file @path, as /proc/PID/maps would show it. */
+static struct proc_map file_map(const char *path, uint64_t start)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return (struct proc_map){ .start = start, .end = start + 0x100000, .pgoff = 0,
+				  .inode = st.st_ino, .dev_major = major(st.st_dev),
+				  .dev_minor = minor(st.st_dev), .perms = MAP_PERM_R | MAP_PERM_X,
+				  .kind = MAP_FILE, .path = (char *)path };
+}
+
+/* Runs passes until the loader has nothing pending (10 s at most). */
+static void settle(struct unwinder *u, struct unwinder_stats *st)
+{
+	for (int i = 0; i < 1000; i++) {
+		unwinder__pass(u);
+		unwinder__stats(u, st);
+		if (!st->pending)
+			return;
+		nanosleep(&(struct timespec){ .tv_nsec = 10000000 }, NULL);
+	}
+	fail_msg("the loader did not finish");
+}
+
+static void note(struct unwinder *u, uint32_t tgid, uint64_t gen, const char *const *paths,
+		 size_t n)
+{
+	struct proc_map maps[8];
+	struct proc_maps pm = { .maps = maps, .n = n };
+
+	for (size_t i = 0; i < n; i++)
+		maps[i] = file_map(paths[i], 0x10000000ull * (i + 1));
+	unwinder__note_process(u, tgid, &pm, gen);
+}
+
+/* An unwinder of @budget bytes beyond its fixed maps; NULL when BPF maps can't be made here. */
+static struct unwinder *unwinder_with_room(size_t room)
+{
+	struct unwinder_opts o = { .proc_root = unit_tmpdir(), .memory_bytes = KIB(64) };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	if (unwinder__new(&o, &u))
+		return NULL;
+	unwinder__stats(u, &st); /* the fixed part: process slots, rules, the array of tables */
+	unwinder__free(u);
+	o.memory_bytes = st.bytes + room;
+	return unwinder__new(&o, &u) ? NULL : u;
+}
+
+static bool files_here(void)
+{
+	return !access(PYTHON, R_OK) && !access(LIBC, R_OK) && !access(PERL, R_OK) &&
+	       !access(BASH, R_OK) && !access(LIBSTDCXX, R_OK);
+}
+
+/*
+ * Two processes mapping libc share its table; a process noted again with
+ * the same maps asks for nothing new.
+ */
+static void test_one_table_per_file(void **state)
+{
+	const char *a[] = { PYTHON, LIBC }, *b[] = { BASH, LIBC };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	(void)state;
+	if (!files_here() || !(u = unwinder_with_room(KIB(8192))))
+		skip(); /* BPF maps need root; the files are Debian 12's */
+	note(u, 100, 1, a, 2);
+	note(u, 101, 1, b, 2);
+	note(u, 100, 1, a, 2);
+	settle(u, &st);
+	assert_int_equal(st.tables, 3);
+	assert_int_equal(st.processes, 2);
+	assert_int_equal(st.over_budget, 0);
+	assert_true(st.rows > 28000 + 64000);
+	unwinder__free(u);
+}
+
+/*
+ * Over the budget, tables of files no process maps any more go first, the
+ * least recently used of them; a table that does not fit beside the ones
+ * in use is left out, and counted.
+ */
+static void test_budget(void **state)
+{
+	const char *first[] = { PYTHON, LIBC }, *then[] = { PERL }, *more[] = { LIBSTDCXX, BASH };
+	const char *big[] = { PYTHON };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	(void)state;
+	/* python3's table takes ~600 KiB, libc's ~270, perl's ~310, libstdc++'s ~320, bash's ~190 */
+	if (!files_here() || !(u = unwinder_with_room(KIB(960))))
+		skip();
+	note(u, 100, 1, first, 2);
+	settle(u, &st);
+	assert_int_equal(st.tables, 2);
+	assert_true(st.bytes <= st.budget);
+
+	/* The process now maps perl alone: python3's and libc's tables are no one's. */
+	note(u, 100, 2, then, 1);
+	settle(u, &st);
+	assert_int_equal(st.over_budget, 0);
+	assert_true(st.bytes <= st.budget);
+	assert_int_equal(st.tables, 2); /* python3's went, the oldest unused: libc's stays */
+
+	/* Another process, while perl's is in use: libc's goes to make room. */
+	note(u, 101, 1, more, 2);
+	settle(u, &st);
+	assert_int_equal(st.over_budget, 0);
+	assert_true(st.bytes <= st.budget);
+	assert_int_equal(st.tables, 3);
+
+	/* Every table is in use now: python3's does not fit, and is left out. */
+	note(u, 102, 1, big, 1);
+	settle(u, &st);
+	assert_int_equal(st.over_budget, 1);
+	assert_true(st.bytes <= st.budget);
+	assert_int_equal(st.tables, 3);
+	unwinder__free(u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_one_table_per_file),
+	    cmocka_unit_test(test_budget),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

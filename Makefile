@@ -37,8 +37,9 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux \
 	procps libprotobuf-c-dev protobuf-c-compiler groff-base
 # ... and the consumers the tests check its output with (make test, make screenshots):
-# a browser for the SVG (python3 reads its screenshot), Go's pprof, perf for perf
-# script's text and the unwinder's ground truth, an XML checker; GNU time for the benchmarks.
+# a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
+# ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
+# no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks.
 TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
@@ -57,6 +58,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRCS))
 ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/*.c))
 HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) options.h array.h \
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -191,12 +193,17 @@ $(BUILD)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g $(WARNINGS) -o $@ $<
 
+# Helpers the tests check flametop's output with (png_pixels reads a screenshot's pixels).
+$(BUILD)/tools/%: tests/tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< -lz
+
 # Benchmarks: programs that measure flametop's own code paths (make bench).
 $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES)
+build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES) $(TOOLS)
 
 test: test-deps
 	@$(MAKE) --no-print-directory build-tests

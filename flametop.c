@@ -372,23 +372,42 @@ static void describe_filters(const struct options *o, char *buf, size_t size)
 			 o->kernel_only ? "kernel" : "user");
 }
 
-/* Stacks in the view: trie nodes that stacks end at, as many as folded lines. */
-static long count_stacks(const struct stack_trie *t)
+/* Counts @node when stacks end there: a folded line of its own. */
+static bool count_stack_end(void *ctx, const struct stack_trie *t, uint32_t node)
 {
-	long n = 0;
+	*(long *)ctx += stack_trie__self(t, node) != 0;
+	return true;
+}
 
-	for (uint32_t i = 1; i < t->n; i++)
-		n += stack_trie__self(t, i) != 0;
-	return n;
+/* A chain's last node is where its stack ends. */
+static void count_chain_end(void *ctx, const struct stack_trie *t, uint32_t above,
+			    const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	(void)t, (void)above, (void)frames, (void)n, (void)count;
+	++*(long *)ctx;
+}
+
+/* Stacks in the view: trie nodes that stacks end at, as many as folded lines; or -ENOMEM. */
+static long count_stacks(struct stack_trie *t)
+{
+	struct trie_visitor v = { count_stack_end, count_chain_end, NULL };
+	long n = 0;
+	int err;
+
+	v.ctx = &n;
+	err = stack_trie__walk(t, &v);
+
+	return err ? err : n;
 }
 
 /*
  * Writes every output of @out from @prof, filtered and grouped as the
- * command line says. Returns the number of stacks, or -errno with *@what
- * naming the output that failed.
+ * command line says. Returns 0, or -errno with *@what naming the output
+ * that failed. With @stacks, the number of stacks written goes there: the
+ * folded lines, counted again when no folded stacks were asked for.
  */
-static long write_outputs(const struct options *o, struct outputs *out, struct profile *prof,
-			  const struct output_info *info, const char **what)
+static int write_outputs(const struct options *o, struct outputs *out, struct profile *prof,
+			 const struct output_info *info, const char **what, long *stacks)
 {
 	int32_t tgids[MAX_FILTER_TGIDS];
 	FILE *files[] = { out->folded, out->svg, out->pprof };
@@ -396,11 +415,12 @@ static long write_outputs(const struct options *o, struct outputs *out, struct p
 	const char *names[] = { "writing folded stacks", "--svg", "--pprof" };
 	struct view_filter filter;
 	struct stack_trie trie;
-	long ret;
+	long ret, lines = -1;
 
 	filter_from(o, &filter, tgids);
 	*what = "building the view";
-	if (profile__group(prof, o->group) || stack_trie__init(&trie))
+	stack_trie__init(&trie);
+	if (profile__group(prof, o->group))
 		return -ENOMEM;
 	ret = stack_trie__build(&trie, prof, &filter);
 	for (int i = 0; i < 3 && !ret; i++) {
@@ -408,11 +428,13 @@ static long write_outputs(const struct options *o, struct outputs *out, struct p
 
 		*what = names[i];
 		ret = n < 0 ? n : 0;
+		if (files[i] && formats[i] == OUTPUT_FOLDED)
+			lines = n;
 	}
-	if (!ret)
-		ret = count_stacks(&trie);
+	if (!ret && stacks)
+		ret = *stacks = lines >= 0 ? lines : count_stacks(&trie);
 	stack_trie__free(&trie);
-	return ret;
+	return ret < 0 ? (int)ret : 0;
 }
 
 static int64_t unix_ns(void)
@@ -523,11 +545,11 @@ static int run_batch_live(const struct options *o)
 	describe_filters(o, filters, sizeof(filters));
 	info.subtitle = filters;
 	what = "sorting the stacks";
-	lines = profile__sort(prof);
-	if (!lines)
-		lines = write_outputs(o, &out, prof, &info, &what);
-	if (lines < 0) {
-		fail("%s: %s", what, strerror((int)-lines));
+	ret = profile__sort(prof);
+	if (!ret)
+		ret = write_outputs(o, &out, prof, &info, &what, &lines);
+	if (ret) {
+		ret = fail("%s: %s", what, strerror(-ret));
 		goto cleanup;
 	}
 	print_summary(live, &w, o, lines);
@@ -667,14 +689,14 @@ static int rewrite(const struct options *o, struct outputs *out, struct profile 
 	struct output_info info = { .type = st->unit, .unit = st->count_unit };
 	char title[600], filters[512];
 	const char *what;
-	long lines;
+	int err;
 
 	snprintf(title, sizeof(title), "flametop: %s", name);
 	describe_filters(o, filters, sizeof(filters));
 	info.title = title;
 	info.subtitle = filters;
-	lines = write_outputs(o, out, prof, &info, &what);
-	return lines < 0 ? fail("%s: %s", what, strerror((int)-lines)) : 0;
+	err = write_outputs(o, out, prof, &info, &what, NULL);
+	return err ? fail("%s: %s", what, strerror(-err)) : 0;
 }
 
 /* -i FILE: the viewer, or with --folded, --svg or --pprof the same stacks, filtered, written. */
@@ -704,6 +726,13 @@ static int run_input(const struct options *o)
 		report_bad_lines(file, &st);
 		ret = rewrite(o, &out, prof, name, &st);
 	} else if (!ret) {
+		/*
+		 * The viewer makes its views from the stacks over and over: sorted,
+		 * with their frames in that order in memory, it reads memory in
+		 * order. (Without the memory for it, it reads them as they are.)
+		 */
+		if (!profile__sort(prof))
+			profile__pack(prof);
 		app_config_from(o, &c);
 		if (app__run_file(&c, prof, name, &st, err, sizeof(err)))
 			ret = fail("%s", err);

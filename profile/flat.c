@@ -5,70 +5,80 @@
 
 #include "profile/flat.h"
 
-#define NO_ENTRY UINT32_MAX
+/* What the frames count for, besides a function's entry index. */
+#define NOT_SHOWN UINT32_MAX       /* hidden by the trie's filter */
 #define NOT_A_FUNCTION (UINT32_MAX - 1) /* a process frame */
+/* How far ahead of the stack it counts flat_list__build() asks for a stack's frames. */
+#define STACKS_AHEAD 8
 
-/* Per-frame bookkeeping while the trie is walked. */
+/* Per-frame and per-entry bookkeeping while the stacks are read. */
 struct flat_walk {
 	const struct stack_trie *t;
-	const struct profile *p;
-	struct flat_list *fl;
-	uint32_t *entry_of; /* frame id -> entry index, NO_ENTRY or NOT_A_FUNCTION */
-	uint32_t *on_path;  /* frame id -> how often it is on the path from the root */
-	uint32_t *path;     /* the nodes on that path, depth 1 first */
+	uint32_t *entry_of;   /* frame id -> entry index, NOT_SHOWN or NOT_A_FUNCTION */
+	uint32_t *seen;       /* entry -> 1 + the last stack counted in it, or 0 */
+	uint64_t *self, *total; /* entry -> its counts */
 };
 
-/* The entry of @frame, made on first sight; NOT_A_FUNCTION for a process frame. */
-static uint32_t entry_of(struct flat_walk *w, uint32_t frame)
+/* Gives every function @t shows an entry: 0 or -ENOMEM. */
+static int make_entries(struct flat_walk *w, struct flat_list *fl, const struct profile *p,
+			size_t nframes)
 {
-	if (w->entry_of[frame] == NO_ENTRY) {
-		if (profile__frame_info(w->p, frame)->kind == FRAME_PROCESS) {
-			w->entry_of[frame] = NOT_A_FUNCTION;
+	w->entry_of = malloc(nframes * sizeof(*w->entry_of) + 1);
+	w->seen = calloc(nframes + 1, sizeof(*w->seen));
+	w->self = calloc(nframes + 1, sizeof(*w->self));
+	w->total = calloc(nframes + 1, sizeof(*w->total));
+	if (!w->entry_of || !w->seen || !w->self || !w->total)
+		return -ENOMEM;
+	for (uint32_t f = 0; f < nframes; f++) {
+		if (!stack_trie__shows(w->t, f)) {
+			w->entry_of[f] = NOT_SHOWN;
+		} else if (profile__frame_info(p, f)->kind == FRAME_PROCESS) {
+			w->entry_of[f] = NOT_A_FUNCTION;
 		} else {
-			w->entry_of[frame] = w->fl->n;
-			w->fl->entries[w->fl->n++] = (struct flat_entry){ .frame = frame };
+			w->entry_of[f] = (uint32_t)fl->n;
+			fl->entries[fl->n++] = (struct flat_entry){ .frame = f };
 		}
 	}
-	return w->entry_of[frame];
-}
-
-static void enter(struct flat_walk *w, uint32_t node)
-{
-	const struct trie_node *n = &w->t->nodes[node];
-	uint32_t i = entry_of(w, n->frame);
-	struct flat_entry *e;
-
-	if (i == NOT_A_FUNCTION)
-		return;
-	e = &w->fl->entries[i];
-	e->self += stack_trie__self(w->t, node);
-	if (w->on_path[n->frame]++ == 0)
-		e->total += n->total; /* the outermost call: each stack counts once */
-}
-
-static void leave(struct flat_walk *w, uint32_t node)
-{
-	uint32_t frame = w->t->nodes[node].frame;
-
-	if (w->entry_of[frame] != NOT_A_FUNCTION)
-		w->on_path[frame]--;
+	return 0;
 }
 
 /*
- * Every node below the root, entering and leaving each: in index order,
- * which is depth-first (see stack_trie.h), so memory is read in order.
+ * Counts stack @i: its count in the total of every function it shows, once
+ * each (a recursive function counts once), and in the self of the last.
  */
-static void walk(struct flat_walk *w)
+static void count_stack(struct flat_walk *w, uint32_t i)
 {
-	const struct trie_node *nodes = w->t->nodes;
-	uint32_t len = 0; /* nodes on the path */
+	const struct trie_stack *s = stack_trie__stack(w->t, i);
+	uint32_t leaf = NOT_A_FUNCTION;
 
-	for (uint32_t node = 1; node < w->t->n; node++) {
-		while (len && w->path[len - 1] != nodes[node].parent)
-			leave(w, w->path[--len]);
-		enter(w, node);
-		w->path[len++] = node;
+	for (uint32_t k = 0; k < s->n; k++) {
+		uint32_t e = w->entry_of[s->frames[k]];
+
+		if (e == NOT_SHOWN)
+			continue;
+		leaf = e;
+		if (e == NOT_A_FUNCTION || w->seen[e] == i + 1)
+			continue;
+		w->seen[e] = i + 1;
+		w->total[e] += s->count;
 	}
+	if (leaf != NOT_A_FUNCTION)
+		w->self[leaf] += s->count;
+}
+
+/* Keeps the entries of the functions some stack went through, with their counts. */
+static void keep_counted(struct flat_walk *w, struct flat_list *fl)
+{
+	size_t n = 0;
+
+	for (size_t e = 0; e < fl->n; e++) {
+		if (!w->total[e])
+			continue;
+		fl->entries[n] = fl->entries[e];
+		fl->entries[n].self = w->self[e];
+		fl->entries[n++].total = w->total[e];
+	}
+	fl->n = n;
 }
 
 /* Larger first; 0 on a tie. */
@@ -104,8 +114,8 @@ static int by_total_then_self(const void *a, const void *b, void *arg)
 int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p,
 		     enum flat_order order)
 {
-	struct flat_walk w = { t, p, fl, NULL, NULL, NULL };
-	size_t nframes = profile__nframes(p);
+	struct flat_walk w = { .t = t };
+	size_t nframes = profile__nframes(p), nstacks = stack_trie__nstacks(t);
 	int err = -ENOMEM;
 
 	fl->n = 0;
@@ -117,20 +127,25 @@ int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const str
 		fl->entries = e;
 		fl->cap = nframes;
 	}
-	w.entry_of = malloc(nframes * sizeof(*w.entry_of) + 1);
-	w.on_path = calloc(nframes + 1, sizeof(*w.on_path));
-	w.path = malloc((t->max_depth + 1) * sizeof(*w.path));
-	if (w.entry_of && w.on_path && w.path) {
-		memset(w.entry_of, 0xff, nframes * sizeof(*w.entry_of));
-		walk(&w);
+	if (!make_entries(&w, fl, p, nframes)) {
+		for (size_t i = 0; i < nstacks; i++) {
+			/* The stacks lie all over memory: their frames are asked for early. */
+			if (i + STACKS_AHEAD < nstacks)
+				__builtin_prefetch(stack_trie__stack(t, i + STACKS_AHEAD)->frames);
+			count_stack(&w, (uint32_t)i);
+		}
+		keep_counted(&w, fl);
 		qsort_r(fl->entries, fl->n, sizeof(*fl->entries),
 			order == FLAT_BY_TOTAL ? by_total_then_self : by_self_then_total,
 			(void *)p);
 		err = 0;
 	}
+	if (err)
+		fl->n = 0;
 	free(w.entry_of);
-	free(w.on_path);
-	free(w.path);
+	free(w.seen);
+	free(w.self);
+	free(w.total);
 	return err;
 }
 

@@ -33,8 +33,10 @@ struct flat_list {
 };
 
 /*
- * flat_list__build() replaces @fl's entries with the functions of @t, whose
- * frames belong to @p, sorted in @order. Returns 0 or -ENOMEM (@fl is then
+ * flat_list__build() replaces @fl's entries with the functions of @t (a trie
+ * of stack_trie__build(), not of callers), whose frames belong to @p,
+ * counted from the stacks @t keeps, sorted in @order. Returns 0 or -ENOMEM
+ * (@fl is then
  * empty).
  */
 int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const struct profile *p,

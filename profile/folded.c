@@ -11,7 +11,45 @@
 #include "profile/process_name.h"
 #include "symbols/text_line.h"
 
-/* The text of the current path, frame by frame, as folded__write() walks the trie. */
+/*
+ * How each frame is written after another, made once per frame: ';', its
+ * name with any ';' as ':' (it would split the frame in two), and "_[k]"
+ * after a kernel frame's.
+ */
+struct frame_texts {
+	const struct profile *p;
+	char *buf; /* the texts, back to back */
+	size_t len, cap;
+	size_t *at; /* per frame id: 1 + where its text starts in buf, 0 until made */
+	size_t *size;
+};
+
+/* The text of @frame (*@len bytes), made on first use; NULL when out of memory. */
+static const char *frame_text(struct frame_texts *ft, uint32_t frame, size_t *len)
+{
+	if (!ft->at[frame]) {
+		const char *name = profile__frame_name(ft->p, frame);
+		bool kernel = profile__frame_info(ft->p, frame)->kind == FRAME_KERNEL;
+		size_t n = strlen(name), size = 1 + n + (kernel ? 4 : 0);
+		char *text, *semi;
+
+		if (array__grow((void **)&ft->buf, &ft->cap, ft->len + size, 1, 4096))
+			return NULL;
+		text = ft->buf + ft->len;
+		text[0] = ';';
+		memcpy(text + 1, name, n);
+		memcpy(text + 1 + n, "_[k]", kernel ? 4 : 0);
+		while ((semi = memchr(text + 1, ';', n)))
+			*semi = ':';
+		ft->at[frame] = ft->len + 1;
+		ft->size[frame] = size;
+		ft->len += size;
+	}
+	*len = ft->size[frame];
+	return ft->buf + ft->at[frame] - 1;
+}
+
+/* The text of the current path, frame by frame, then " count\n" while it is written. */
 struct path_text {
 	char *buf;
 	size_t len, cap;
@@ -27,73 +65,106 @@ static int path_text__append(struct path_text *pt, const char *s, size_t n)
 	return 0;
 }
 
-/* Sets the text to the path down to @node, @depth deep: its parent's text, ';', its frame. */
-static int path_text__enter(struct path_text *pt, const struct stack_trie *t,
-			    const struct profile *p, uint32_t node, uint32_t depth)
+/* What folded__write() keeps while it walks. */
+struct folded_out {
+	FILE *out;
+	struct frame_texts ft;
+	struct path_text pt;
+	long lines;
+	int err;
+};
+
+/* Writes the path's text and " @count\n" (the path stays as it was). */
+static int put_line(struct folded_out *fo, uint64_t count)
 {
-	const struct trie_node *n = &t->nodes[node];
-	const char *name = profile__frame_name(p, n->frame);
-	size_t start = depth > 1 ? pt->ends[depth - 1] : 0;
-	char *semi;
+	char digits[24], *d = digits + sizeof(digits);
+	size_t len = fo->pt.len;
 	int err;
 
-	pt->len = start;
-	err = (depth > 1 ? path_text__append(pt, ";", 1) : 0) ?:
-	      path_text__append(pt, name, strlen(name)) ?:
-	      (profile__frame_info(p, n->frame)->kind == FRAME_KERNEL ? path_text__append(pt, "_[k]", 4)
-								      : 0);
-	if (err)
-		return err;
-	/* A ';' inside a name would split the frame in two. */
-	while ((semi = memchr(pt->buf + start + 1, ';', pt->len - start - 1)))
-		*semi = ':';
-	pt->ends[depth] = pt->len;
-	return 0;
+	*--d = '\n';
+	do
+		*--d = (char)('0' + count % 10);
+	while (count /= 10);
+	*--d = ' ';
+	err = path_text__append(&fo->pt, d, (size_t)(digits + sizeof(digits) - d));
+	if (!err)
+		fwrite(fo->pt.buf, 1, fo->pt.len, fo->out);
+	fo->pt.len = len;
+	return err;
 }
 
 /*
- * The next node of a pre-order walk after @node, or TRIE_NONE at the end;
- * *@depth follows it.
+ * Sets the path's text to @node's: its parent's, ';', its frame's; writes
+ * its line when stacks end there. The walk goes on below it unless an
+ * error came.
  */
-static uint32_t preorder_next(const struct stack_trie *t, uint32_t node, uint32_t *depth)
+static bool write_node(void *ctx, const struct stack_trie *t, uint32_t node)
 {
-	if (t->nodes[node].first_child != TRIE_NONE) {
-		++*depth;
-		return t->nodes[node].first_child;
+	struct folded_out *fo = ctx;
+	const struct trie_node *n = &t->nodes[node];
+	const char *text;
+	size_t len;
+
+	if (node == TRIE_ROOT || fo->err)
+		return !fo->err;
+	text = frame_text(&fo->ft, n->frame, &len);
+	fo->pt.len = n->depth > 1 ? fo->pt.ends[n->depth - 1] : 0;
+	/* The first frame of a line goes without the ';' before it. */
+	fo->err = !text ? -ENOMEM
+			: path_text__append(&fo->pt, text + (n->depth == 1), len - (n->depth == 1));
+	fo->pt.ends[n->depth] = fo->pt.len;
+	if (!fo->err && n->self) {
+		fo->err = put_line(fo, n->self);
+		fo->lines++;
 	}
-	while (node != TRIE_NONE && t->nodes[node].next_sibling == TRIE_NONE) {
-		node = t->nodes[node].parent == TRIE_ROOT ? TRIE_NONE : t->nodes[node].parent;
-		--*depth;
-	}
-	return node == TRIE_NONE ? TRIE_NONE : t->nodes[node].next_sibling;
+	return !fo->err;
 }
 
-long folded__write(FILE *out, const struct stack_trie *t, const struct profile *p)
+/* Writes the line of a chain's stack (see struct trie_visitor): @above's path, then @frames. */
+static void write_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+			const uint32_t *frames, uint32_t n, uint64_t count)
 {
-	struct path_text pt = { .ends = calloc(t->max_depth + 1, sizeof(size_t)) };
-	long lines = 0;
-	int err = pt.ends ? 0 : -ENOMEM;
-	uint32_t depth = 1;
+	struct folded_out *fo = ctx;
+	uint32_t depth = t->nodes[above].depth;
 
-	/* Pre-order: a node's line before its children's, siblings in order. */
-	for (uint32_t node = t->n ? t->nodes[TRIE_ROOT].first_child : TRIE_NONE;
-	     node != TRIE_NONE && !err; node = preorder_next(t, node, &depth)) {
-		err = path_text__enter(&pt, t, p, node, depth);
-		uint64_t self = err ? 0 : stack_trie__self(t, node);
+	if (fo->err)
+		return;
+	fo->pt.len = depth ? fo->pt.ends[depth] : 0;
+	for (uint32_t k = 0; k < n && !fo->err; k++) {
+		size_t len;
+		const char *text = frame_text(&fo->ft, frames[k], &len);
+		bool first = !depth && !k; /* a line's first frame goes without its ';' */
 
-		if (!self)
-			continue;
-		fwrite(pt.buf, 1, pt.len, out);
-		fprintf(out, " %" PRIu64 "\n", self);
-		lines++;
+		fo->err = !text ? -ENOMEM : path_text__append(&fo->pt, text + first, len - first);
 	}
-	free(pt.buf);
-	free(pt.ends);
+	if (!fo->err) {
+		fo->err = put_line(fo, count);
+		fo->lines++;
+	}
+}
+
+long folded__write(FILE *out, struct stack_trie *t, const struct profile *p)
+{
+	size_t nframes = profile__nframes(p);
+	struct folded_out fo = { .out = out, .ft = { .p = p } };
+	int err = -ENOMEM;
+
+	fo.pt.ends = calloc(t->max_depth + 1, sizeof(size_t));
+	fo.ft.at = calloc(nframes + 1, sizeof(size_t));
+	fo.ft.size = malloc((nframes + 1) * sizeof(size_t));
+	if (fo.pt.ends && fo.ft.at && fo.ft.size)
+		err = stack_trie__walk(t, &(struct trie_visitor){ write_node, write_chain, &fo }) ?:
+		      fo.err;
+	free(fo.pt.buf);
+	free(fo.pt.ends);
+	free(fo.ft.buf);
+	free(fo.ft.at);
+	free(fo.ft.size);
 	if (err)
 		return err;
 	if (fflush(out) || ferror(out))
 		return -(errno ? errno : EIO);
-	return lines;
+	return fo.lines;
 }
 
 /* Splits "stack count" at the last blank; returns the stack length or -1. */
@@ -139,9 +210,9 @@ static uint32_t read_frame(struct profile *p, const char *s, size_t len, bool pr
 
 /* The frame of a folded line's text, through the cache: class 1 for processes, 0 for the rest. */
 static uint32_t cached_frame(struct frame_cache *fc, struct profile *p, const char *s, size_t len,
-			     bool process)
+			     bool process, uint64_t hash)
 {
-	uint32_t *slot = frame_cache__slot(fc, process, s, len);
+	uint32_t *slot = frame_cache__slot_hashed(fc, process, s, len, hash);
 
 	if (!slot)
 		return PROFILE_NONE;
@@ -153,44 +224,65 @@ static uint32_t cached_frame(struct frame_cache *fc, struct profile *p, const ch
 /*
  * The previous stack of the file, kept so that the frames a line shares
  * with the line before (a sorted file shares most) are not looked up again.
+ * Its text is the line itself, where the line reader left it: valid while
+ * the reader has not read more input since (line_reader.fills).
  */
 struct prev_stack {
-	char *text;
-	size_t len, cap;
-	uint32_t *ids;  /* its frames */
-	size_t *ends;   /* ends[j]: where frame j ends in text (a ';' or the end) */
-	size_t n, ids_cap, ends_cap;
+	const char *text;
+	size_t len;
+	unsigned long long fills; /* the reader's, when text was the line */
+	uint32_t *ids;            /* its frames */
+	size_t *ends;             /* ends[j]: where frame j ends in text (a ';' or the end) */
+	uint64_t *hashes;         /* hashes[j]: frame j's, for the cache */
+	size_t n, ids_cap, ends_cap, hashes_cap;
 	int32_t tgid, tid;
 };
 
-static int prev_stack__reserve(struct prev_stack *ps, size_t text_len, size_t frames)
+static int prev_stack__reserve(struct prev_stack *ps, size_t frames)
 {
-	if (text_len > ps->cap) {
-		char *t = realloc(ps->text, text_len);
-
-		if (!t)
-			return -ENOMEM;
-		ps->text = t;
-		ps->cap = text_len;
-	}
 	if (array__grow((void **)&ps->ids, &ps->ids_cap, frames, sizeof(*ps->ids), 256) ||
-	    array__grow((void **)&ps->ends, &ps->ends_cap, frames, sizeof(*ps->ends), 256))
+	    array__grow((void **)&ps->ends, &ps->ends_cap, frames, sizeof(*ps->ends), 256) ||
+	    array__grow((void **)&ps->hashes, &ps->hashes_cap, frames, sizeof(*ps->hashes), 256))
 		return -ENOMEM;
 	return 0;
 }
 
-/* How many leading frames of @stack are those of the previous stack. */
-static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack, size_t len)
+/* How many bytes @a and @b share from the start, @n at most: 8 at a time (little-endian). */
+static size_t common_prefix(const char *a, const char *b, size_t n)
 {
-	size_t common = 0, k = 0, limit = len < ps->len ? len : ps->len;
+	size_t i = 0;
 
-	while (common < limit && stack[common] == ps->text[common])
-		common++;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, sizeof(x));
+		memcpy(&y, b + i, sizeof(y));
+		if (x != y)
+			return i + (size_t)__builtin_ctzll(x ^ y) / 8;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/*
+ * How many leading frames of @stack are those of the previous stack: none
+ * when the reader read more input since (@fills moved on).
+ */
+static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack, size_t len,
+				 unsigned long long fills)
+{
+	size_t common, k = 0;
+
+	if (fills != ps->fills)
+		return 0;
+	common = common_prefix(stack, ps->text, len < ps->len ? len : ps->len);
 	while (k < ps->n && ps->ends[k] <= common) {
 		size_t e = ps->ends[k];
 
 		/* The frame ends at the same place in both: a ';' or the end of each. */
-		if (e == common && !((e == len || stack[e] == ';') && (e == ps->len || ps->text[e] == ';')))
+		if (e == common &&
+		    !((e == len || stack[e] == ';') && (e == ps->len || ps->text[e] == ';')))
 			break;
 		k++;
 	}
@@ -199,54 +291,117 @@ static size_t prev_stack__shared(const struct prev_stack *ps, const char *stack,
 
 static void prev_stack__free(struct prev_stack *ps)
 {
-	free(ps->text);
 	free(ps->ids);
 	free(ps->ends);
+	free(ps->hashes);
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+#define MIX 0x9E3779B97F4A7C15ull
+
+/*
+ * The frame that starts at @s and ends at the next ';' or at @end: its
+ * length, and a hash of its text in *@hash for the frame cache. One pass,
+ * 8 bytes at a time (little-endian), finding the ';' and hashing; it reads
+ * up to 8 bytes past @end, which the line reader allows, and uses none.
+ */
+static size_t scan_frame(const char *s, const char *end, uint64_t *hash)
+{
+	size_t len = 0, left = (size_t)(end - s);
+	uint64_t h = MIX;
+
+	for (;;) {
+		uint64_t w, x, semi;
+		size_t k;
+
+		memcpy(&w, s + len, sizeof(w));
+		x = w ^ (';' * ONES);
+		semi = (x - ONES) & ~x & HIGHS; /* its lowest bit is the first ';' */
+		k = semi ? (size_t)__builtin_ctzll(semi) / 8 : 8;
+		if (k > left - len)
+			k = left - len;
+		if (k < 8)
+			w &= (1ull << (8 * k)) - 1; /* the bytes of the frame, with k < 8 */
+		h = (h ^ w) * MIX;
+		h ^= h >> 32;
+		len += k;
+		if (k < 8)
+			break;
+	}
+	h = (h ^ len) * 0xBF58476D1CE4E5B9ull;
+	*hash = h ^ (h >> 29);
+	return len;
 }
 
 /*
- * Adds one line's stack to @p. Returns 0; 1 for a malformed stack, with
- * *@why saying why; or -ENOMEM.
+ * Splits @stack (@len bytes) into its frames from frame @n on, which starts
+ * at @at: where each ends (a ';' or the end) goes to @ps, its hash for the
+ * cache too, its slot asked from memory. Returns the number of frames, or
+ * 0 for an empty frame; -ENOMEM.
+ */
+static long split_frames(struct prev_stack *ps, const struct frame_cache *fc, const char *stack,
+			 size_t len, size_t n, const char *at)
+{
+	const char *end = stack + len;
+
+	while (at <= end) {
+		uint64_t hash;
+		size_t flen = scan_frame(at, end, &hash);
+
+		if (!flen)
+			return 0;
+		if (prev_stack__reserve(ps, n + 1))
+			return -ENOMEM;
+		ps->ends[n] = (size_t)(at - stack) + flen;
+		ps->hashes[n] = hash;
+		frame_cache__prefetch(fc, hash);
+		n++;
+		at += flen + 1;
+	}
+	return (long)n;
+}
+
+/*
+ * Adds one line's stack to @p (the reader has read input @fills times).
+ * Returns 0; 1 for a malformed stack, with *@why saying why; or -ENOMEM.
  */
 static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_stack *ps,
-		      const char *stack, size_t len, uint64_t count, const char **why)
+		      unsigned long long fills, const char *stack, size_t len, uint64_t count,
+		      const char **why)
 {
-	size_t n = prev_stack__shared(ps, stack, len);
-	const char *at = stack + (n ? ps->ends[n - 1] + 1 : 0), *end = stack + len;
-	struct sample s = { .tgid = n ? ps->tgid : TGID_UNKNOWN, .tid = n ? ps->tid : 0,
+	size_t shared = prev_stack__shared(ps, stack, len, fills);
+	struct sample s = { .tgid = shared ? ps->tgid : TGID_UNKNOWN, .tid = shared ? ps->tid : 0,
 			    .count = count };
+	long n = split_frames(ps, fc, stack, len, shared,
+			      stack + (shared ? ps->ends[shared - 1] + 1 : 0));
 
-	if (prev_stack__reserve(ps, len, n + 1))
-		return -ENOMEM;
-	while (at <= end) {
-		const char *semi = memchr(at, ';', (size_t)(end - at));
-		size_t flen = (size_t)((semi ? semi : end) - at);
-		uint32_t id;
+	if (n <= 0) {
+		*why = "an empty frame";
+		ps->n = 0; /* the text kept no longer matches */
+		return n < 0 ? (int)n : 1;
+	}
+	/* The frames' slots are on their way from memory: split_frames() asked. */
+	for (long k = (long)shared; k < n; k++) {
+		size_t start = k ? ps->ends[k - 1] + 1 : 0;
+		uint32_t id = cached_frame(fc, p, stack + start, ps->ends[k] - start, k == 0,
+					   ps->hashes[k]);
 
-		if (!flen) {
-			*why = "an empty frame";
-			ps->n = 0; /* the text kept no longer matches */
-			return 1;
-		}
-		if (prev_stack__reserve(ps, len, n + 1))
-			return -ENOMEM;
-		id = cached_frame(fc, p, at, flen, n == 0);
 		if (id == PROFILE_NONE)
 			return -ENOMEM;
-		if (n == 0) {
+		if (k == 0) {
 			struct process_name pn;
 
-			process_name__parse(at, flen, &pn);
+			process_name__parse(stack, ps->ends[0], &pn);
 			s.tgid = pn.tgid;
 			s.tid = pn.tid;
 		}
-		ps->ids[n] = id;
-		ps->ends[n++] = (size_t)(at - stack) + flen;
-		at += flen + 1;
+		ps->ids[k] = id;
 	}
-	memcpy(ps->text, stack, len);
+	ps->text = stack;
 	ps->len = len;
-	ps->n = n;
+	ps->fills = fills;
+	ps->n = (size_t)n;
 	ps->tgid = s.tgid;
 	ps->tid = s.tid;
 	s.frames = ps->ids;
@@ -257,6 +412,7 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 /* What folded__read() keeps from line to line. */
 struct folded_reader {
 	struct profile *p;
+	const struct line_reader *r;
 	struct frame_cache fc;
 	struct prev_stack ps;
 	struct input_stats *st;
@@ -280,7 +436,7 @@ static int read_line(void *ctx, char *line, size_t len)
 				       : "no stack before the count");
 		return 0;
 	}
-	r = read_stack(fr->p, &fr->fc, &fr->ps, line, (size_t)stack_len, count, &why);
+	r = read_stack(fr->p, &fr->fc, &fr->ps, fr->r->fills, line, (size_t)stack_len, count, &why);
 	if (r > 0)
 		input__bad_line(st, why);
 	else if (r == 0)
@@ -290,7 +446,7 @@ static int read_line(void *ctx, char *line, size_t len)
 
 int folded__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
-	struct folded_reader fr = { .p = p, .st = st };
+	struct folded_reader fr = { .p = p, .r = r, .st = st, .ps = { .fills = ~0ull } };
 	int err = frame_cache__init(&fr.fc);
 
 	if (!err)

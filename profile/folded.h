@@ -17,11 +17,11 @@
 
 /*
  * folded__write() prints one line per trie node with a nonzero self count,
- * root to leaf, in the trie's order. A ';' inside a frame name is written
- * as ':' so it cannot split the frame. Returns the number of lines written,
- * or -errno on a write error.
+ * root to leaf, in the trie's order (a walk: see stack_trie__walk()). A
+ * ';' inside a frame name is written as ':' so it cannot split the frame.
+ * Returns the number of lines written, or -errno on a write error.
  */
-long folded__write(FILE *out, const struct stack_trie *t, const struct profile *p);
+long folded__write(FILE *out, struct stack_trie *t, const struct profile *p);
 
 /*
  * folded__read() adds every well-formed line of @r to @p through

@@ -18,7 +18,7 @@ static inline uint64_t fold(uint64_t h)
 uint64_t hash_bytes(const void *p, size_t n)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0xCBF29CE484222325ull ^ n;
+	uint64_t h = (0xCBF29CE484222325ull ^ n) * MIX; /* mixed: a short tail cannot undo it */
 
 	for (; n >= 8; n -= 8, s += 8) {
 		uint64_t w;
@@ -28,9 +28,22 @@ uint64_t hash_bytes(const void *p, size_t n)
 		h ^= h >> 32;
 	}
 	if (n) {
-		uint64_t w = 0;
+		/*
+		 * The last 1 to 7 bytes, read in whole words (two that may overlap,
+		 * or three bytes): a copy byte by byte to a word on the stack would
+		 * wait for the bytes stored before the word can be read back.
+		 */
+		uint64_t w;
 
-		memcpy(&w, s, n);
+		if (n >= 4) {
+			uint32_t lo, hi;
+
+			memcpy(&lo, s, 4);
+			memcpy(&hi, s + n - 4, 4);
+			w = (uint64_t)hi << 32 | lo;
+		} else {
+			w = (uint64_t)s[0] << 16 | (uint64_t)s[n / 2] << 8 | s[n - 1];
+		}
 		h = (h ^ w) * MIX;
 	}
 	return fold(h);

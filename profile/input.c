@@ -42,32 +42,55 @@ static bool control_byte(unsigned char c)
 #define HIGHS 0x8080808080808080ull
 
 /*
- * Eight bytes at a time: a word none of whose bytes is below 0x20 or DEL
- * (the test is exact for bytes below 0x80, and bytes from 0x80 up only make
- * it look closer) needs no look at each byte; text is almost all such words.
+ * The bytes of @w that may be control bytes: below 0x20, or DEL (exact for
+ * bytes below 0x80; bytes from 0x80 up only make a word look closer).
  */
-bool input__has_control_bytes(const char *s, size_t len)
+static uint64_t maybe_control(uint64_t w)
 {
-	size_t i = 0;
+	uint64_t d = w ^ 0x7f * ONES;
 
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w, below, del;
+	return ((w - 0x20 * ONES) & ~w & HIGHS) | ((d - ONES) & ~d & HIGHS);
+}
 
-		memcpy(&w, s + i, 8);
-		below = (w - 0x20 * ONES) & ~w & HIGHS;
-		del = ((w ^ 0x7f * ONES) - ONES) & ~(w ^ 0x7f * ONES) & HIGHS;
-		if (below | del) {
-			for (size_t k = i; k < i + 8; k++) {
-				if (control_byte((unsigned char)s[k]))
-					return true;
-			}
-		}
-	}
-	for (; i < len; i++) {
+/* Does @s[0, @n) hold a control byte? A byte at a time. */
+static bool control_in(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		if (control_byte((unsigned char)s[i]))
 			return true;
 	}
 	return false;
+}
+
+/*
+ * 32 bytes at a time, then 8: a block none of whose words may hold a
+ * control byte needs no look at each byte; text is almost all such blocks.
+ * The last bytes are read in the word that ends the text (it overlaps
+ * bytes already seen, which hold none).
+ */
+bool input__has_control_bytes(const char *s, size_t len)
+{
+	size_t i = 0;
+	uint64_t w[4];
+
+	for (; i + 32 <= len; i += 32) {
+		memcpy(w, s + i, sizeof(w));
+		if ((maybe_control(w[0]) | maybe_control(w[1]) | maybe_control(w[2]) |
+		     maybe_control(w[3])) &&
+		    control_in(s + i, 32))
+			return true;
+	}
+	for (; i + 8 <= len; i += 8) {
+		memcpy(w, s + i, 8);
+		if (maybe_control(w[0]) && control_in(s + i, 8))
+			return true;
+	}
+	if (i == len)
+		return false;
+	if (len < 8)
+		return control_in(s, len);
+	memcpy(w, s + len - 8, 8);
+	return maybe_control(w[0]) && control_in(s + len - 8, 8);
 }
 
 int input__each_line(struct line_reader *r, struct input_stats *st,
@@ -208,5 +231,5 @@ int input__read(FILE *in, struct profile *p, struct input_stats *st)
 		err = folded__read(&r, p, st);
 	}
 	line_reader__free(&r);
-	return err ? err : profile__sort(p);
+	return err;
 }

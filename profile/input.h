@@ -40,9 +40,10 @@ struct input_stats {
 const char *input__format_name(enum input_format f);
 
 /*
- * input__read() reads every stack of @in into @p, whatever the format, and
- * brings the profile's sorted order up to date (profile__sort()). Returns
- * 0; -EBADMSG for a binary input that is not a profile, with @st->error
+ * input__read() reads every stack of @in into @p, whatever the format,
+ * leaving them in the order they came (a view groups them as it makes its
+ * nodes, and then reads the stacks in the order they lie in memory).
+ * Returns 0; -EBADMSG for a binary input that is not a profile, with @st->error
  * saying why; -EFBIG for a pprof profile over 1 GiB; or -errno on a read
  * error or when memory runs out. What was read stays in @p.
  */

@@ -6,12 +6,14 @@
 #include "array.h"
 #include "profile/line_reader.h"
 
-#define READ_BLOCK (256u << 10)
+#define READ_BLOCK LINE_READER_BLOCK
 #define READER_BYTES (LINE_READER_MAX + READ_BLOCK + 1)
+/* Readable bytes after the buffer's end, zeros (line_reader.h). */
+#define READER_TAIL 8
 
 int line_reader__init(struct line_reader *r, FILE *in)
 {
-	*r = (struct line_reader){.in = in, .buf = malloc(READER_BYTES)};
+	*r = (struct line_reader){.in = in, .buf = calloc(1, READER_BYTES + READER_TAIL)};
 	return r->buf ? 0 : -ENOMEM;
 }
 
@@ -26,6 +28,7 @@ static int fill(struct line_reader *r)
 {
 	size_t got;
 
+	r->fills++;
 	memmove(r->buf, r->buf + r->start, r->end - r->start);
 	r->end -= r->start;
 	r->start = 0;

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #define LINE_READER_MAX (1u << 20)
+#define LINE_READER_BLOCK (256u << 10) /* the most a read takes, beyond a line left over */
 
 struct line_reader {
 	FILE *in;
@@ -21,6 +22,9 @@ struct line_reader {
 	size_t start, end; /* the unread bytes are buf[start, end) */
 	bool eof;
 	unsigned long long lines; /* lines handed out so far, skipped ones included */
+	/* reads of more input that moved what was left: a line handed out stays where it is,
+	 * unchanged, until the next one */
+	unsigned long long fills;
 };
 
 /* line_reader__init() starts reading @in; returns 0 or -ENOMEM. */
@@ -37,7 +41,9 @@ int line_reader__peek(struct line_reader *r, const char **data, size_t *len);
  * line_reader__next() hands out the next line: returns 1 with *@line (NUL-
  * terminated in place of its newline; a trailing '\r' is kept) and *@len set,
  * valid until the next call; 0 at the end; -ENOBUFS for a line over
- * LINE_READER_MAX (skipped); -EIO on a read error.
+ * LINE_READER_MAX (skipped); -EIO on a read error. The 8 bytes after a
+ * line's NUL can be read (they hold something, never a fault), so that a
+ * parser can read the line a word at a time.
  */
 int line_reader__next(struct line_reader *r, char **line, size_t *len);
 

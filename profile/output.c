@@ -31,7 +31,7 @@ const char *output__format_name(enum output_format f)
 	return f == OUTPUT_SVG ? "SVG" : f == OUTPUT_PPROF ? "pprof" : "folded";
 }
 
-long output__write(FILE *out, enum output_format format, const struct stack_trie *t,
+long output__write(FILE *out, enum output_format format, struct stack_trie *t,
 		   const struct profile *p, const struct view_filter *f,
 		   const struct output_info *info)
 {

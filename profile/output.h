@@ -45,10 +45,11 @@ const char *output__format_name(enum output_format f);
 
 /*
  * output__write() writes @t, the view of @p built through @f, to @out in
- * @format (pprof reads @p through @f itself, to keep each stack's pid).
+ * @format (pprof reads @p through @f itself, to keep each stack's pid);
+ * folded stacks and SVG walk @t (see stack_trie__walk()).
  * Returns the number of lines, frames or samples written, or -errno.
  */
-long output__write(FILE *out, enum output_format format, const struct stack_trie *t,
+long output__write(FILE *out, enum output_format format, struct stack_trie *t,
 		   const struct profile *p, const struct view_filter *f,
 		   const struct output_info *info);
 

@@ -14,10 +14,26 @@
 
 struct stack_entry {
 	uint64_t hash;
-	size_t frames; /* offset into profile.arena */
+	const uint32_t *frames; /* in one of profile.chunks */
 	uint32_t n;
 	int32_t tgid, tid;
+	uint32_t kernel_at; /* see profile_stack */
 	uint64_t total, open, recent; /* cumulative; the open interval; the last closed one */
+};
+
+/*
+ * The frame ids of the stacks, back to back. A stack's frames never move
+ * (profile.h promises it), so they are kept in chunks, each twice the size
+ * of the one before up to CHUNK_MAX_FRAMES, not in one array that moves
+ * when it grows.
+ */
+#define CHUNK_MIN_FRAMES (16u << 10)
+#define CHUNK_MAX_FRAMES (4u << 20)
+
+struct frames_chunk {
+	struct frames_chunk *next; /* the chunk before */
+	size_t used, size;         /* in frames */
+	uint32_t ids[];
 };
 
 /* The counts of a stack when the profile was frozen. */
@@ -38,8 +54,8 @@ struct profile {
 	size_t nframes, frames_cap;
 	struct hash_index frame_index;
 
-	uint32_t *arena; /* the frame ids of every stack, back to back */
-	size_t arena_len, arena_cap;
+	struct frames_chunk *chunks; /* the newest first */
+	size_t chunk_bytes;
 	struct stack_entry *stacks;
 	size_t nstacks, stacks_cap;
 	struct hash_index stack_index;
@@ -191,7 +207,7 @@ static bool same_stack(const void *ctx, uint32_t i)
 	const struct stack_entry *e = &sp->p->stacks[i];
 
 	return e->tgid == sp->s->tgid && e->tid == known_tid(sp->s->tid) && e->n == sp->s->n &&
-	       memcmp(sp->p->arena + e->frames, sp->s->frames, e->n * sizeof(uint32_t)) == 0;
+	       memcmp(e->frames, sp->s->frames, e->n * sizeof(uint32_t)) == 0;
 }
 
 static uint64_t rehash_stack(const void *ctx, uint32_t i)
@@ -201,22 +217,65 @@ static uint64_t rehash_stack(const void *ctx, uint32_t i)
 	return p->stacks[i].hash;
 }
 
+/*
+ * Room for @n frames at the end of the newest chunk (a new chunk when it
+ * has none), taken only when the caller adds @n to its used count; NULL
+ * when out of memory.
+ */
+static uint32_t *frames_room(struct profile *p, uint32_t n)
+{
+	struct frames_chunk *c = p->chunks;
+	size_t size;
+
+	if (c && c->size - c->used >= n)
+		return c->ids + c->used;
+	size = c ? c->size * 2 : CHUNK_MIN_FRAMES;
+	if (size > CHUNK_MAX_FRAMES)
+		size = CHUNK_MAX_FRAMES;
+	if (size < n)
+		size = n;
+	c = malloc(sizeof(*c) + size * sizeof(uint32_t));
+	if (!c)
+		return NULL;
+	*c = (struct frames_chunk){ .next = p->chunks, .size = size };
+	p->chunks = c;
+	p->chunk_bytes += sizeof(*c) + size * sizeof(uint32_t);
+	return c->ids;
+}
+
+/*
+ * Where the kernel frames of @s begin, when its frames after the process
+ * are user frames then kernel frames, as a capture gives them; PROFILE_NONE
+ * when they are mixed otherwise.
+ */
+static uint32_t kernel_start(const struct profile *p, const struct sample *s)
+{
+	uint32_t k = s->n;
+
+	while (k > 1 && p->frames[s->frames[k - 1]].kind == FRAME_KERNEL)
+		k--;
+	for (uint32_t i = 1; i < k; i++) {
+		if (p->frames[s->frames[i]].kind != FRAME_USER)
+			return PROFILE_NONE;
+	}
+	return k;
+}
+
 static int store_stack(struct profile *p, const struct sample *s, uint64_t hash)
 {
+	uint32_t *frames = frames_room(p, s->n);
 	struct stack_entry *e;
 
-	if (array__grow((void **)&p->arena, &p->arena_cap, p->arena_len + s->n, sizeof(uint32_t),
-			256) ||
-	    array__grow((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1, sizeof(*p->stacks),
-			256))
+	if (!frames || array__grow((void **)&p->stacks, &p->stacks_cap, p->nstacks + 1,
+				   sizeof(*p->stacks), 256))
 		return -ENOMEM;
 	e = &p->stacks[p->nstacks];
-	*e = (struct stack_entry){ .hash = hash, .frames = p->arena_len, .n = s->n,
-				   .tgid = s->tgid, .tid = known_tid(s->tid) };
-	memcpy(p->arena + p->arena_len, s->frames, s->n * sizeof(uint32_t));
+	*e = (struct stack_entry){ .hash = hash, .frames = frames, .n = s->n, .tgid = s->tgid,
+				   .tid = known_tid(s->tid), .kernel_at = kernel_start(p, s) };
+	memcpy(frames, s->frames, s->n * sizeof(uint32_t));
 	if (hash_index__insert(&p->stack_index, hash, p->nstacks, rehash_stack, p))
 		return -ENOMEM;
-	p->arena_len += s->n;
+	p->chunks->used += s->n;
 	p->nstacks++;
 	p->has_tgids |= s->tgid != TGID_UNKNOWN;
 	return 0;
@@ -261,13 +320,31 @@ void profile__close_interval(struct profile *p)
 	p->open = 0;
 }
 
+/* Frees the chunks older than @keep (all of them for NULL). */
+static void free_chunks(struct profile *p, struct frames_chunk *keep)
+{
+	struct frames_chunk *c = keep ? keep->next : p->chunks;
+
+	while (c) {
+		struct frames_chunk *next = c->next;
+
+		p->chunk_bytes -= sizeof(*c) + c->size * sizeof(uint32_t);
+		free(c);
+		c = next;
+	}
+	if (keep)
+		keep->next = NULL;
+}
+
 void profile__reset(struct profile *p)
 {
 	profile__thaw(p);
 	hash_index__clear(&p->stack_index);
 	p->nstacks = 0;
 	p->nsorted = 0;
-	p->arena_len = 0;
+	free_chunks(p, p->chunks); /* the newest one is used again */
+	if (p->chunks)
+		p->chunks->used = 0;
 	p->has_tgids = false;
 	p->total = p->open = p->recent = 0;
 	for (int g = 0; g < GROUP_NR; g++)
@@ -302,7 +379,7 @@ void profile__stack(const struct profile *p, size_t i, struct profile_stack *out
 	const struct stack_entry *e = &p->stacks[i];
 
 	*out = (struct profile_stack){ .id = (uint32_t)i, .tgid = e->tgid, .tid = e->tid,
-				       .frames = p->arena + e->frames, .n = e->n,
+				       .frames = e->frames, .n = e->n, .kernel_at = e->kernel_at,
 				       .total = e->total, .recent = e->recent };
 	if (p->is_frozen) {
 		out->total = i < p->nfrozen ? p->frozen[i].total : 0;
@@ -380,7 +457,7 @@ static uint32_t group_frame(struct profile *p, struct group_entry *want)
 static uint32_t stack_group_frame(struct profile *p, const struct stack_entry *e,
 				  enum profile_group g)
 {
-	struct group_entry want = { .comm = p->arena[e->frames], .tgid = e->tgid,
+	struct group_entry want = { .comm = e->frames[0], .tgid = e->tgid,
 				    .tid = g == GROUP_TID ? e->tid : 0 };
 
 	if (e->tgid == TGID_UNKNOWN)
@@ -409,7 +486,7 @@ uint32_t profile__stack_group(const struct profile *p, uint32_t id, enum profile
 {
 	if (g != GROUP_COMM && id < p->ngrouped[g])
 		return p->group_of[g][id];
-	return p->arena[p->stacks[id].frames];
+	return p->stacks[id].frames[0];
 }
 
 /* Stack @i as stack_sort sees it. */
@@ -417,7 +494,7 @@ static struct stack_key key_of(const struct profile *p, uint32_t i)
 {
 	const struct stack_entry *e = &p->stacks[i];
 
-	return (struct stack_key){ p->arena + e->frames, e->n, e->tgid, i };
+	return (struct stack_key){ e->frames, e->n, e->tgid, i };
 }
 
 /* Does stack @i come after @key in the sorted order? */
@@ -524,7 +601,7 @@ void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_
 	}
 	if (rank + RANKS_AHEAD / 2 < p->nstacks) {
 		const struct stack_entry *e = &p->stacks[at_rank(p, rank + RANKS_AHEAD / 2)];
-		const uint32_t *frames = p->arena + e->frames;
+		const uint32_t *frames = e->frames;
 
 		for (uint32_t i = 0; i < e->n; i += FRAMES_PER_LINE)
 			__builtin_prefetch(frames + i);
@@ -538,6 +615,88 @@ size_t profile__nsorted(const struct profile *p)
 	return p->nsorted;
 }
 
+/*
+ * Moves each stack to its rank, in place (a second array would double the
+ * profile's biggest part), its frozen counts with it when frozen:
+ * @rank_of[i] is stack i's, and is spent.
+ */
+static void renumber(struct profile *p, uint32_t *rank_of)
+{
+	for (size_t i = 0; i < p->nstacks; i++) {
+		while (rank_of[i] != i) {
+			uint32_t to = rank_of[i];
+			struct stack_entry e = p->stacks[to];
+
+			p->stacks[to] = p->stacks[i];
+			p->stacks[i] = e;
+			if (p->is_frozen) {
+				struct frozen_counts f = p->frozen[to];
+
+				p->frozen[to] = p->frozen[i];
+				p->frozen[i] = f;
+			}
+			rank_of[i] = rank_of[to];
+			rank_of[to] = to;
+		}
+	}
+}
+
+/* Frozen counts for every stack, none for those added since the freeze. */
+static int freeze_all(struct profile *p)
+{
+	if (array__grow((void **)&p->frozen, &p->frozen_cap, p->nstacks, sizeof(*p->frozen), 256))
+		return -ENOMEM;
+	memset(p->frozen + p->nfrozen, 0, (p->nstacks - p->nfrozen) * sizeof(*p->frozen));
+	p->nfrozen = p->nstacks;
+	return 0;
+}
+
+int profile__pack(struct profile *p)
+{
+	size_t total = 0, used = 0;
+	struct frames_chunk *c;
+	uint32_t *rank_of;
+
+	for (size_t i = 0; i < p->nstacks; i++)
+		total += p->stacks[i].n;
+	if (p->is_frozen && freeze_all(p))
+		return -ENOMEM;
+	c = malloc(sizeof(*c) + total * sizeof(uint32_t));
+	rank_of = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*rank_of));
+	if (!c || !rank_of) {
+		free(c);
+		free(rank_of);
+		return -ENOMEM;
+	}
+	for (size_t rank = 0; rank < p->nstacks; rank++) {
+		size_t i = at_rank(p, rank);
+		struct stack_entry *e = &p->stacks[i];
+
+		memcpy(c->ids + used, e->frames, e->n * sizeof(uint32_t));
+		e->frames = c->ids + used;
+		used += e->n;
+		rank_of[i] = (uint32_t)rank;
+	}
+	free_chunks(p, NULL);
+	*c = (struct frames_chunk){ .size = total, .used = total };
+	p->chunks = c;
+	p->chunk_bytes = sizeof(*c) + total * sizeof(uint32_t);
+	/* The stacks are renumbered by rank: the index follows. */
+	for (size_t i = 0; i <= p->stack_index.mask; i++) {
+		struct hash_slot *slot = &p->stack_index.slots[i];
+
+		if (slot->entry1)
+			slot->entry1 = rank_of[slot->entry1 - 1] + 1;
+	}
+	renumber(p, rank_of);
+	for (size_t rank = 0; rank < p->nsorted; rank++)
+		p->sorted[rank] = (uint32_t)rank;
+	for (int g = 0; g < GROUP_NR; g++)
+		p->ngrouped[g] = 0; /* by the old numbers: profile__group() names them again */
+	free(rank_of);
+	return 0;
+}
+
 uint64_t profile__total(const struct profile *p, enum profile_window window)
 {
 	if (p->is_frozen)
@@ -548,7 +707,7 @@ uint64_t profile__total(const struct profile *p, enum profile_window window)
 size_t profile__bytes(const struct profile *p)
 {
 	return sizeof(*p) + strtab__bytes(p->names) + p->frames_cap * sizeof(*p->frames) +
-	       p->arena_cap * sizeof(uint32_t) + p->stacks_cap * sizeof(*p->stacks) +
+	       p->chunk_bytes + p->stacks_cap * sizeof(*p->stacks) +
 	       p->sorted_cap * sizeof(*p->sorted) + p->frozen_cap * sizeof(*p->frozen) +
 	       (p->group_cap[GROUP_PID] + p->group_cap[GROUP_TID]) * sizeof(uint32_t) +
 	       p->groups_cap * sizeof(*p->groups) +
@@ -569,7 +728,7 @@ void profile__free(struct profile *p)
 	free(p->groups);
 	free(p->frozen);
 	free(p->frames);
-	free(p->arena);
+	free_chunks(p, NULL);
 	free(p->stacks);
 	free(p->sorted);
 	free(p);

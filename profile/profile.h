@@ -56,13 +56,19 @@ enum profile_group {
 	GROUP_NR,
 };
 
-/* A stored stack, as profile__stack() shows it. */
+/*
+ * A stored stack, as profile__stack() shows it. Its frames stay where they
+ * are, unchanged, while the profile grows: until profile__pack(),
+ * profile__reset() or profile__free().
+ */
 struct profile_stack {
 	uint32_t id;     /* its index: profile__stack(p, id, ...) */
 	int32_t tgid;
 	int32_t tid;
 	const uint32_t *frames;
 	uint32_t n;
+	uint32_t kernel_at; /* frames[1, kernel_at) are user frames, frames[kernel_at, n)
+			    * kernel frames; PROFILE_NONE when they are mixed otherwise */
 	uint64_t total;  /* cumulative */
 	uint64_t recent; /* in the last closed interval */
 };
@@ -173,6 +179,18 @@ void profile__stack_sorted(const struct profile *p, size_t rank, struct profile_
 
 /* How many stacks the sorted order covers: those of rank below it. */
 size_t profile__nsorted(const struct profile *p);
+
+/*
+ * profile__pack() lays the stacks out in memory in the order
+ * profile__stack_sorted() gives, their frames in one block: what reads the
+ * stacks in that order then reads memory in order too (a view of a big
+ * profile does, over and over). It renumbers the stacks by that order
+ * (profile__stack() of i is then the stack of rank i) and moves every
+ * stack's frames, as profile__reset() would; a frozen picture moves with
+ * its stacks, and profile__group() must name the groups again. Returns 0,
+ * or -ENOMEM with the profile as it was.
+ */
+int profile__pack(struct profile *p);
 
 /* Sum of all counts in @window. */
 uint64_t profile__total(const struct profile *p, enum profile_window window);

@@ -187,32 +187,36 @@ static void put_label(FILE *out, const char *name, double w)
 
 struct svg_page {
 	FILE *out;
-	const struct stack_trie *t;
 	const struct profile *p;
 	const struct svg_info *info;
 	uint64_t total;
+	double min_total; /* narrower than SVG_MIN_WIDTH below it */
 	double height;
+	uint64_t *start;  /* per depth: where the node drawn last at that depth starts */
+	uint64_t *next;   /* per depth: where its next sibling starts */
+	long drawn, narrow;
 };
 
-static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start, uint32_t depth)
+/* Draws frame @frame (PROFILE_NONE: the root), of @total, @depth deep, from @start on. */
+static void put_frame(struct svg_page *pg, uint32_t frame, uint64_t total, uint32_t depth,
+		      uint64_t start)
 {
-	const struct trie_node *n = &pg->t->nodes[node];
-	const char *name = node == TRIE_ROOT ? "all" : profile__frame_name(pg->p, n->frame);
-	enum frame_kind kind = node == TRIE_ROOT
-				   ? FRAME_PROCESS
-				   : (enum frame_kind)profile__frame_info(pg->p, n->frame)->kind;
+	bool root = frame == PROFILE_NONE;
+	const char *name = root ? "all" : profile__frame_name(pg->p, frame);
+	enum frame_kind kind = root ? FRAME_PROCESS
+				    : (enum frame_kind)profile__frame_info(pg->p, frame)->kind;
 	double scale = (double)(SVG_WIDTH - 2 * SVG_PAD) / (double)pg->total;
-	double x = SVG_PAD + (double)start * scale, w = (double)n->total * scale;
+	double x = SVG_PAD + (double)start * scale, w = (double)total * scale;
 	double y = pg->height - BOTTOM - (double)(depth + 1) * ROW_HEIGHT;
 	static const char *const classes[] = {"p", "u", "k"};
 	int rgb[3];
 
-	frame_colour(name, kind, node == TRIE_ROOT, rgb);
+	frame_colour(name, kind, root, rgb);
 	fprintf(pg->out, "<g class=\"f %s\" data-n=\"%" PRIu64 "\"><title>",
-		node == TRIE_ROOT ? "r" : classes[kind], n->total);
+		root ? "r" : classes[kind], total);
 	put_escaped(pg->out, name);
 	fprintf(pg->out, "%s\n%" PRIu64 " %s, %.2f%%</title>", kind == FRAME_KERNEL ? " [k]" : "",
-		n->total, pg->info->unit, 100.0 * (double)n->total / (double)pg->total);
+		total, pg->info->unit, 100.0 * (double)total / (double)pg->total);
 	fprintf(pg->out,
 		"<rect x=\"%.6f\" y=\"%.0f\" width=\"%.6f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
 		"rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
@@ -222,45 +226,56 @@ static void put_frame(struct svg_page *pg, uint32_t node, uint64_t start, uint32
 }
 
 /*
- * Draws every frame at least SVG_MIN_WIDTH wide, in the trie's order (a
- * parent before its children): each child starts where its hotter
- * siblings end, one row above its parent (@start and @depth hold where each
- * node goes). Returns the number drawn.
+ * Draws @node when it is at least SVG_MIN_WIDTH wide, where its hotter
+ * siblings end, one row above its parent; the walk goes on to its
+ * children only then (theirs are narrower still).
  */
-static long put_frames(struct svg_page *pg, uint64_t *start, uint32_t *depth)
+static bool draw_node(void *ctx, const struct stack_trie *t, uint32_t node)
 {
-	const struct stack_trie *t = pg->t;
-	double min_total = SVG_MIN_WIDTH * (double)pg->total / (SVG_WIDTH - 2 * SVG_PAD);
-	long drawn = 0;
+	struct svg_page *pg = ctx;
+	const struct trie_node *n = &t->nodes[node];
+	uint32_t d = n->depth;
 
-	start[TRIE_ROOT] = 0;
-	depth[TRIE_ROOT] = 0;
-	for (uint32_t i = 0; i < t->n; i++) {
-		uint64_t at = start[i];
-
-		for (uint32_t c = t->nodes[i].first_child; c != TRIE_NONE;
-		     c = t->nodes[c].next_sibling) {
-			start[c] = at;
-			depth[c] = depth[i] + 1;
-			at += t->nodes[c].total;
-		}
-		if ((double)t->nodes[i].total < min_total)
-			continue;
-		put_frame(pg, i, start[i], depth[i]);
-		drawn++;
-	}
-	return drawn;
+	if ((double)n->total < pg->min_total)
+		return false;
+	if (node == TRIE_ROOT)
+		pg->next[0] = 0;
+	else if (stack_trie__first_child(t, n->parent) == node)
+		pg->next[d] = pg->start[d - 1];
+	pg->start[d] = pg->next[d];
+	pg->next[d] += n->total;
+	put_frame(pg, n->frame, n->total, d, pg->start[d]);
+	pg->drawn++;
+	return true;
 }
 
-/* How many frames would be left out, to say so in the title before they are drawn. */
-static size_t count_narrow(const struct svg_page *pg)
+/* Draws a chain (see struct trie_visitor) when wide enough: each frame above the one before. */
+static void draw_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+		       const uint32_t *frames, uint32_t n, uint64_t count)
 {
-	double min_total = SVG_MIN_WIDTH * (double)pg->total / (SVG_WIDTH - 2 * SVG_PAD);
-	size_t n = 0;
+	struct svg_page *pg = ctx;
+	uint32_t d = t->nodes[above].depth;
 
-	for (uint32_t i = 0; i < pg->t->n; i++)
-		n += (double)pg->t->nodes[i].total < min_total;
-	return n;
+	for (uint32_t k = 0; k < n && (double)count >= pg->min_total; k++, pg->drawn++)
+		put_frame(pg, frames[k], count, d + 1 + k, pg->start[d]);
+}
+
+/* Counts the frames that would be left out, to say so in the title before they are drawn. */
+static bool count_narrow(void *ctx, const struct stack_trie *t, uint32_t node)
+{
+	struct svg_page *pg = ctx;
+
+	pg->narrow += (double)t->nodes[node].total < pg->min_total;
+	return true;
+}
+
+static void count_narrow_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+			       const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct svg_page *pg = ctx;
+
+	(void)t, (void)above, (void)frames;
+	pg->narrow += (double)count < pg->min_total ? n : 0;
 }
 
 static void put_head(struct svg_page *pg, size_t narrow)
@@ -305,28 +320,35 @@ static void put_head(struct svg_page *pg, size_t narrow)
 		SVG_WIDTH - SVG_PAD, pg->height - 10);
 }
 
-long svg__write(FILE *out, const struct stack_trie *t, const struct profile *p,
+long svg__write(FILE *out, struct stack_trie *t, const struct profile *p,
 		const struct svg_info *info)
 {
-	struct svg_page pg = {out, t, p, info, t->n ? t->nodes[TRIE_ROOT].total : 0, 0};
-	uint64_t *start = malloc((t->n + 1) * sizeof(*start));
-	uint32_t *depth = malloc((t->n + 1) * sizeof(*depth));
-	long drawn = 0;
+	struct svg_page pg = { .out = out, .p = p, .info = info,
+			       .total = t->n ? t->nodes[TRIE_ROOT].total : 0 };
+	uint32_t depth = t->max_depth;
+	int err = 0;
 
-	if (!start || !depth) {
-		free(start);
-		free(depth);
-		return -ENOMEM;
+	pg.min_total = SVG_MIN_WIDTH * (double)pg.total / (SVG_WIDTH - 2 * SVG_PAD);
+	pg.height = TOP + BOTTOM + (double)(depth + 1) * ROW_HEIGHT;
+	pg.start = malloc((depth + 1) * sizeof(*pg.start));
+	pg.next = malloc((depth + 1) * sizeof(*pg.next));
+	if (!pg.start || !pg.next)
+		err = -ENOMEM;
+	if (!err && pg.total)
+		err = stack_trie__walk(t, &(struct trie_visitor){ count_narrow, count_narrow_chain,
+								   &pg });
+	if (!err) {
+		put_head(&pg, (size_t)pg.narrow);
+		fputs("<g id=\"frames\">\n", out);
+		if (pg.total)
+			err = stack_trie__walk(t, &(struct trie_visitor){ draw_node, draw_chain, &pg });
+		fputs("</g>\n</svg>\n", out);
 	}
-	pg.height = TOP + BOTTOM + (double)(t->max_depth + 1) * ROW_HEIGHT;
-	put_head(&pg, pg.total ? count_narrow(&pg) : 0);
-	fputs("<g id=\"frames\">\n", out);
-	if (pg.total)
-		drawn = put_frames(&pg, start, depth);
-	fputs("</g>\n</svg>\n", out);
-	free(start);
-	free(depth);
+	free(pg.start);
+	free(pg.next);
+	if (err)
+		return err;
 	if (fflush(out) || ferror(out))
 		return -(errno ? errno : EIO);
-	return drawn;
+	return pg.drawn;
 }

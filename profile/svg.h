@@ -36,10 +36,11 @@ struct svg_info {
 };
 
 /*
- * svg__write() draws @t (built from @p) to @out. Returns the number of
- * frames drawn, or -errno on a write error or when out of memory.
+ * svg__write() draws @t (built from @p) to @out, walking it twice (see
+ * stack_trie__walk()). Returns the number of frames drawn, or -errno on a
+ * write error or when out of memory.
  */
-long svg__write(FILE *out, const struct stack_trie *t, const struct profile *p,
+long svg__write(FILE *out, struct stack_trie *t, const struct profile *p,
 		const struct svg_info *info);
 
 #endif

@@ -35,7 +35,7 @@ static const struct trie_node *node_of(const struct tree_pane *tp, uint32_t node
 /* The node of the selected row: the selection, or its ancestor that has a row. */
 static uint32_t selected_row(const struct tree_pane *tp)
 {
-	return tp->rows[tp->sel_row].node;
+	return tree_pane__selected_row(tp);
 }
 
 /* Rows a page key moves: the focused pane's height. */
@@ -81,10 +81,11 @@ static unsigned int act_up(struct view *v)
 
 static unsigned int act_down(struct view *v)
 {
-	uint32_t child = node_of(&v->tree, v->tree.sel_node)->first_child;
+	uint32_t child;
 
 	if (v->focus != FOCUS_ICICLE)
 		return move(v, 1);
+	child = stack_trie__first_child(&v->trie, v->tree.sel_node);
 	return child == TRIE_NONE ? 0 : reveal(v, child);
 }
 
@@ -111,7 +112,7 @@ static unsigned int act_left(struct view *v)
 	if (!tp)
 		return 0;
 	sel = selected_row(tp);
-	if (node_of(tp, sel)->first_child != TRIE_NONE && tree_pane__expanded(tp, sel))
+	if (stack_trie__has_children(tp->trie, sel) && tree_pane__expanded(tp, sel))
 		return set_expanded(v, tp, sel, false);
 	if (sel != TRIE_ROOT)
 		tree_pane__select(tp, node_of(tp, sel)->parent);
@@ -130,11 +131,11 @@ static unsigned int act_right(struct view *v)
 	if (!tp)
 		return 0;
 	sel = selected_row(tp);
-	if (node_of(tp, sel)->first_child == TRIE_NONE)
+	if (!stack_trie__has_children(tp->trie, sel))
 		return 0;
 	if (!tree_pane__expanded(tp, sel))
 		return set_expanded(v, tp, sel, true);
-	tree_pane__select(tp, node_of(tp, sel)->first_child);
+	tree_pane__select(tp, stack_trie__first_child(tp->trie, sel));
 	return ACT_REDRAW;
 }
 
@@ -152,7 +153,7 @@ static unsigned int act_enter(struct view *v)
 	if (!tp)
 		return 0;
 	sel = selected_row(tp);
-	if (node_of(tp, sel)->first_child == TRIE_NONE)
+	if (!stack_trie__has_children(tp->trie, sel))
 		return 0;
 	return set_expanded(v, tp, sel, !tree_pane__expanded(tp, sel));
 }
@@ -169,12 +170,12 @@ static unsigned int act_page_down(struct view *v)
 
 static unsigned int act_home(struct view *v)
 {
-	return move(v, -(long)(v->trie.n + v->flat.list.n));
+	return move(v, -TREE_MOVE_ALL);
 }
 
 static unsigned int act_end(struct view *v)
 {
-	return move(v, (long)(v->trie.n + v->flat.list.n));
+	return move(v, TREE_MOVE_ALL);
 }
 
 static unsigned int clear_filters(struct view *v)
@@ -223,7 +224,7 @@ static unsigned int act_collapse(struct view *v)
 	if (!tp)
 		return 0;
 	sel = selected_row(tp);
-	if (node_of(tp, sel)->first_child == TRIE_NONE || !tree_pane__expanded(tp, sel)) {
+	if (!stack_trie__has_children(tp->trie, sel) || !tree_pane__expanded(tp, sel)) {
 		if (sel == TRIE_ROOT)
 			return 0;
 		sel = node_of(tp, sel)->parent; /* a leaf or a collapsed row: fold its parent */
@@ -280,6 +281,9 @@ static unsigned int cycle_view(struct view *v, size_t step)
 	i = (i + step) % NCYCLE;
 	v->layout = cycle[i].layout;
 	v->focus = cycle[i].focus;
+	/* The keys that follow before the next refresh act on the list: it is made now. */
+	if (view__flat_ready(v))
+		view__say(v, true, "no memory for the flat list");
 	if (v->focus == FOCUS_FLAT && v->tree.sel_node != TRIE_ROOT)
 		flat_pane__select_frame(&v->flat, v->trie.nodes[v->tree.sel_node].frame);
 	return ACT_REDRAW;

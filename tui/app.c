@@ -207,8 +207,7 @@ static void save(struct app *a)
 
 	saved_info(a, title, sizeof(title), filters, sizeof(filters), &info);
 	view__filter(&a->view, &f);
-	n = snapshot__save(a->view.save_path, &a->view.trie, a->shown, &f, &info, path,
-			   sizeof(path));
+	n = snapshot__save(a->view.save_path, a->shown, &f, &info, path, sizeof(path));
 	if (n < 0)
 		view__say(&a->view, true, "s: can't save %s: %s", a->view.save_path,
 			  strerror((int)-n));

@@ -58,8 +58,13 @@ void flat_pane__move(struct flat_pane *fp, long delta)
 
 void flat_pane__select_frame(struct flat_pane *fp, uint32_t frame)
 {
-	long row = flat_list__find(&fp->list, frame);
+	long row;
 
+	if (fp->stale) {
+		fp->sel_frame = frame; /* flat_pane__rebuilt() finds it */
+		return;
+	}
+	row = flat_list__find(&fp->list, frame);
 	if (row >= 0) {
 		select_row(fp, (size_t)row);
 		scroll(fp, -1);
@@ -83,6 +88,7 @@ int flat_pane__rebuilt(struct flat_pane *fp, const struct stack_trie *t, const s
 
 	if (flat_list__build(&fp->list, t, p, order))
 		return -ENOMEM;
+	fp->stale = false;
 	row = fp->sel_frame == PROFILE_NONE ? -1 : flat_list__find(&fp->list, fp->sel_frame);
 	if (row >= 0)
 		fp->sel = (size_t)row;

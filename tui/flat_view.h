@@ -27,7 +27,8 @@ struct flat_pane {
 	bool callers_open;          /* showing the callers of @callers_frame */
 	uint32_t callers_frame;
 
-	/* Derived by flat_pane__rebuilt(): */
+	/* Derived by flat_pane__rebuilt(), unless @stale: */
+	bool stale;                 /* the trie was rebuilt since (the list is made when shown) */
 	struct flat_list list;
 	struct stack_trie callers;
 	struct tree_pane callers_tree;
@@ -42,7 +43,7 @@ void flat_pane__free(struct flat_pane *fp);
 /*
  * flat_pane__rebuilt() brings the list (sorted in @order) and the callers,
  * when open, up to date with @t, rebuilt from @p, finding the selected
- * function again. Returns 0 or -ENOMEM.
+ * function again; it is no longer @stale. Returns 0 or -ENOMEM.
  */
 int flat_pane__rebuilt(struct flat_pane *fp, const struct stack_trie *t, const struct profile *p,
 		       enum flat_order order);
@@ -53,7 +54,7 @@ void flat_pane__scroll(struct flat_pane *fp);
 /* Moves the selection by @delta rows, stopping at the first and last. */
 void flat_pane__move(struct flat_pane *fp, long delta);
 
-/* Selects the row of @frame, when it has one. */
+/* Selects the row of @frame, when it has one (in a @stale list, once it is made). */
 void flat_pane__select_frame(struct flat_pane *fp, uint32_t frame);
 
 /*

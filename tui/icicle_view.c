@@ -7,40 +7,96 @@
 #include "tui/frame_label.h"
 #include "tui/icicle_view.h"
 
-static int push_box(struct icicle_layout *l, uint32_t node, int x, int w)
+/* A box laid out, and its level. */
+struct placed {
+	struct icicle_box box;
+	uint32_t level;
+};
+
+/* A list of placed boxes: the layout's to-do stack, and what it laid out. */
+struct placed_list {
+	struct placed *v;
+	size_t n, cap;
+};
+
+static int place(struct placed_list *pl, struct icicle_box box, uint32_t level)
 {
-	if (array__grow((void **)&l->boxes, &l->cap, l->nboxes + 1, sizeof(*l->boxes), 256))
+	if (array__grow((void **)&pl->v, &pl->cap, pl->n + 1, sizeof(*pl->v), 256))
 		return -ENOMEM;
-	l->boxes[l->nboxes++] = (struct icicle_box){ node, x, w };
+	pl->v[pl->n++] = (struct placed){ box, level };
 	return 0;
 }
 
-/* Lays out the children of @parent (see the column arithmetic in icicle_view.h). */
-static int lay_children(struct icicle_layout *l, const struct stack_trie *t,
-			struct icicle_box parent)
+/*
+ * Puts the children of @parent (see the column arithmetic in icicle_view.h)
+ * on @todo, the rightmost first, so that the leftmost is laid out next.
+ */
+static int lay_children(struct placed_list *todo, const struct stack_trie *t,
+			const struct placed *parent)
 {
-	unsigned __int128 w = (unsigned)parent.w, total = t->nodes[parent.node].total, sum = 0;
+	unsigned __int128 w = (unsigned)parent->box.w, total = t->nodes[parent->box.node].total;
+	unsigned __int128 sum = 0;
+	size_t first = todo->n;
 
-	for (uint32_t c = t->nodes[parent.node].first_child; c != TRIE_NONE;
+	for (uint32_t c = stack_trie__first_child(t, parent->box.node); c != TRIE_NONE;
 	     c = t->nodes[c].next_sibling) {
 		uint64_t ct = t->nodes[c].total;
 		int x0, x1;
 
 		if (w * ct < total)
 			break; /* narrower than a column: left in the parent's remainder */
-		x0 = parent.x + (int)(w * sum / total);
+		x0 = parent->box.x + (int)(w * sum / total);
 		sum += ct;
-		x1 = parent.x + (int)(w * sum / total);
-		if (push_box(l, c, x0, x1 - x0))
+		x1 = parent->box.x + (int)(w * sum / total);
+		if (place(todo, (struct icicle_box){ c, x0, x1 - x0 }, parent->level + 1))
 			return -ENOMEM;
+	}
+	for (size_t i = first, j = todo->n; i + 1 < j; i++, j--) {
+		struct placed swap = todo->v[i];
+
+		todo->v[i] = todo->v[j - 1];
+		todo->v[j - 1] = swap;
 	}
 	return 0;
 }
 
+/* Puts the boxes of @done, level by level, left to right, into @l. 0 or -ENOMEM. */
+static int by_level(struct icicle_layout *l, const struct placed_list *done, uint32_t levels)
+{
+	size_t *start = l->level_start;
+
+	if (array__grow((void **)&l->boxes, &l->cap, done->n, sizeof(*l->boxes), 256))
+		return -ENOMEM;
+	memset(start, 0, (levels + 2) * sizeof(*start));
+	for (size_t i = 0; i < done->n; i++)
+		start[done->v[i].level + 1]++;
+	for (uint32_t lv = 0; lv < levels; lv++) {
+		if (start[lv + 1])
+			l->levels = lv + 1;
+		start[lv + 1] += start[lv];
+	}
+	/* Depth first meets the boxes of a level left to right. */
+	for (size_t i = 0; i < done->n; i++)
+		l->boxes[start[done->v[i].level]++] = done->v[i].box;
+	for (uint32_t lv = levels; lv > 0; lv--)
+		start[lv] = start[lv - 1];
+	start[0] = 0;
+	l->nboxes = done->n;
+	return 0;
+}
+
+/*
+ * The layout goes depth first (a box's children right after it), not level
+ * by level: the children of the nodes of a big trie are made from their
+ * stacks, and depth first a node's stacks are still in the cache when its
+ * children's children are made.
+ */
 int icicle__layout(struct icicle_layout *l, const struct stack_trie *t, uint32_t top, int width,
 		   uint32_t levels)
 {
 	size_t *start = realloc(l->level_start, (levels + 2) * sizeof(*start));
+	struct placed_list todo = { 0 }, done = { 0 };
+	int err = 0;
 
 	if (!start)
 		return -ENOMEM;
@@ -50,20 +106,19 @@ int icicle__layout(struct icicle_layout *l, const struct stack_trie *t, uint32_t
 	start[0] = 0;
 	if (!levels || !t->n || width <= 0 || !t->nodes[top].total)
 		return 0;
-	if (push_box(l, top, 0, width))
-		return -ENOMEM;
-	start[1] = 1;
-	l->levels = 1;
-	while (l->levels < levels && start[l->levels] > start[l->levels - 1]) {
-		for (size_t i = start[l->levels - 1]; i < start[l->levels]; i++) {
-			if (lay_children(l, t, l->boxes[i]))
-				return -ENOMEM;
-		}
-		if (l->nboxes == start[l->levels])
-			break;
-		start[++l->levels] = l->nboxes;
+	err = place(&todo, (struct icicle_box){ top, 0, width }, 0);
+	while (!err && todo.n) {
+		struct placed p = todo.v[--todo.n];
+
+		err = place(&done, p.box, p.level);
+		if (!err && p.level + 1 < levels)
+			err = lay_children(&todo, t, &p);
 	}
-	return 0;
+	if (!err)
+		err = by_level(l, &done, levels);
+	free(todo.v);
+	free(done.v);
+	return err;
 }
 
 void icicle_layout__free(struct icicle_layout *l)

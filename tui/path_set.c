@@ -8,17 +8,18 @@
 #include "tui/path_set.h"
 
 /*
- * One multiply-xorshift round over the parent's key and the frame spread
- * over 64 bits: a key for every node of a big trie at each rebuild, so it
- * is kept cheap. The parent's key is random already; the round keeps
- * siblings apart (it is one-to-one for a given parent) and mixes the high
- * bits into the low ones, which the path set's index uses.
+ * Each (depth, frame) step of a path stands for a 64-bit value, mixed from
+ * both (the finalizer of splitmix64, one-to-one); a path's key is the xor
+ * of its steps', so a step is added or taken away by the same xor, and a
+ * node's key is found walking up from it as well as down to it.
  */
-uint64_t path_key(uint64_t parent_key, uint32_t frame)
+uint64_t path_key(uint64_t key, uint32_t depth, uint32_t frame)
 {
-	uint64_t h = (parent_key ^ (frame * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+	uint64_t h = (uint64_t)depth << 32 | frame;
 
-	return h ^ (h >> 32);
+	h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+	h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+	return key ^ h ^ (h >> 31);
 }
 
 int path_set__init(struct path_set *s)

@@ -62,9 +62,23 @@ static int create_new(const char *path, char *saved, size_t size)
 	return -EEXIST;
 }
 
-long snapshot__save(const char *path, const struct stack_trie *t, const struct profile *p,
-		    const struct view_filter *f, const struct output_info *info, char *saved,
-		    size_t size)
+/* Writes the view of @p through @f to @out in @format: output__write() on a trie of its own. */
+static long write_view(FILE *out, enum output_format format, const struct profile *p,
+		       const struct view_filter *f, const struct output_info *info)
+{
+	struct stack_trie t;
+	long n;
+
+	stack_trie__init(&t);
+	n = stack_trie__build(&t, p, f);
+	if (!n)
+		n = output__write(out, format, &t, p, f, info);
+	stack_trie__free(&t);
+	return n;
+}
+
+long snapshot__save(const char *path, const struct profile *p, const struct view_filter *f,
+		    const struct output_info *info, char *saved, size_t size)
 {
 	int fd = create_new(path, saved, size);
 	FILE *out;
@@ -79,7 +93,7 @@ long snapshot__save(const char *path, const struct stack_trie *t, const struct p
 		unlink(saved);
 		return n;
 	}
-	n = output__write(out, output__format_of(saved), t, p, f, info);
+	n = write_view(out, output__format_of(saved), p, f, info);
 	if (fclose(out) && n >= 0)
 		n = -(errno ? errno : EIO);
 	if (n < 0)

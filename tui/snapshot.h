@@ -22,7 +22,8 @@
 int snapshot__default_name(time_t when, char *buf, size_t size);
 
 /*
- * snapshot__save() writes @t, built from @p through @f, to a new file at
+ * snapshot__save() writes the view of @p through @f (a trie of its own: the
+ * screen's is left as it is) to a new file at
  * @path in the format its extension names (output__format_of()); when @path
  * is taken, to the first free of "NAME-1.EXT", "NAME-2.EXT", ... The file
  * is created with O_EXCL and O_NOFOLLOW (a symlink in the way counts as
@@ -30,8 +31,7 @@ int snapshot__default_name(time_t when, char *buf, size_t size);
  * (capacity @size). Returns what output__write() wrote (stacks, frames or
  * samples), or -errno (no file is left behind then).
  */
-long snapshot__save(const char *path, const struct stack_trie *t, const struct profile *p,
-		    const struct view_filter *f, const struct output_info *info, char *saved,
-		    size_t size);
+long snapshot__save(const char *path, const struct profile *p, const struct view_filter *f,
+		    const struct output_info *info, char *saved, size_t size);
 
 #endif

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile/text_match.h"
@@ -192,6 +193,13 @@ static void clamp_help(struct view *v, const struct view_geometry *g)
 		v->help_top = 0;
 }
 
+int view__flat_ready(struct view *v)
+{
+	if (v->layout != LAYOUT_FLAT || !v->flat.stale || !v->prof)
+		return 0;
+	return flat_pane__rebuilt(&v->flat, &v->trie, v->prof, v->flat_order);
+}
+
 int view__refresh(struct view *v)
 {
 	struct view_geometry g;
@@ -201,6 +209,8 @@ int view__refresh(struct view *v)
 	v->tree.height = pane_rows(g.tree.h);
 	v->flat.height = pane_rows(g.flat.h);
 	v->flat.callers_tree.height = v->flat.height;
+	if (view__flat_ready(v))
+		return -ENOMEM;
 	flat_pane__scroll(&v->flat);
 	if (tree_pane__refresh(&v->tree))
 		return -ENOMEM;
@@ -239,8 +249,7 @@ int view__rebuild(struct view *v, const struct profile *p)
 	err = stack_trie__build(&v->trie, p, &f);
 	if (!err)
 		err = tree_pane__rebuilt(&v->tree);
-	if (!err)
-		err = flat_pane__rebuilt(&v->flat, &v->trie, p, v->flat_order);
+	v->flat.stale = true;
 	v->zoom_node = v->trie.n ? frame_path__resolve(&v->zoom, &v->trie) : TRIE_ROOT;
 	if (!err)
 		err = view__refresh(v);
@@ -311,17 +320,24 @@ static bool find_in_list(struct view *v, int dir)
 	return false;
 }
 
-/* Steps through @tp's trie in depth-first order from the selection, wrapping around. */
+/*
+ * Finds the next match in @tp's trie, in depth-first order from the
+ * selection, wrapping around: the frames whose name holds the search text
+ * are marked once, and the trie steps over subtrees without one.
+ */
 static bool find_in_tree(struct view *v, struct tree_pane *tp, int dir)
 {
-	uint32_t node = tp->sel_node;
+	size_t n = profile__nframes(v->prof);
+	uint8_t *marks = malloc(n ? n : 1);
+	uint32_t node;
 
-	for (size_t i = 0; i < tp->trie->n; i++) {
-		node = tree_pane__step(tp, node, dir);
-		if (node != TRIE_ROOT && name_matches(v, tp->trie->nodes[node].frame))
-			return tree_pane__reveal(tp, node) == 0;
-	}
-	return false;
+	if (!marks)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		marks[i] = name_matches(v, (uint32_t)i);
+	node = tree_pane__find(tp, dir, marks);
+	free(marks);
+	return node != TRIE_NONE && tree_pane__reveal(tp, node) == 0;
 }
 
 bool view__find(struct view *v, int dir)

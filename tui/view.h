@@ -151,6 +151,13 @@ int view__rebuild(struct view *v, const struct profile *p);
  */
 int view__refresh(struct view *v);
 
+/*
+ * view__flat_ready() makes the flat list when the layout shows it and it is
+ * older than the trie (it is made only then: from a big profile it takes a
+ * while), so that keys act on it. Returns 0 or -ENOMEM.
+ */
+int view__flat_ready(struct view *v);
+
 /* view__resize() records the screen's new size (then refresh). */
 void view__resize(struct view *v, int width, int height);
 

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What a refresh of the screen costs: rebuild the view (trie, flat list,
- * tree rows) from a profile and draw a 200x50 screen, for synthetic
- * profiles of 1k, 10k and 100k unique stacks, sorted once beforehand as
- * the live screen keeps its profile (the sort is not timed: with no new
- * stacks, the live screen's sort costs nothing). Prints Markdown table
- * rows; each figure is the median of RUNS runs. Measures, never judges.
+ * What a refresh of the screen costs: rebuild the view (keep the stacks
+ * that pass, make the tree's rows) from a profile and draw a 200x50 screen
+ * (the icicle makes the nodes it draws), for synthetic profiles of 1k, 10k
+ * and 100k unique stacks, sorted once beforehand as the live screen keeps
+ * its profile (the sort is not timed: with no new stacks, the live
+ * screen's sort costs nothing). Prints Markdown table rows: the whole
+ * trie's nodes (counted by a walk of a trie of its own), the nodes the
+ * screen made, and times, each the median of RUNS runs. Measures, never
+ * judges.
  *
  * With "--load FILE", what the file viewer does instead: read FILE into a
- * profile, build the view and draw the first screen, then answer the keys
- * of a first look (E, C, a search and its end, K twice, U twice, Tab
- * through every layout); prints the seconds to the first screen, the peak
- * resident memory in MiB and each key's milliseconds.
+ * profile, sort it and pack its frames, build the view and draw the first
+ * screen, then answer the keys of a first look (E, C, a search and its
+ * end, K twice, U twice, Tab through every layout); prints the seconds to
+ * the first screen, the peak resident memory in MiB and each key's
+ * milliseconds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,13 +123,40 @@ static int measure(struct view *v, struct screen *s, const struct profile *p, do
 	return 0;
 }
 
+static bool count_node(void *ctx, const struct stack_trie *t, uint32_t node)
+{
+	(void)t;
+	(void)node;
+	++*(size_t *)ctx;
+	return true;
+}
+
+/*
+ * The nodes of the whole view of @p (through @v's filter), counted by a
+ * walk; 0 when out of memory.
+ */
+static size_t whole_trie(const struct view *v, const struct profile *p)
+{
+	struct view_filter f;
+	struct stack_trie t;
+	size_t n = 0;
+
+	view__filter(v, &f);
+	stack_trie__init(&t);
+	if (stack_trie__build(&t, p, &f) ||
+	    stack_trie__walk(&t, &(struct trie_visitor){ .node = count_node, .ctx = &n }))
+		n = 0;
+	stack_trie__free(&t);
+	return n;
+}
+
 static int bench(unsigned int stacks, double target)
 {
 	struct profile *p = profile__new();
 	struct screen s = { 0 };
 	struct view v;
 	double rebuild, draw, rebuild_all, draw_all;
-	size_t nkeys;
+	size_t made, nkeys;
 	const struct key_binding *keys = actions__bindings(&nkeys);
 
 	if (!p || view__init(&v, true, 2.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT))
@@ -138,11 +169,13 @@ static int bench(unsigned int stacks, double target)
 	}
 	if (profile__sort(p) || measure(&v, &s, p, &rebuild, &draw))
 		return -1;
+	made = v.trie.n;
 	actions__key(&v, 'E'); /* every row expanded: the most rows to flatten */
 	if (measure(&v, &s, p, &rebuild_all, &draw_all))
 		return -1;
-	printf("| %u | %zu | %.2f | %.2f | **%.2f** | %.2f | %.0f |\n", stacks, v.trie.n, rebuild,
-	       draw, rebuild + draw, rebuild_all + draw_all, target);
+	printf("| %u | %zu | %zu | %.2f | %.2f | **%.2f** | %.2f | %.0f |\n", stacks,
+	       whole_trie(&v, p), made, rebuild, draw, rebuild + draw, rebuild_all + draw_all,
+	       target);
 	view__free(&v);
 	screen__free(&s);
 	profile__free(p);
@@ -187,8 +220,8 @@ static int load(const char *path)
 	size_t nkeys;
 	const struct key_binding *keys = actions__bindings(&nkeys);
 
-	if (!p || !in || input__read(in, p, &st) || view__init(&v, false, 2.0, keys, nkeys) ||
-	    screen__resize(&s, WIDTH, HEIGHT))
+	if (!p || !in || input__read(in, p, &st) || profile__sort(p) || profile__pack(p) ||
+	    view__init(&v, false, 2.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT))
 		return -1;
 	view__resize(&v, WIDTH, HEIGHT);
 	if (view__rebuild(&v, p))
@@ -218,10 +251,11 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	printf("| unique stacks | trie nodes | rebuild (ms) | draw %dx%d (ms) | refresh (ms) "
-	       "| refresh, all rows expanded (ms) | target (ms) |\n",
+	printf("| unique stacks | trie nodes | nodes made for the screen | rebuild (ms) "
+	       "| draw %dx%d (ms) | refresh (ms) | refresh, all rows expanded (ms) "
+	       "| target (ms) |\n",
 	       WIDTH, HEIGHT);
-	printf("|---:|---:|---:|---:|---:|---:|---:|\n");
+	printf("|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (bench(1000, 2) || bench(10000, 15) || bench(100000, 150)) {
 		fprintf(stderr, "tui bench: out of memory\n");
 		return 1;

@@ -86,20 +86,17 @@ if need chromium chromium "the SVG in a browser"; then
 	check "zoom into work: the frames beside it are hidden (bash's 5, swapper's 3, setup: $n)" [ "$n" = 9 ]
 	h=$(xpath "$SVG" "string(/*/@height)")
 	chrome --window-size=1200,"$h" --screenshot="$TEST_TMP/shot.png" "file://$SVG" >/dev/null
-	# The picture: decode the PNG (zlib) and read pixels in the middle of known frames.
-	if command -v python3 >/dev/null; then
-		ay=$(frame_attr "$SVG" leaf_a y)
-		ky=$(frame_attr "$SVG" "vfs_read [k]" y)
-		kx=$(frame_attr "$SVG" "vfs_read [k]" x)
-		pixels=$(python3 tests/png_pixels.py "$TEST_TMP/shot.png" \
-			$((10 + 708 / 2)),$((${ay%.*} + 7)) $((${kx%.*} + 30)),$((${ky%.*} + 7)) 600,5)
-		read -r pa pk pbg <<<"$pixels"
-		check "picture: leaf_a's pixels are its fill ($pa, $uf)" [ "rgb($pa)" = "$uf" ]
-		check "picture: vfs_read's pixels are its fill ($pk, $kf)" [ "rgb($pk)" = "$kf" ]
-		check "picture: the background is the page's ($pbg)" [ "$pbg" = 246,246,240 ]
-	else
-		skip "the picture's pixels" "python3 is missing"
-	fi
+	# The picture: decode the PNG (build/tools/png_pixels, zlib's inflate) and read
+	# pixels in the middle of known frames.
+	ay=$(frame_attr "$SVG" leaf_a y)
+	ky=$(frame_attr "$SVG" "vfs_read [k]" y)
+	kx=$(frame_attr "$SVG" "vfs_read [k]" x)
+	pixels=$(build/tools/png_pixels "$TEST_TMP/shot.png" \
+		$((10 + 708 / 2)),$((${ay%.*} + 7)) $((${kx%.*} + 30)),$((${ky%.*} + 7)) 600,5)
+	read -r pa pk pbg <<<"$pixels"
+	check "picture: leaf_a's pixels are its fill ($pa, $uf)" [ "rgb($pa)" = "$uf" ]
+	check "picture: vfs_read's pixels are its fill ($pk, $kf)" [ "rgb($pk)" = "$kf" ]
+	check "picture: the background is the page's ($pbg)" [ "$pbg" = 246,246,240 ]
 fi
 
 # 3. pprof out: Go's pprof reads it, totals and top functions as in the folded output.

@@ -79,10 +79,19 @@ static inline int trie_teardown(void **state)
 	return 0;
 }
 
-/* Builds @f's trie from its profile through @filter, or fails the test. */
+/* Makes every node of @t, which makes them only as they are asked for. */
+static inline void make_all(const struct stack_trie *t)
+{
+	for (uint32_t i = 0; i < t->n; i++)
+		stack_trie__first_child(t, i);
+	assert_int_equal(stack_trie__error(t), 0);
+}
+
+/* Builds @f's trie from its profile through @filter and makes every node, or fails the test. */
 static inline void trie_build(struct trie_fixture *f, const struct view_filter *filter)
 {
 	assert_int_equal(stack_trie__build(&f->t, f->p, filter), 0);
+	make_all(&f->t);
 }
 
 /*

@@ -321,6 +321,104 @@ static void test_binary_garbage(void **state)
 	profile__free(l.p);
 }
 
+/* Reads, a byte at a time (ASan checks each), the 8 bytes after each line's NUL. */
+static void touch_after_lines(const char *text, size_t len)
+{
+	FILE *f = fmemopen((void *)text, len, "r");
+	struct line_reader r;
+	volatile char sum = 0;
+	char *line;
+	size_t n;
+
+	assert_non_null(f);
+	assert_int_equal(line_reader__init(&r, f), 0);
+	while (line_reader__next(&r, &line, &n) == 1) {
+		for (size_t i = 1; i <= 8; i++)
+			sum += line[n + i];
+	}
+	(void)sum;
+	line_reader__free(&r);
+	fclose(f);
+}
+
+/*
+ * A line that ends where the reader's buffer ends (its first read fills
+ * it: LINE_READER_MAX + LINE_READER_BLOCK bytes): frames are read a word
+ * at a time, past a line's end, which stays inside the buffer (ASan would
+ * say otherwise).
+ */
+static void test_line_at_the_buffers_end(void **state)
+{
+	size_t size = LINE_READER_MAX + LINE_READER_BLOCK, len = 0, lines = 0;
+	char *text = malloc(size);
+	struct profile_stack s;
+	struct loaded l;
+
+	(void)state;
+	assert_non_null(text);
+	while (len < size) {
+		/* "a;b 1\n" to the end, after one longer line that makes the sizes meet. */
+		const char *line = len ? "a;b 1\n" : (size % 6 == 2 ? "a;bcd 1\n" : NULL);
+
+		assert_non_null(line);
+		memcpy(text + len, line, strlen(line));
+		len += strlen(line);
+		lines++;
+	}
+	assert_int_equal(len, size);
+	touch_after_lines(text, size);
+	l = load(text, size);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(l.st.stacks, lines);
+	assert_non_null(find_stack(l.p, "a;b", &s));
+	assert_int_equal(s.total, lines - 1);
+	profile__free(l.p);
+	free(text);
+}
+
+
+/*
+ * A line after a read that refilled the reader's buffer, which moved what
+ * it held: the line before is gone from where it was, and what lies there
+ * now must not pass for it. Lines of one width W alternate frames A and B;
+ * the first read holds c whole lines (c odd, W chosen so), and line c, a B,
+ * comes after a refill that leaves line 2c - 1, a B too, where line c - 1,
+ * an A, was. Every line must keep its own frame.
+ */
+static void test_line_after_a_refill(void **state)
+{
+	size_t first = LINE_READER_MAX + LINE_READER_BLOCK, width = 22, lines, len = 0;
+	char *text, want[64];
+	struct profile_stack s;
+	struct loaded l;
+
+	(void)state;
+	while ((first / width) % 2 == 0)
+		width++;
+	lines = 2 * (first / width) + 10;
+	text = malloc(lines * width + 1);
+	assert_non_null(text);
+	for (size_t i = 0; i < lines; i++)
+		len += (size_t)sprintf(text + len, "proc;%c;leaf_%0*zu 1\n", i % 2 ? 'B' : 'A',
+				       (int)width - 15, i);
+	assert_int_equal(len, lines * width);
+	l = load(text, len);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.stacks, lines);
+	assert_int_equal(profile__nstacks(l.p), lines);
+	for (size_t i = 0; i < lines; i++) {
+		profile__stack(l.p, i, &s);
+		assert_int_equal(s.n, 3);
+		assert_int_equal(s.total, 1);
+		snprintf(want, sizeof(want), "leaf_%0*zu", (int)width - 15, i);
+		assert_string_equal(profile__frame_name(l.p, s.frames[2]), want);
+		assert_string_equal(profile__frame_name(l.p, s.frames[1]), i % 2 ? "B" : "A");
+	}
+	profile__free(l.p);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -334,6 +432,8 @@ int main(void)
 		cmocka_unit_test(test_names_sanitized_and_kinds),
 		cmocka_unit_test(test_shared_prefixes),
 		cmocka_unit_test(test_binary_garbage),
+		cmocka_unit_test(test_line_at_the_buffers_end),
+		cmocka_unit_test(test_line_after_a_refill),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,7 @@ static void add_small_profile(struct trie_fixture *f)
 }
 
 /* Writes @f's trie to memory and checks the text and the line count. */
-static void check_output(const struct trie_fixture *f, const char *want, long want_lines)
+static void check_output(struct trie_fixture *f, const char *want, long want_lines)
 {
 	char *buf = NULL;
 	size_t len = 0;

@@ -288,6 +288,38 @@ static void test_detection(void **state)
 	profile__free(l.p);
 }
 
+/*
+ * input__has_control_bytes(): every C0 byte but a tab, and DEL, at every
+ * place of lines of every length up to a few of its blocks (it reads them
+ * a word, or 32 bytes, at a time); never a tab, a printable byte or one of
+ * UTF-8's (0x80 up), and only within the length given.
+ */
+static void test_control_bytes(void **state)
+{
+	char line[80];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(line); i++)
+		line[i] = (char)(0x80 + i);
+	memcpy(line, "text\twith a tab and \xc3\xa9 ", 23);
+	assert_false(input__has_control_bytes(line, sizeof(line)));
+	for (int c = 0; c < 0x100; c++) {
+		bool control = (c < 0x20 && c != '\t') || c == 0x7f;
+
+		for (size_t at = 0; at < sizeof(line); at++) {
+			char keep = line[at];
+
+			line[at] = (char)c;
+			for (size_t len = 0; len <= sizeof(line); len++) {
+				if (input__has_control_bytes(line, len) != (control && at < len))
+					fail_msg("byte 0x%02x at %zu of %zu: %s", c, at, len,
+						 control ? "wrong" : "taken for a control byte");
+			}
+			line[at] = keep;
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_pprof_filtered),
 		cmocka_unit_test(test_pprof_hostile),
 		cmocka_unit_test(test_detection),
+		cmocka_unit_test(test_control_bytes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

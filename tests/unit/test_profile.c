@@ -754,6 +754,41 @@ static void test_stack_sort_matches_plain_sort(void **state)
 	free(want);
 }
 
+/* Where a stack's kernel frames begin, when its frames after the process are user then kernel. */
+static void test_kernel_frames_begin(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t proc, u1, u2, k1, k2, other;
+
+	(void)state;
+	assert_non_null(p);
+	proc = frame(p, "bash", FRAME_PROCESS);
+	other = frame(p, "sh", FRAME_PROCESS);
+	u1 = frame(p, "main", FRAME_USER);
+	u2 = frame(p, "read", FRAME_USER);
+	k1 = frame(p, "read", FRAME_KERNEL);
+	k2 = frame(p, "vfs_read", FRAME_KERNEL);
+	{
+		const uint32_t layered[] = {proc, u1, u2, k1, k2}, user[] = {proc, u1, u2},
+			       kernel[] = {proc, k1, k2}, mixed[] = {proc, u1, k1, u2},
+			       two_procs[] = {proc, other, k1};
+
+		assert_int_equal(add_stack(p, 1, layered, 5, 1), 0);
+		assert_int_equal(add_stack(p, 1, user, 3, 1), 0);
+		assert_int_equal(add_stack(p, 1, kernel, 3, 1), 0);
+		assert_int_equal(add_stack(p, 1, mixed, 4, 1), 0);
+		assert_int_equal(add_stack(p, 1, two_procs, 3, 1), 0);
+		assert_int_equal(add_stack(p, 1, layered, 1, 1), 0);
+	}
+	assert_int_equal(stack_at(p, 0).kernel_at, 3);
+	assert_int_equal(stack_at(p, 1).kernel_at, 3); /* none: where they would begin */
+	assert_int_equal(stack_at(p, 2).kernel_at, 1);
+	assert_int_equal(stack_at(p, 3).kernel_at, PROFILE_NONE);
+	assert_int_equal(stack_at(p, 4).kernel_at, PROFILE_NONE);
+	assert_int_equal(stack_at(p, 5).kernel_at, 1); /* the process alone */
+	profile__free(p);
+}
+
 /* Adds @count samples of @frames (@n) of process @tgid, thread @tid. */
 static void add_thread(struct profile *p, int32_t tgid, int32_t tid, const uint32_t *frames,
 		       uint32_t n, uint64_t count)
@@ -864,6 +899,51 @@ static void test_freeze(void **state)
 	profile__free(p);
 }
 
+/*
+ * Packed, a frozen profile keeps its picture, each stack's counts moved
+ * with it (a stack added since the freeze has none), and the groups are
+ * named again by the new numbers.
+ */
+static void test_pack_frozen_and_grouped(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t proc, a, b, c;
+	struct profile_stack st;
+
+	(void)state;
+	proc = frame(p, "app", FRAME_PROCESS);
+	a = frame(p, "a", FRAME_USER);
+	b = frame(p, "b", FRAME_USER);
+	c = frame(p, "c", FRAME_USER);
+	ADD(p, 1, 1, proc, c); /* stack 0, rank 2 */
+	ADD(p, 2, 2, proc, a); /* stack 1, rank 0 */
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	assert_int_equal(profile__freeze(p), 0);
+	ADD(p, 1, 10, proc, c);
+	ADD(p, 3, 3, proc, b); /* stack 2, rank 1: after the freeze */
+	assert_int_equal(profile__sort(p), 0);
+	assert_int_equal(profile__pack(p), 0);
+	profile__stack(p, 0, &st);
+	assert_int_equal(st.frames[1], a);
+	assert_int_equal(st.total, 2);
+	profile__stack(p, 1, &st);
+	assert_int_equal(st.frames[1], b);
+	assert_int_equal(st.total, 0);
+	profile__stack(p, 2, &st);
+	assert_int_equal(st.frames[1], c);
+	assert_int_equal(st.total, 1);
+	assert_int_equal(profile__total(p, WINDOW_CUMULATIVE), 3);
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 0, GROUP_PID)),
+			    "app [2]");
+	assert_string_equal(profile__frame_name(p, profile__stack_group(p, 2, GROUP_PID)),
+			    "app [1]");
+	profile__thaw(p);
+	profile__stack(p, 2, &st);
+	assert_int_equal(st.total, 11);
+	profile__free(p);
+}
+
 /* The same name in two shared objects makes two frames; without one, profile__frame()'s. */
 static void test_frames_in_objects(void **state)
 {
@@ -946,9 +1026,11 @@ int main(void)
 	    cmocka_unit_test(test_sorted_order_prefixes),
 	    cmocka_unit_test(test_sorted_order_long_shared_prefixes),
 	    cmocka_unit_test(test_stack_sort_matches_plain_sort),
+	    cmocka_unit_test(test_kernel_frames_begin),
 	    cmocka_unit_test(test_threads_and_groups),
 	    cmocka_unit_test(test_group_of_a_named_process),
 	    cmocka_unit_test(test_freeze),
+	    cmocka_unit_test(test_pack_frozen_and_grouped),
 	    cmocka_unit_test(test_frames_in_objects),
 	    cmocka_unit_test(test_text_match),
 	    cmocka_unit_test(test_process_names),

@@ -19,6 +19,7 @@
  */
 #include "tests/unit/profile_fixture.h"
 
+#include "array.h"
 #include "profile/flat.h"
 
 static int setup(void **state)
@@ -63,7 +64,7 @@ static void check_children(const struct stack_trie *t, uint32_t node, const uint
 {
 	size_t i = 0;
 
-	for (uint32_t c = t->nodes[node].first_child; c != TRIE_NONE;
+	for (uint32_t c = stack_trie__first_child(t, node); c != TRIE_NONE;
 	     c = t->nodes[c].next_sibling) {
 		assert_true(i < n);
 		assert_int_equal(c, kids[i]);
@@ -453,6 +454,47 @@ static void test_same_comm_merges_and_bare_process(void **state)
 	CHILDREN(t, TRIE_ROOT, bash, child(t, TRIE_ROOT, idle), child(t, TRIE_ROOT, f->sleep));
 }
 
+/*
+ * Grouped by process, the first level is the group frames, each over its
+ * stacks though they are not neighbours in the sorted order (stacks of the
+ * same frames are, whatever their process), and a callers trie ends with
+ * them too.
+ */
+static void test_grouped_by_process(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter by_pid = {.window = WINDOW_CUMULATIVE, .group = GROUP_PID};
+	const struct stack_trie *t = &f->t;
+	struct stack_trie callers;
+	uint32_t b100, b101, s200, m101, main_callers;
+
+	ADD(f->p, 101, 4, f->bash, f->main, f->bar);
+	assert_int_equal(profile__sort(f->p), 0);
+	assert_int_equal(profile__group(f->p, GROUP_PID), 0);
+	b100 = frame(f->p, "bash [100]", FRAME_PROCESS);
+	b101 = frame(f->p, "bash [101]", FRAME_PROCESS);
+	s200 = frame(f->p, "sleep [200]", FRAME_PROCESS);
+	trie_build(f, &by_pid);
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, b100), child(t, TRIE_ROOT, s200),
+		 child(t, TRIE_ROOT, b101));
+	check_node(t, child(t, TRIE_ROOT, b100), TRIE_ROOT, 1, 0, 6);
+	check_node(t, child(t, child(t, child(t, TRIE_ROOT, b100), f->main), f->bar),
+		   child(t, child(t, TRIE_ROOT, b100), f->main), 3, 1, 1);
+	m101 = child(t, child(t, TRIE_ROOT, b101), f->main);
+	check_node(t, m101, child(t, TRIE_ROOT, b101), 2, 0, 4);
+	CHILDREN(t, m101, child(t, m101, f->bar));
+	check_node(t, child(t, m101, f->bar), m101, 3, 4, 4);
+
+	stack_trie__init(&callers);
+	assert_int_equal(stack_trie__build_callers(&callers, t, f->p, f->bar), 0);
+	main_callers = child(&callers, TRIE_ROOT, f->main);
+	check_node(&callers, main_callers, TRIE_ROOT, 1, 0, 5);
+	CHILDREN(&callers, main_callers, child(&callers, main_callers, b101),
+		 child(&callers, main_callers, b100));
+	check_node(&callers, child(&callers, main_callers, b100), main_callers, 2, 1, 1);
+	stack_trie__free(&callers);
+}
+
 /* Rebuilding replaces everything: the same view twice gives the same nodes. */
 static void test_rebuild_leaves_nothing_behind(void **state)
 {
@@ -517,7 +559,7 @@ static void test_wide_trie(void **state)
 	assert_int_equal(t->n, WIDE + 2);
 	w = child(t, TRIE_ROOT, proc);
 	check_node(t, w, TRIE_ROOT, 1, 0, WIDE);
-	c = t->nodes[w].first_child;
+	c = stack_trie__first_child(t, w);
 	for (int i = 0; i < WIDE; i++) {
 		assert_int_equal(child(t, w, leaf[i]), c);
 		check_node(t, c, w, 2, 1, 1);
@@ -543,22 +585,24 @@ static bool sibling_before(const struct stack_trie *t, const struct profile *p, 
 
 /*
  * The layout stack_trie.h promises: every node's parent comes before it,
- * one deeper, and the node before it is its parent or a descendant of its
- * parent (depth-first order); siblings in their order.
+ * one level up; a node's children are consecutive, from its first child
+ * on, in their order.
  */
 static void check_layout(const struct stack_trie *t, const struct profile *p)
 {
 	for (uint32_t i = 1; i < t->n; i++) {
-		uint32_t parent = t->nodes[i].parent, prev = i - 1;
+		uint32_t parent = t->nodes[i].parent, next = t->nodes[i].next_sibling;
 
 		assert_true(parent < i);
 		assert_int_equal(stack_trie__depth(t, i), stack_trie__depth(t, parent) + 1);
 		assert_true(stack_trie__depth(t, i) <= t->max_depth);
-		while (prev != parent && prev != TRIE_ROOT)
-			prev = t->nodes[prev].parent;
-		assert_int_equal(prev, parent);
-		if (t->nodes[i].next_sibling != TRIE_NONE)
-			assert_true(sibling_before(t, p, i, t->nodes[i].next_sibling));
+		if (next != TRIE_NONE) {
+			assert_int_equal(next, i + 1);
+			assert_int_equal(t->nodes[next].parent, parent);
+			assert_true(sibling_before(t, p, i, next));
+		}
+		if (stack_trie__first_child(t, parent) != i)
+			assert_int_equal(t->nodes[i - 1].next_sibling, i);
 	}
 }
 
@@ -566,7 +610,7 @@ static void check_layout(const struct stack_trie *t, const struct profile *p)
 static void check_same_subtree(const struct stack_trie *a, uint32_t na, const struct stack_trie *b,
 			       uint32_t nb)
 {
-	uint32_t ca = a->nodes[na].first_child, cb = b->nodes[nb].first_child;
+	uint32_t ca = stack_trie__first_child(a, na), cb = stack_trie__first_child(b, nb);
 
 	assert_int_equal(a->nodes[na].frame, b->nodes[nb].frame);
 	assert_int_equal(stack_trie__depth(a, na), stack_trie__depth(b, nb));
@@ -687,6 +731,7 @@ static void check_flat(const struct stack_trie *t, const struct profile *p,
 struct sample_frames {
 	uint32_t procs[3], user[6], kernel[4];
 };
+#define SAMPLE_FRAMES 13 /* all of them */
 
 static void sample_frames(struct profile *p, struct sample_frames *sf)
 {
@@ -804,12 +849,14 @@ static void check_three_ways(struct profile **p, const struct sample_frames *sf)
 	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
 		for (int k = 0; k < 3; k++) {
 			assert_int_equal(stack_trie__build(&t[k], p[k], &filters[i]), 0);
+			make_all(&t[k]);
 			assert_true(t[k].n > 1);
 			check_layout(&t[k], p[k]);
 			check_counts(&t[k], p[k], &filters[i]);
 			check_flat(&t[k], p[k], &filters[i]);
 			assert_int_equal(
 			    stack_trie__build_callers(&callers[k], &t[k], p[k], sf->kernel[0]), 0);
+			make_all(&callers[k]);
 			check_layout(&callers[k], p[k]);
 		}
 		check_same_trie(&t[0], &t[1]);
@@ -871,6 +918,7 @@ static void test_prefix_stacks(void **state)
 	ADD(f->p, 101, 7, f->bash, f->main);
 	assert_int_equal(stack_trie__init(&unsorted), 0);
 	assert_int_equal(stack_trie__build(&unsorted, f->p, &all), 0);
+	make_all(&unsorted);
 	assert_int_equal(profile__sort(f->p), 0);
 	trie_build(f, &all);
 	check_layout(t, f->p);
@@ -915,6 +963,318 @@ static void test_shown_frame_after_hidden(void **state)
 	NO_CHILDREN(t, foo);
 }
 
+/* Children are made when they are first asked for, and not before. */
+static void test_children_made_when_asked(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter all = {.window = WINDOW_CUMULATIVE};
+	const struct stack_trie *t = &f->t;
+	uint32_t bash, sleep, smain;
+
+	assert_int_equal(stack_trie__build(&f->t, f->p, &all), 0);
+	assert_int_equal(t->n, 1);
+	assert_int_equal(t->max_depth, 4);
+	check_node(t, TRIE_ROOT, TRIE_NONE, 0, 0, 11);
+	assert_true(stack_trie__has_children(t, TRIE_ROOT));
+	bash = stack_trie__first_child(t, TRIE_ROOT);
+	assert_int_equal(t->n, 3);
+	sleep = t->nodes[bash].next_sibling;
+	assert_int_equal(t->nodes[bash].frame, f->bash);
+	assert_int_equal(t->nodes[sleep].frame, f->sleep);
+	assert_int_equal(t->nodes[sleep].next_sibling, TRIE_NONE);
+	/* Their counts and whether they have children are known before theirs are made. */
+	check_node(t, bash, TRIE_ROOT, 1, 0, 6);
+	check_node(t, sleep, TRIE_ROOT, 1, 0, 5);
+	assert_true(stack_trie__has_children(t, sleep));
+	assert_int_equal(stack_trie__first_child(t, TRIE_ROOT), bash);
+	assert_int_equal(t->n, 3);
+	smain = stack_trie__first_child(t, sleep);
+	assert_int_equal(t->n, 4);
+	check_node(t, smain, sleep, 2, 5, 5);
+	assert_false(stack_trie__has_children(t, smain));
+	assert_int_equal(stack_trie__first_child(t, smain), TRIE_NONE);
+	assert_int_equal(t->n, 4);
+	assert_int_equal(stack_trie__error(t), 0);
+	make_all(t);
+	check_full_trie(f);
+}
+
+/*
+ * The trie shows the stacks and counts of its build while the profile
+ * grows (live capture goes on between refreshes): the frames it borrows
+ * stay where they were, and counts added later are not its.
+ */
+static void test_view_kept_while_profile_grows(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter all = {.window = WINDOW_CUMULATIVE};
+	uint32_t frames[3] = {f->bash, f->main, 0};
+	char name[32];
+
+	assert_int_equal(stack_trie__build(&f->t, f->p, &all), 0);
+	ADD(f->p, 100, 40, f->bash, f->main, f->foo);
+	for (int i = 0; i < 200000; i++) {
+		snprintf(name, sizeof(name), "grown_%d", i % 5000);
+		frames[2] = frame(f->p, name, FRAME_USER);
+		assert_int_equal(add_stack(f->p, 100 + i / 5000, frames, 3, 1), 0);
+	}
+	make_all(&f->t);
+	check_full_trie(f);
+}
+
+/* A node, as a walk or a recursion over the children met it. */
+struct seen_node {
+	uint32_t frame, depth;
+	uint64_t total, self;
+};
+
+struct seen_nodes {
+	struct seen_node *v;
+	size_t n, cap;
+	uint32_t prune_below; /* a walk goes no deeper than this */
+	size_t most_made;     /* the most nodes in memory during a walk */
+	size_t chains;        /* chains seen whole */
+};
+
+static void see(struct seen_nodes *s, const struct stack_trie *t, uint32_t node)
+{
+	const struct trie_node *x = &t->nodes[node];
+
+	assert_int_equal(array__grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v), 256), 0);
+	s->v[s->n++] = (struct seen_node){x->frame, x->depth, x->total, x->self};
+}
+
+/* Every node below @node, a node before its children, siblings in order. */
+static void see_subtree(struct seen_nodes *s, const struct stack_trie *t, uint32_t node)
+{
+	see(s, t, node);
+	for (uint32_t c = stack_trie__first_child(t, node); c != TRIE_NONE;
+	     c = t->nodes[c].next_sibling)
+		see_subtree(s, t, c);
+}
+
+/* A chain, seen as the nodes it stands for. */
+static void see_chain(void *ctx, const struct stack_trie *t, uint32_t above,
+		      const uint32_t *frames, uint32_t n, uint64_t count)
+{
+	struct seen_nodes *s = ctx;
+
+	assert_true(n > 0);
+	assert_int_equal(t->nodes[above].hi - t->nodes[above].lo, 1);
+	for (uint32_t k = 0; k < n; k++) {
+		assert_int_equal(array__grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v), 256),
+				 0);
+		s->v[s->n++] = (struct seen_node){frames[k], t->nodes[above].depth + 1 + k, count,
+						  k + 1 == n ? count : 0};
+	}
+	s->chains++;
+}
+
+static bool see_walked(void *ctx, const struct stack_trie *t, uint32_t node)
+{
+	struct seen_nodes *s = ctx;
+
+	see(s, t, node);
+	/* The path and the siblings on it only: at most every frame at each level. */
+	assert_true(t->n <= 1 + (size_t)SAMPLE_FRAMES * t->nodes[node].depth);
+	if (t->n > s->most_made)
+		s->most_made = t->n;
+	return t->nodes[node].depth < s->prune_below;
+}
+
+/*
+ * A walk meets the nodes of the whole trie in the order of a recursion over
+ * their children, node by node or with its chains whole, leaves out what is
+ * below a node it was told not to enter, keeps the path in memory, not the
+ * trie, and leaves the trie its root alone, as it was built.
+ */
+static void test_walk(void **state)
+{
+	struct random_sample *r = malloc(NSAMPLES * sizeof(*r));
+	struct profile *p = profile__new();
+	const struct view_filter filters[] = {
+	    {.window = WINDOW_CUMULATIVE},
+	    {.window = WINDOW_CUMULATIVE, .hide_kernel = true},
+	    {.window = WINDOW_CUMULATIVE, .hide_user = true},
+	};
+	struct stack_trie walked, whole;
+	struct sample_frames sf;
+	uint32_t seed = 77;
+
+	(void)state;
+	assert_non_null(r);
+	assert_non_null(p);
+	sample_frames(p, &sf);
+	random_samples(r, NSAMPLES, &sf, &seed);
+	add_samples(p, r, NSAMPLES, 0);
+	/* Long stacks of their own, whose ends no other stack shares: chains. */
+	for (int i = 0; i < 30; i++) {
+		uint32_t frames[SAMPLE_MAX + 8];
+
+		frames[0] = sf.procs[i % 3];
+		for (int k = 1; k < SAMPLE_MAX + 8; k++)
+			frames[k] = k % 3 ? sf.user[next_random(&seed) % 6]
+					  : sf.kernel[next_random(&seed) % 4];
+		assert_int_equal(add_stack(p, 9000 + i, frames, SAMPLE_MAX + 8, 1 + i), 0);
+	}
+	stack_trie__init(&walked);
+	stack_trie__init(&whole);
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		struct seen_nodes want = {0}, got = {0}, pruned = {0}, chained = {0};
+
+		assert_int_equal(stack_trie__build(&whole, p, &filters[i]), 0);
+		assert_int_equal(stack_trie__build(&walked, p, &filters[i]), 0);
+		see_subtree(&want, &whole, TRIE_ROOT);
+		got.prune_below = UINT32_MAX / 64;
+		assert_int_equal(stack_trie__walk(&walked,
+						  &(struct trie_visitor){.node = see_walked,
+									 .ctx = &got}),
+				 0);
+		assert_int_equal(got.n, want.n);
+		assert_int_equal(got.n, whole.n);
+		assert_true(got.most_made * 4 < whole.n); /* never much of the trie */
+		assert_memory_equal(got.v, want.v, want.n * sizeof(*want.v));
+		assert_int_equal(walked.n, 1);
+		pruned.prune_below = 2;
+		assert_int_equal(stack_trie__walk(&walked,
+						  &(struct trie_visitor){.node = see_walked,
+									 .ctx = &pruned}),
+				 0);
+		for (size_t k = 0, j = 0; k < want.n; k++) {
+			if (want.v[k].depth > 2)
+				continue;
+			assert_true(j < pruned.n);
+			assert_memory_equal(&pruned.v[j++], &want.v[k], sizeof(want.v[k]));
+		}
+		chained.prune_below = UINT32_MAX / 64;
+		assert_int_equal(stack_trie__walk(&walked,
+						  &(struct trie_visitor){see_walked, see_chain,
+									 &chained}),
+				 0);
+		assert_true(chained.chains > 0);
+		assert_int_equal(chained.n, want.n);
+		assert_memory_equal(chained.v, want.v, want.n * sizeof(*want.v));
+		make_all(&walked);
+		check_same_trie(&walked, &whole);
+		free(want.v);
+		free(got.v);
+		free(pruned.v);
+		free(chained.v);
+	}
+	stack_trie__free(&walked);
+	stack_trie__free(&whole);
+	profile__free(p);
+	free(r);
+}
+
+/* Marks frame @frame alone, in @marks of @n frames. */
+static const uint8_t *mark_one(uint8_t *marks, size_t n, uint32_t frame)
+{
+	memset(marks, 0, n);
+	marks[frame] = 1;
+	return marks;
+}
+
+/* Whether a node below another has a marked frame, its children made or not. */
+static void test_below_has(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter all = {.window = WINDOW_CUMULATIVE};
+	struct view_filter no_kernel = {.window = WINDOW_CUMULATIVE, .hide_kernel = true};
+	const struct stack_trie *t = &f->t;
+	uint8_t marks[16];
+	uint32_t bash, foo;
+
+	assert_true(profile__nframes(f->p) <= sizeof(marks));
+	for (int made = 0; made < 2; made++) {
+		assert_int_equal(stack_trie__build(&f->t, f->p, &all), 0);
+		if (made)
+			make_all(t);
+		mark_one(marks, sizeof(marks), f->sys_read);
+		assert_true(stack_trie__below_has(t, TRIE_ROOT, marks));
+		bash = child(t, TRIE_ROOT, f->bash);
+		assert_true(stack_trie__below_has(t, bash, marks));
+		foo = child(t, child(t, bash, f->main), f->foo);
+		assert_true(stack_trie__below_has(t, foo, marks));
+		assert_false(stack_trie__below_has(t, child(t, foo, f->sys_read), marks));
+		assert_false(stack_trie__below_has(t, child(t, TRIE_ROOT, f->sleep), marks));
+		/* A node's own frame is not below it. */
+		mark_one(marks, sizeof(marks), f->bash);
+		assert_false(stack_trie__below_has(t, bash, marks));
+		assert_true(stack_trie__below_has(t, TRIE_ROOT, marks));
+		mark_one(marks, sizeof(marks), f->main);
+		assert_true(stack_trie__below_has(t, TRIE_ROOT, marks));
+	}
+	/* A hidden frame is in no node. */
+	assert_int_equal(stack_trie__build(&f->t, f->p, &no_kernel), 0);
+	assert_false(stack_trie__below_has(t, TRIE_ROOT,
+					   mark_one(marks, sizeof(marks), f->sys_read)));
+}
+
+/*
+ * Packed (profile__pack()), the stacks' frames lie in the sorted order, one
+ * after the other, and every view is the same.
+ */
+static void test_pack_keeps_views(void **state)
+{
+	struct random_sample *r = malloc(NSAMPLES * sizeof(*r));
+	struct profile *p[2] = {profile__new(), profile__new()};
+	struct sample_frames sf;
+	struct stack_trie t[2];
+	const struct view_filter filters[] = {
+	    {.window = WINDOW_CUMULATIVE},
+	    {.window = WINDOW_RECENT, .hide_kernel = true},
+	    {.window = WINDOW_CUMULATIVE, .hide_user = true, .text = "read"},
+	};
+	uint32_t seed = 5;
+
+	(void)state;
+	assert_non_null(r);
+	for (int k = 0; k < 2; k++) {
+		assert_non_null(p[k]);
+		sample_frames(p[k], &sf);
+		stack_trie__init(&t[k]);
+	}
+	random_samples(r, NSAMPLES, &sf, &seed);
+	for (int k = 0; k < 2; k++) {
+		add_samples(p[k], r, NSAMPLES / 2, 0);
+		profile__close_interval(p[k]);
+		add_samples(p[k], r + NSAMPLES / 2, NSAMPLES - NSAMPLES / 2, 0);
+	}
+	assert_int_equal(profile__sort(p[1]), 0);
+	assert_int_equal(profile__pack(p[1]), 0);
+	for (size_t i = 1; i < profile__nstacks(p[1]); i++) {
+		struct profile_stack a, b, c;
+
+		profile__stack_sorted(p[1], i - 1, &a);
+		profile__stack_sorted(p[1], i, &b);
+		assert_ptr_equal(b.frames, a.frames + a.n);
+		profile__stack(p[1], i, &c); /* renumbered by rank */
+		assert_ptr_equal(c.frames, b.frames);
+	}
+	/* The stacks are found again when they come again: both profiles count them. */
+	for (int k = 0; k < 2; k++) {
+		size_t n = profile__nstacks(p[k]);
+
+		add_samples(p[k], r, NSAMPLES / 4, 0);
+		assert_int_equal(profile__nstacks(p[k]), n);
+	}
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		for (int k = 0; k < 2; k++) {
+			assert_int_equal(stack_trie__build(&t[k], p[k], &filters[i]), 0);
+			make_all(&t[k]);
+			check_counts(&t[k], p[k], &filters[i]);
+		}
+		check_same_trie(&t[0], &t[1]);
+	}
+	for (int k = 0; k < 2; k++) {
+		stack_trie__free(&t[k]);
+		profile__free(p[k]);
+	}
+	free(r);
+}
+
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -931,6 +1291,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_ties_by_name, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_same_comm_merges_and_bare_process, setup,
 					    trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_grouped_by_process, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_rebuild_leaves_nothing_behind, setup,
 					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_profile, setup, trie_teardown),
@@ -938,6 +1299,12 @@ int main(void)
 	    cmocka_unit_test(test_any_order_same_trie),
 	    cmocka_unit_test_setup_teardown(test_prefix_stacks, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_shown_frame_after_hidden, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_children_made_when_asked, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_view_kept_while_profile_grows, setup,
+					    trie_teardown),
+	    cmocka_unit_test(test_walk),
+	    cmocka_unit_test_setup_teardown(test_below_has, setup, trie_teardown),
+	    cmocka_unit_test(test_pack_keeps_views),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

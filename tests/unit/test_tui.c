@@ -332,11 +332,21 @@ static void test_tree_arrows(void **state)
 	close_view(&f);
 }
 
+/* The name of the frame on row @i of the call tree's rows on screen ("all" for the root). */
+static const char *row_name(const struct fixture *f, size_t i)
+{
+	uint32_t n = f->view.tree.rows[i].node;
+
+	assert_true(i < f->view.tree.nrows);
+	return n == TRIE_ROOT ? "all" : profile__frame_name(f->prof, f->view.trie.nodes[n].frame);
+}
+
 /*
  * Expanding the selected row scrolls its new rows into sight. At 60x10 the
- * tree shows 6 of the 8 first rows; G selects bash (row 7, top 2); e opens
- * its hottest path: bash and its 5 rows below (main, readline, read,
- * vfs_read, [unknown]) fill the pane, bash on top.
+ * tree shows 6 of the 8 first rows; G selects bash (row 7: the screen shows
+ * rows 2 to 7, main to bash); e opens its hottest path: bash and its 5 rows
+ * below (main, readline, read, vfs_read, [unknown]) fill the pane, bash on
+ * top.
  */
 static void test_tree_expand_scrolls_new_rows_into_sight(void **state)
 {
@@ -347,12 +357,16 @@ static void test_tree_expand_scrolls_new_rows_into_sight(void **state)
 	f.view.layout = LAYOUT_TREE;
 	assert_int_equal(view__refresh(&f.view), 0);
 	type(&f, "G");
-	assert_int_equal(f.view.tree.sel_row, 7);
-	assert_int_equal(f.view.tree.top, 2);
+	assert_int_equal(f.view.tree.nrows, 6);
+	assert_int_equal(f.view.tree.sel_row, 5);
+	assert_string_equal(row_name(&f, 0), "main");
+	assert_string_equal(row_name(&f, 5), "bash");
 	type(&f, "e");
-	assert_int_equal(f.view.tree.nrows, 13);
-	assert_int_equal(f.view.tree.sel_row, 7);
-	assert_int_equal(f.view.tree.top, 7);
+	assert_int_equal(f.view.tree.nrows, 6);
+	assert_int_equal(f.view.tree.sel_row, 0);
+	assert_string_equal(row_name(&f, 0), "bash");
+	assert_string_equal(row_name(&f, 4), "vfs_read");
+	assert_string_equal(row_name(&f, 5), "[unknown]");
 	close_view(&f);
 }
 
@@ -744,6 +758,53 @@ static void test_flat_search(void **state)
 	close_view(&f);
 }
 
+/*
+ * The flat list is made when it is shown, from the trie as it is then:
+ * after K in the tree, Tab to the list shows no kernel frame (readline now
+ * ends bash's stacks) and selects the frame the tree had selected.
+ */
+static void test_flat_list_made_when_shown(void **state)
+{
+	static const char *const want[] = { "leaf_a", "leaf_b", "readline", "[unknown]", "setup",
+					    "main", "work" };
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	type(&f, "Kjjj");
+	assert_string_equal(selected(&f), "work");
+	type(&f, "\t\t\t\t");
+	assert_int_equal(f.view.layout, LAYOUT_FLAT);
+	assert_int_equal(f.view.flat.list.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < f.view.flat.list.n; i++)
+		assert_string_equal(profile__frame_name(f.prof, f.view.flat.list.entries[i].frame),
+				    want[i]);
+	assert_int_equal(f.view.flat.list.entries[2].self, 10);
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "work");
+	assert_int_equal(f.view.flat.sel, 6);
+	close_view(&f);
+}
+
+/*
+ * Keys read together act before the screen is refreshed, as the app reads
+ * them: Tab to the flat list then Enter opens the callers of its first row.
+ */
+static void test_keys_after_tab_act_on_the_list(void **state)
+{
+	struct fixture f;
+	unsigned int flags = 0;
+
+	(void)state;
+	open_view(&f, P1, 60, 17, false);
+	for (const char *k = "\t\t\t\t\n"; *k; k++)
+		flags |= actions__key(&f.view, *k);
+	assert_true(f.view.flat.callers_open);
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.callers_frame), "leaf_a");
+	assert_int_equal(flags & ACT_REBUILD, 0);
+	assert_int_equal(view__refresh(&f.view), 0);
+	close_view(&f);
+}
+
 /* A function that recurses counts each stack once in its total. */
 static void test_flat_recursion_counts_once(void **state)
 {
@@ -767,7 +828,7 @@ static void test_flat_recursion_counts_once(void **state)
 	/* The callers of f: its outermost calls only, both from r. */
 	assert_int_equal(stack_trie__build_callers(&callers, &t, p, fl.entries[1].frame), 0);
 	assert_int_equal(callers.nodes[TRIE_ROOT].total, 15);
-	assert_int_equal(callers.nodes[callers.nodes[TRIE_ROOT].first_child].total, 15);
+	assert_int_equal(callers.nodes[stack_trie__first_child(&callers, TRIE_ROOT)].total, 15);
 	flat_list__free(&fl);
 	stack_trie__free(&callers);
 	stack_trie__free(&t);
@@ -1034,7 +1095,8 @@ static void test_group_key(void **state)
 
 	(void)state;
 	open_view(&f, two_shs, 80, 24, false);
-	assert_int_equal(f.view.trie.nodes[f.view.trie.nodes[TRIE_ROOT].first_child].total, 8);
+	assert_int_equal(f.view.trie.nodes[stack_trie__first_child(&f.view.trie, TRIE_ROOT)].total,
+			 8);
 	assert_true(type(&f, "P") & ACT_REBUILD);
 	assert_int_equal(profile__group(f.prof, f.view.group), 0); /* as the app does */
 	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
@@ -1222,7 +1284,6 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	struct profile *p = profile_of(lines);
 	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
 	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
-	struct stack_trie t;
 	char path[512], want[512], saved[512], target[512], link[512], name[64];
 	time_t when = 1700000000;
 	char *text;
@@ -1230,15 +1291,13 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	char stamp[32];
 
 	(void)state;
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
 	localtime_r(&when, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	assert_int_equal(snapshot__default_name(when, name, sizeof(name)), 0);
 	snprintf(want, sizeof(want), "flametop-%s.folded", stamp);
 	assert_string_equal(name, want);
 	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir(), name);
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
 	assert_string_equal(saved, path);
 	text = read_file(saved);
 	assert_string_equal(text, "app;main;f_[k] 3\napp;g 2\n");
@@ -1248,13 +1307,12 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	snprintf(link, sizeof(link), "%s/flametop-%s-1.folded", unit_tmpdir(), stamp);
 	close(open(target, O_WRONLY | O_CREAT, 0600));
 	assert_int_equal(symlink(target, link), 0);
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
 	snprintf(want, sizeof(want), "%s/flametop-%s-2.folded", unit_tmpdir(), stamp);
 	assert_string_equal(saved, want);
 	text = read_file(target);
 	assert_string_equal(text, "");
 	free(text);
-	stack_trie__free(&t);
 	profile__free(p);
 }
 
@@ -1265,29 +1323,25 @@ static void test_snapshot_format_by_extension(void **state)
 	struct profile *p = profile_of(lines);
 	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
 	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
-	struct stack_trie t;
 	char path[512], saved[512], want[512];
 	char *text;
 
 	(void)state;
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, &vf), 0);
 	snprintf(path, sizeof(path), "%s/view.svg", unit_tmpdir());
 	/* root, process, main, f, g: five frames drawn */
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 5);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 5);
 	text = read_file(saved);
 	assert_int_equal(strncmp(text, "<?xml", 5), 0);
 	assert_non_null(strstr(text, "<svg"));
 	free(text);
 	snprintf(path, sizeof(path), "%s/view.pb.gz", unit_tmpdir());
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
-	assert_int_equal(snapshot__save(path, &t, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
 	snprintf(want, sizeof(want), "%s/view-1.pb.gz", unit_tmpdir());
 	assert_string_equal(saved, want);
 	text = read_file(saved);
 	assert_int_equal((unsigned char)text[0], 0x1f); /* gzip */
 	free(text);
-	stack_trie__free(&t);
 	profile__free(p);
 }
 
@@ -1314,6 +1368,8 @@ int main(void)
 		cmocka_unit_test(test_escape_in_name_is_harmless),
 		cmocka_unit_test(test_flat_list_and_callers),
 		cmocka_unit_test(test_flat_search),
+		cmocka_unit_test(test_flat_list_made_when_shown),
+		cmocka_unit_test(test_keys_after_tab_act_on_the_list),
 		cmocka_unit_test(test_flat_recursion_counts_once),
 		cmocka_unit_test(test_live_header),
 		cmocka_unit_test(test_help_lists_every_key),

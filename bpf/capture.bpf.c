@@ -506,10 +506,14 @@ static __always_inline long walk_user_frames(const struct user_regs *r, __u64 *h
  * unwind_step() from bpf_loop(): the verifier checks a step once. Each
  * step finds the mapping of the frame last recorded, the row of its table
  * (at its address less one: a return address follows its call), and
- * follows the rule there to the caller's registers; where no table covers
- * the frame, it follows the frame pointer instead, as walk_user_frames()
- * does. A caller's address must lie in one of the process's executable
- * mappings to be recorded: a walk never records a frame it made up.
+ * follows the rule there to the caller's registers; in code known to
+ * have no table (a file without CFI, JIT code), it follows the frame
+ * pointer instead, as walk_user_frames() does. Where the walk does not know
+ * the code yet (the process is not described, or its file's table is not
+ * in), it stops: a frame pointer there may belong to a caller's frame (a
+ * leaf that never set one up), and following it would skip that caller. A
+ * caller's address must lie in one of the process's executable mappings
+ * to be recorded: a walk never records a frame it made up.
  *
  * The walk's state is kept in a per-CPU map, not on the stack: the
  * verifier follows values on the stack from one call of the callback to
@@ -767,7 +771,9 @@ static __always_inline bool unwind_memo_rule(struct unwind_walk *w, const struct
 
 /*
  * The rule for the frame last recorded, looked up at @addr, into @r; a
- * NONE rule where the frame has none, with w->fp_end saying why.
+ * NONE rule where there is none, with w->fp_end saying why: UNWIND_NO_TABLE
+ * where the code has no table (a frame-pointer step may follow), another
+ * reason where the code or its table is not known yet.
  */
 static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struct unwind_proc *p,
 					      __u64 addr, struct unwind_rule *r)
@@ -955,8 +961,10 @@ static long unwind_step(__u32 i, void *arg)
 		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
 	addr = nr > 1 ? w->pc - 1 : w->pc; /* a return address follows its call */
 	unwind_frame_rule(w, p, addr, &r);
-	end = r.kind == UNWIND_RULE_NONE ? unwind_fp_step(w, nr, &c)
-					 : unwind_rule_step(w, &r, addr, &c);
+	if (r.kind != UNWIND_RULE_NONE)
+		end = unwind_rule_step(w, &r, addr, &c);
+	else
+		end = w->fp_end == UNWIND_NO_TABLE ? unwind_fp_step(w, nr, &c) : w->fp_end;
 	if (end == STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
 	if (end == STEP_ON && p) {

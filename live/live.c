@@ -62,13 +62,18 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	}
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
-	if (unwinder) /* their tables are built while the programs load */
-		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm);
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
 		return ret;
 	}
+	/*
+	 * The tables of what runs now are built while the first samples come in
+	 * (built during the load, they slowed it by half: the verifier and the
+	 * builds share two CPUs and the memory bus).
+	 */
+	if (unwinder)
+		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm);
 	l->names = name_cache__new(sym, prof, capture__mode(l->cap) != CAPTURE_SAMPLE);
 	if (!l->names) {
 		live__close(l);

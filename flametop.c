@@ -166,6 +166,7 @@ static void capture_opts_from(const struct options *o, struct capture_opts *c)
 		.comm = o->comm,
 		.stack_entries = o->stack_entries,
 		.count_entries = o->count_entries,
+		.min_block_ns = o->min_block_us * 1000,
 	};
 }
 
@@ -176,6 +177,7 @@ static const char *const stat_labels[STAT_NR] = {
 	[STAT_KSTACK_FAULT] = "kernel walk failed",
 	[STAT_USTACK_NOMEM] = "user stack store full",
 	[STAT_USTACK_FAULT] = "user walk failed",
+	[STAT_LOST_WAITS_FULL] = "waits map full",
 };
 
 /* Where the stats' labelled slots end: the walks' ends follow (live__walks_text()). */
@@ -234,16 +236,19 @@ static void summary_events(char *buf, size_t size, const struct live *live,
 			st->slot[STAT_EVENTS], seconds, capture__hook(cap), o->freq,
 			capture__ncpus(cap), lines);
 	else
-		appendf(buf, size, "%" PRIu64 " reads in %.2f s (%s), %ld stacks",
-			st->slot[STAT_EVENTS], seconds, capture__hook(cap), lines);
+		appendf(buf, size, "%" PRIu64 " %s in %.2f s (%s), %ld stacks",
+			st->slot[STAT_EVENTS], live_units(o->mode, o->weight).event, seconds,
+			capture__hook(cap), lines);
+	if (o->mode == CAPTURE_OFFCPU)
+		appendf(buf, size, ", counts in microseconds off the CPU");
 }
 
 /* Events not counted, by reason. */
 static void summary_lost(char *buf, size_t size, const struct capture_stats *st)
 {
-	appendf(buf, size, ", %" PRIu64 " lost",
-		st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY]);
+	appendf(buf, size, ", %" PRIu64 " lost", capture_stats__lost(st));
 	append_reasons(buf, size, st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
+	append_reasons(buf, size, st, STAT_LOST_WAITS_FULL, STAT_LOST_WAITS_FULL + 1);
 }
 
 /* Idle samples the kernel skipped, credited from /proc/stat. */
@@ -285,6 +290,10 @@ static void print_summary(struct live *live, const struct run_window *w, const s
 	summary_idle(buf, sizeof(buf), live__idle_credited(live));
 	summary_partial(buf, sizeof(buf), &st);
 	fprintf(stderr, "flametop: %s\n", buf);
+	if (o->mode == CAPTURE_OFFCPU) {
+		live__offcpu_text(live, &st, false, buf, sizeof(buf));
+		fprintf(stderr, "flametop: %s\n", buf);
+	}
 	if (!o->kernel_only) {
 		live__walks_text(live, &st, false, buf, sizeof(buf));
 		fprintf(stderr, "flametop: %s\n", buf);
@@ -450,7 +459,8 @@ static void live_info(const struct options *o, const struct live *live, const st
 		      char *title, size_t size, struct output_info *info)
 {
 	const struct capture *cap = live__capture(live);
-	bool sample = o->mode == CAPTURE_SAMPLE, bytes = o->weight == WEIGHT_BYTES;
+	struct live_units u = live_units(o->mode, o->weight);
+	bool sample = o->mode == CAPTURE_SAMPLE;
 	double seconds = w->stop - w->start;
 
 	if (sample)
@@ -461,8 +471,8 @@ static void live_info(const struct options *o, const struct live *live, const st
 			 capture__hook(cap), seconds);
 	*info = (struct output_info){
 		.title = title,
-		.type = sample ? "samples" : bytes ? "bytes" : "reads",
-		.unit = bytes ? "bytes" : "count",
+		.type = u.type,
+		.unit = u.unit,
 		.period_ns = sample ? 1000000000ull / o->freq : 0,
 		.time_ns = w->started,
 		.duration_ns = (int64_t)(seconds * 1e9),
@@ -506,7 +516,8 @@ static int run_batch_live(const struct options *o)
 		goto cleanup;
 	}
 	ret = EXIT_USAGE;
-	if (live__open(&copts, o->weight, sym, unwinder, prof, &live, err, sizeof(err))) {
+	if (live__open(&copts, live_units(o->mode, o->weight).weight, sym, unwinder, prof, &live,
+		       err, sizeof(err))) {
 		fail("%s", err);
 		goto cleanup;
 	}

@@ -11,7 +11,8 @@
 const char options_usage[] =
 	"Usage: flametop [OPTION]...\n"
 	"A live, top-style eBPF profiler: samples every CPU's stacks (or traces every\n"
-	"vfs_read), names kernel and user frames, and shows the hottest call paths.\n"
+	"vfs_read, or times threads off the CPU), names kernel and user frames, and\n"
+	"shows the hottest call paths.\n"
 	"\n"
 	"  -F, --frequency HZ     samples per second per CPU (default 99)\n"
 	"  -p, --pid PID[,PID]    only these processes (at most 64)\n"
@@ -19,8 +20,11 @@ const char options_usage[] =
 	"  -K, --kernel-only      only kernel frames\n"
 	"  -U, --user-only        only user frames\n"
 	"  -d, --delay SECS       seconds between screen refreshes (default 2)\n"
-	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read\n"
+	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read;\n"
+	"                         offcpu: time threads spend off the CPU, by stack\n"
 	"      --weight WEIGHT    read mode: calls (default) or bytes requested\n"
+	"      --min-block US     offcpu mode: drop waits shorter than US microseconds\n"
+	"                         (default 1)\n"
 	"      --group GROUP      the tree's first level: comm (default), pid or tid\n"
 	"      --folded           print folded stacks (for flamegraph.pl), no screen\n"
 	"      --svg FILE         write an SVG flame graph (for a browser) to FILE, no screen\n"
@@ -47,6 +51,7 @@ const char options_usage[] =
 	"  flametop --svg cpu.svg --duration 10    a flame graph of 10 s\n"
 	"  perf script | flametop -i -             browse a perf.data\n"
 	"  flametop --mode read -c cat             who reads, through which code\n"
+	"  flametop --mode offcpu -p 1234          where a process waits, and how long\n"
 	"  flametop -i out.folded                  browse a folded file\n"
 	"\n"
 	"Exit status: 0, or 2 after one line on stderr saying what was wrong.\n";
@@ -65,6 +70,7 @@ enum {
 	OPT_COUNT_ENTRIES,
 	OPT_UNWIND,
 	OPT_UNWIND_MEMORY,
+	OPT_MIN_BLOCK,
 	OPT_VERSION,
 };
 
@@ -92,6 +98,7 @@ static const struct option long_options[] = {
 	{ "count-entries", required_argument, NULL, OPT_COUNT_ENTRIES },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "unwind-memory", required_argument, NULL, OPT_UNWIND_MEMORY },
+	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -230,7 +237,7 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 	case OPT_MODE:
 		e = capture_mode__parse(arg, &o->mode);
 		if (e)
-			snprintf(err, size, "--mode: unknown mode '%s' (sample or read)", arg);
+			snprintf(err, size, "--mode: unknown mode '%s' (sample, read or offcpu)", arg);
 		return e;
 	case OPT_WEIGHT:
 		if (strcmp(arg, "calls") == 0) {
@@ -270,6 +277,15 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		else
 			o->unwind_memory = (size_t)v << 20;
 		return e;
+	case OPT_MIN_BLOCK:
+		e = parse_uint(arg, 0, 3600000000ul, &v);
+		if (e)
+			snprintf(err, size,
+				 "--min-block: '%s' is not a number of microseconds up to an hour", arg);
+		else
+			o->min_block_us = v;
+		o->min_block_set = !e;
+		return e;
 	}
 	return 0;
 }
@@ -283,6 +299,7 @@ static void defaults(struct options *o)
 	o->weight = WEIGHT_EVENTS;
 	o->freq = DEFAULT_FREQ;
 	o->delay = DEFAULT_DELAY;
+	o->min_block_us = DEFAULT_MIN_BLOCK_US;
 	o->no_color = nc && *nc;
 }
 
@@ -300,6 +317,10 @@ static int check_combination(const struct options *o, char *err, size_t size)
 	}
 	if (o->weight == WEIGHT_BYTES && o->mode != CAPTURE_READ) {
 		snprintf(err, size, "--weight bytes needs --mode read: samples have no size");
+		return -EINVAL;
+	}
+	if (o->min_block_set && o->mode != CAPTURE_OFFCPU) {
+		snprintf(err, size, "--min-block needs --mode offcpu: only waits have a length");
 		return -EINVAL;
 	}
 	if (o->output && !o->folded) {

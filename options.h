@@ -17,6 +17,7 @@
 
 #define DEFAULT_FREQ 99
 #define DEFAULT_DELAY 2.0
+#define DEFAULT_MIN_BLOCK_US 1
 
 struct options {
 	enum capture_mode mode;
@@ -41,6 +42,8 @@ struct options {
 	uint32_t count_entries;    /* --count-entries */
 	bool unwind_fp;            /* --unwind fp: user stacks along frame pointers only */
 	size_t unwind_memory;      /* --unwind-memory: bytes; 0 is the default */
+	uint64_t min_block_us;     /* --min-block: off-CPU waits shorter are dropped */
+	bool min_block_set;        /* --min-block was given */
 };
 
 enum options_result {

@@ -1052,7 +1052,8 @@ static __always_inline long new_slot(void *slots, __u32 half, struct stack_key *
 	__u32 *won, n;
 	long err;
 
-	n = __sync_fetch_and_add(&slot_next[half], 1);
+	/* A branch, not an index: the verifier then knows the address in every caller. */
+	n = __sync_fetch_and_add(half ? &slot_next[1] : &slot_next[0], 1);
 	if (n >= half_slots)
 		return -E2BIG;
 	*slot = n + half * half_slots;
@@ -1159,10 +1160,10 @@ static __always_inline long key_slot(struct stack_key *key, struct key_memo_entr
 }
 
 /*
- * Counts one event of @key in @set's counts array, weighing @bytes, after
- * sending its stacks unless the memo says they were.
+ * Counts @events events of @key in @set's counts array, weighing @weight,
+ * after sending its stacks unless the memo says they were.
  */
-static __always_inline void count_in(int set, struct stack_key *key, __u64 bytes)
+static __always_inline void count_in(int set, struct stack_key *key, __u64 events, __u64 weight)
 {
 	struct key_memo_entry *m = key_memo_at(key);
 	struct stack_value *v;
@@ -1177,9 +1178,10 @@ static __always_inline void count_in(int set, struct stack_key *key, __u64 bytes
 		stat_add(STAT_LOST_COUNTS_FULL, 1);
 		return;
 	}
-	__sync_fetch_and_add(&v->count, 1);
-	if (bytes)
-		__sync_fetch_and_add(&v->bytes, bytes);
+	if (events)
+		__sync_fetch_and_add(&v->count, events);
+	if (weight)
+		__sync_fetch_and_add(&v->weight, weight);
 }
 
 /* Idle, kernel threads and exiting tasks (their mm is gone) have no user stack. */
@@ -1307,8 +1309,41 @@ static __always_inline long idle_kernel_stack(void *ctx, const struct where *at,
 	return err;
 }
 
-/* Records one event that happened @at. */
-static __always_inline int record_event(void *ctx, __u64 bytes, const struct where *at)
+/*
+ * Walks the current task's stacks, as the event @at met them, into @key
+ * (its identity filled in by event_wanted()). *@stale as
+ * walk_user_tables() sets it.
+ */
+static __always_inline void walk_stacks(void *ctx, struct stack_key *key, const struct where *at,
+					bool *stale)
+{
+	if (!walk_kernel)
+		key->kerr = STACK_NOT_WALKED;
+	else if (!at->in_kernel)
+		key->kerr = STACK_NO_KERNEL;
+	else if (key->pid == 0 && at->ip)
+		key->kerr = idle_kernel_stack(ctx, at, &key->kstack);
+	else
+		key->kerr = walk_stack(ctx, false, &key->kstack);
+	if (!walk_user)
+		key->uerr = STACK_NOT_WALKED;
+	else if (!at->user.ip && !has_user_stack(key->pid)) /* user registers: there is one */
+		key->uerr = STACK_NO_USER;
+	else
+		key->uerr = walk_user_stack(ctx, &at->user, key->tgid, &key->ustack, stale);
+}
+
+/* Tells user space about the process of @key, walked: new, or its maps changed (@stale). */
+static __always_inline void note_process(const struct stack_key *key, bool stale)
+{
+	if (key->uerr == 0)
+		proc_seen_note(key->tgid);
+	if (stale)
+		proc_stale_note(key->tgid);
+}
+
+/* Records one event that happened @at, weighing @weight (read mode: the bytes asked for). */
+static __always_inline int record_event(void *ctx, __u64 weight, const struct where *at)
 {
 	struct stack_key key = {};
 	bool stale = false;
@@ -1323,27 +1358,10 @@ static __always_inline int record_event(void *ctx, __u64 bytes, const struct whe
 		stat_add(STAT_LOST_BUSY, 1);
 		return 0;
 	}
-	if (!walk_kernel)
-		key.kerr = STACK_NOT_WALKED;
-	else if (!at->in_kernel)
-		key.kerr = STACK_NO_KERNEL;
-	else if (key.pid == 0 && at->ip)
-		key.kerr = idle_kernel_stack(ctx, at, &key.kstack);
-	else
-		key.kerr = walk_stack(ctx, false, &key.kstack);
-	if (!walk_user)
-		key.uerr = STACK_NOT_WALKED;
-	else if (!at->user.ip && !has_user_stack(key.pid)) /* user registers: there is one */
-		key.uerr = STACK_NO_USER;
-	else
-		key.uerr = walk_user_stack(ctx, &at->user, key.tgid, &key.ustack, &stale);
-
-	count_in(set, &key, bytes);
+	walk_stacks(ctx, &key, at, &stale);
+	count_in(set, &key, 1, weight);
 	inflight_add(set, -1);
-	if (key.uerr == 0)
-		proc_seen_note(key.tgid);
-	if (stale)
-		proc_stale_note(key.tgid);
+	note_process(&key, stale);
 	return 0;
 }
 
@@ -1438,4 +1456,136 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 					 ? arg3
 					 : iov_bytes((const struct iovec *)arg2, arg3),
 			    &at);
+}
+
+/*
+ * off-CPU mode: the sched_switch BTF tracepoint. A thread leaving a CPU
+ * (not an idle task, not flametop, within the filters) has its stacks
+ * walked there, where it blocks, and a wait opened in offcpu_waits; back
+ * on a CPU, its wait is closed and counted, weighing the nanoseconds it
+ * was off. A wait still open at a drain is counted up to then by
+ * credit_waits(), which the loader runs before it switches sets, so that
+ * a thread blocked for a minute shows while it waits. Each part of a wait
+ * is counted once: by the side that moves its `from` on first.
+ */
+#define WAIT_CLOSED (~0ULL)
+#define TASK_RUNNING 0x0
+#define TASK_INTERRUPTIBLE 0x1
+#define TASK_UNINTERRUPTIBLE 0x2
+#define EXIT_DEAD 0x10
+#define EXIT_ZOMBIE 0x20
+#define TASK_DEAD 0x80
+#define TASK_NOLOAD 0x400
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32); /* thread id */
+	__type(value, struct offcpu_wait);
+	__uint(max_entries, OFFCPU_MAX_WAITS);
+} offcpu_waits SEC(".maps");
+
+const volatile __u32 self_tgid;            /* flametop's own: its waits are not shown */
+const volatile __u64 min_block_ns = 1000;  /* shorter waits are dropped (and counted) */
+
+static __always_inline __u32 offcpu_state(bool preempt, unsigned int state)
+{
+	if (preempt || state == TASK_RUNNING)
+		return OFFCPU_PREEMPTED;
+	if (state & TASK_NOLOAD)
+		return OFFCPU_IDLE;
+	if (state & TASK_INTERRUPTIBLE)
+		return OFFCPU_SLEEPING;
+	return state & TASK_UNINTERRUPTIBLE ? OFFCPU_DISK : OFFCPU_IDLE;
+}
+
+/* Counts @ns of wait @w (and @events closed) in the active set. */
+static __always_inline void offcpu_count(const struct offcpu_wait *w, __u64 ns, __u64 events)
+{
+	struct stack_key key = w->key;
+	int set = set_enter();
+
+	if (set < 0) {
+		stat_add(STAT_LOST_BUSY, 1);
+		return;
+	}
+	stat_add(STAT_EVENTS, events);
+	stat_add(STAT_OFFCPU_NS + (w->state < OFFCPU_STATE_NR ? w->state : OFFCPU_IDLE), ns);
+	count_in(set, &key, events, ns);
+	inflight_add(set, -1);
+}
+
+/* The thread @pid is back on a CPU at @now: closes its wait, if one is open. */
+static __always_inline void offcpu_close(__u32 pid, __u64 now)
+{
+	struct offcpu_wait *w = bpf_map_lookup_elem(&offcpu_waits, &pid);
+	__u64 from;
+
+	if (!w)
+		return;
+	from = __atomic_exchange_n(&w->from, WAIT_CLOSED, __ATOMIC_SEQ_CST);
+	if (from != WAIT_CLOSED && now > from) {
+		if (now - w->start < min_block_ns)
+			stat_add(STAT_OFFCPU_SHORT, 1);
+		else
+			offcpu_count(w, now - from, 1);
+	}
+	bpf_map_delete_elem(&offcpu_waits, &pid);
+}
+
+/* The current task leaves the CPU at @now in @state: walks its stacks and opens its wait. */
+static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int state, __u64 now)
+{
+	struct offcpu_wait w = { .start = now, .from = now };
+	bool stale = false;
+
+	if (state & (TASK_DEAD | EXIT_ZOMBIE | EXIT_DEAD)) /* it will not come back */
+		return;
+	if (!event_wanted(&w.key) || w.key.pid == 0 || w.key.tgid == self_tgid)
+		return;
+	w.state = offcpu_state(preempt, state);
+	walk_stacks(ctx, &w.key, &in_kernel, &stale);
+	/* Sent now, while they are in the scratch records: counted later, elsewhere. */
+	if (!w.key.kerr)
+		w.key.kerr = send_walked(false, w.key.kstack);
+	if (!w.key.uerr)
+		w.key.uerr = send_walked(true, w.key.ustack);
+	if (bpf_map_update_elem(&offcpu_waits, &w.key.pid, &w, BPF_ANY))
+		stat_add(STAT_LOST_WAITS_FULL, 1);
+	note_process(&w.key, stale);
+}
+
+/* off-CPU mode: every context switch (prev is the current task). */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+	__u32 pid = next->pid;
+
+	if (pid)
+		offcpu_close(pid, now);
+	offcpu_open(ctx, preempt, prev_state, now);
+	return 0;
+}
+
+/* credit_waits()'s callback: counts an open wait up to @now, unless it closes first. */
+static long credit_wait(struct bpf_map *map, const __u32 *pid, struct offcpu_wait *w, __u64 *now)
+{
+	__u64 from = w->from;
+
+	if (from == WAIT_CLOSED || *now <= from || *now - w->start < min_block_ns)
+		return 0;
+	if (__sync_val_compare_and_swap(&w->from, from, *now) == from)
+		offcpu_count(w, *now - from, 0);
+	return 0;
+}
+
+/* Run by the loader (BPF_PROG_TEST_RUN) at each drain: counts the open waits up to now. */
+SEC("raw_tp")
+int credit_waits(void *ctx)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	bpf_for_each_map_elem(&offcpu_waits, credit_wait, &now, 0);
+	return 0;
 }

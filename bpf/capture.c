@@ -112,6 +112,7 @@ struct capture {
 	int ncpus;
 	int npossible;
 	bool unwind_tables; /* user stacks walked with the unwind maps */
+	struct bpf_program *at_drain; /* the hook's program to run at each drain, or NULL */
 
 	uint32_t stack_entries, count_entries, ring_bytes;
 	int active; /* the set events go to */
@@ -157,6 +158,7 @@ static int libbpf_keep_last(enum libbpf_print_level level, const char *fmt, va_l
 static const char *const mode_names[CAPTURE_MODE_NR] = {
 	[CAPTURE_SAMPLE] = "sample",
 	[CAPTURE_READ] = "read",
+	[CAPTURE_OFFCPU] = "offcpu",
 };
 
 const char *capture_mode__name(enum capture_mode mode)
@@ -412,6 +414,8 @@ struct hook {
 	const char *name;  /* shown when chosen; NULL: attach() names it */
 	struct bpf_program *(*prog)(struct capture_bpf *skel);
 	int (*attach)(struct capture *cap, char *why, size_t size);
+	/* A program the loader runs at each drain, before it switches sets; NULL: none. */
+	struct bpf_program *(*at_drain)(struct capture_bpf *skel);
 };
 
 static struct bpf_program *prog_sample(struct capture_bpf *s)
@@ -434,14 +438,37 @@ static struct bpf_program *prog_sys_enter(struct capture_bpf *s)
 	return s->progs.on_sys_enter_read;
 }
 
+static int attach_sched_switch(struct capture *cap, char *why, size_t size)
+{
+	(void)why, (void)size;
+	cap->skel->links.on_sched_switch = bpf_program__attach(cap->skel->progs.on_sched_switch);
+	return cap->skel->links.on_sched_switch ? 0 : -errno;
+}
+
+static struct bpf_program *prog_sched_switch(struct capture_bpf *s)
+{
+	return s->progs.on_sched_switch;
+}
+
+static struct bpf_program *prog_credit_waits(struct capture_bpf *s)
+{
+	return s->progs.credit_waits;
+}
+
 static const struct hook sample_hooks[] = {
-	{ "perf_event", NULL, prog_sample, attach_sampling },
+	{ "perf_event", NULL, prog_sample, attach_sampling, NULL },
 };
 
 static const struct hook read_hooks[] = {
-	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry },
-	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe },
-	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter },
+	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry, NULL },
+	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe, NULL },
+	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter,
+	  NULL },
+};
+
+static const struct hook offcpu_hooks[] = {
+	{ "tp_btf/sched_switch", "sched_switch BTF tracepoint", prog_sched_switch,
+	  attach_sched_switch, prog_credit_waits },
 };
 
 /* The modes: each a list of hooks, best first. */
@@ -453,6 +480,7 @@ static const struct {
 } mode_table[CAPTURE_MODE_NR] = {
 	[CAPTURE_SAMPLE] = { sample_hooks, sizeof(sample_hooks) / sizeof(sample_hooks[0]) },
 	[CAPTURE_READ] = { read_hooks, sizeof(read_hooks) / sizeof(read_hooks[0]) },
+	[CAPTURE_OFFCPU] = { offcpu_hooks, sizeof(offcpu_hooks) / sizeof(offcpu_hooks[0]) },
 };
 
 static void detach_links(struct capture *cap)
@@ -641,7 +669,11 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	if (!cap->skel)
 		return -errno;
 	bpf_object__for_each_program(prog, cap->skel->obj)
-		bpf_program__set_autoload(prog, prog == h->prog(cap->skel));
+		bpf_program__set_autoload(prog, prog == h->prog(cap->skel) ||
+							(h->at_drain && prog == h->at_drain(cap->skel)));
+	cap->at_drain = h->at_drain ? h->at_drain(cap->skel) : NULL;
+	cap->skel->rodata->self_tgid = getpid();
+	cap->skel->rodata->min_block_ns = cap->opts->min_block_ns;
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
 	cap->skel->rodata->half_slots = cap->count_entries;
@@ -694,6 +726,17 @@ static void stack_table__new_epoch(struct stack_table *t)
 	t->epoch++;
 	t->current = 0;
 	t->sweep = true;
+}
+
+/* Marks the stack of @hash, when known, as sent in this epoch: the sweep keeps it. */
+static void stack_table__keep(struct stack_table *t, uint64_t hash)
+{
+	struct stack_entry *e = stack_table__find(t, hash);
+
+	if (e && e->epoch != t->epoch) {
+		e->epoch = t->epoch;
+		t->current++;
+	}
 }
 
 /*
@@ -1033,7 +1076,7 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
 {
 	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
-				    .bytes = v->bytes };
+				    .weight = v->weight };
 	uint32_t kend; /* always whole */
 
 	memcpy(st.comm, k->comm, COMM_LEN);
@@ -1082,7 +1125,7 @@ static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn
 	for (uint32_t i = 0; i < n; i++) {
 		struct stack_value v = counts[i];
 
-		if (!v.count && !v.bytes)
+		if (!v.count && !v.weight)
 			continue;
 		counts[i] = (struct stack_value){ 0 };
 		if (!keys[i].known) {
@@ -1124,10 +1167,45 @@ static void forget_half(struct capture *cap, int half)
 	cap->sweep_half = -1;
 }
 
+/*
+ * Off-CPU mode, before a drain that sweeps the stack table: the stacks of
+ * the waits open now were sent when they opened, maybe epochs ago, and are
+ * counted when they close: the sweep keeps them. (A wait that opens later
+ * sends its stacks in this epoch.)
+ */
+static void keep_open_waits(struct capture *cap)
+{
+	int fd = bpf_map__fd(cap->skel->maps.offcpu_waits);
+	struct offcpu_wait w;
+	uint32_t pid, *prev = NULL;
+
+	while (bpf_map_get_next_key(fd, prev, &pid) == 0) {
+		prev = &pid;
+		if (bpf_map_lookup_elem(fd, &pid, &w))
+			continue; /* closed meanwhile */
+		if (!w.key.kerr)
+			stack_table__keep(&cap->stacks, w.key.kstack);
+		if (!w.key.uerr)
+			stack_table__keep(&cap->stacks, w.key.ustack);
+	}
+}
+
+/* Runs the hook's program for drains (off-CPU: counts the waits still open up to now). */
+static void run_at_drain(struct capture *cap)
+{
+	LIBBPF_OPTS(bpf_test_run_opts, opts);
+
+	if (cap->at_drain && cap->skel)
+		bpf_prog_test_run_opts(bpf_program__fd(cap->at_drain), &opts);
+}
+
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 {
 	int set = cap->active, half, total;
 
+	if (cap->mode == CAPTURE_OFFCPU && cap->stacks.sweep)
+		keep_open_waits(cap);
+	run_at_drain(cap);
 	cap->active = set ^ 1;
 	__atomic_store_n(&cap->skel->bss->active_set, cap->active, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -1201,6 +1279,15 @@ bool capture__fixed_rate(const struct capture *cap)
 void capture__stop(struct capture *cap)
 {
 	detach_links(cap);
+	/* Waits still open count up to now, not up to the last drains. */
+	run_at_drain(cap);
+	cap->at_drain = NULL;
+}
+
+uint64_t capture_stats__lost(const struct capture_stats *st)
+{
+	return st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY] +
+	       st->slot[STAT_LOST_WAITS_FULL];
 }
 
 int capture__stats(const struct capture *cap, struct capture_stats *stats)

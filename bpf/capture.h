@@ -22,12 +22,14 @@ struct unwind_maps;
 enum capture_mode {
 	CAPTURE_SAMPLE, /* on-CPU sampling: a perf event per online CPU */
 	CAPTURE_READ,   /* every vfs_read (or read-family syscall) */
+	CAPTURE_OFFCPU, /* time off the CPU: every context switch */
 	CAPTURE_MODE_NR,
 };
 
 struct capture_opts {
 	enum capture_mode mode;
 	unsigned int freq;          /* sample mode: samples per second per CPU */
+	uint64_t min_block_ns;      /* off-CPU mode: shorter waits are dropped (and counted) */
 	double drain_period;        /* seconds between drains; sizes the maps */
 	bool kernel_stacks;         /* walk kernel stacks */
 	bool user_stacks;           /* walk user stacks */
@@ -53,8 +55,8 @@ struct capture_stack {
 	int32_t uerr;
 	uint32_t uend;           /* enum unwind_end: why the user walk stopped */
 	uint64_t uhash;
-	uint64_t count;          /* events */
-	uint64_t bytes;          /* bytes requested (read mode) */
+	uint64_t count;          /* events (off-CPU mode: waits closed) */
+	uint64_t weight;         /* read mode: bytes requested; off-CPU mode: ns off the CPU */
 };
 
 /* Totals since open, summed over CPUs; slots are enum stat_slot. */
@@ -141,7 +143,8 @@ int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx);
 
 /*
  * capture__stop() detaches every hook but keeps the maps, so that a last
- * capture__drain() collects everything that was counted.
+ * capture__drain() collects everything that was counted (off-CPU mode:
+ * with the waits still open counted up to now).
  */
 void capture__stop(struct capture *cap);
 
@@ -159,6 +162,9 @@ int capture__cpu_events(const struct capture *cap, uint64_t *events, int n);
  */
 bool capture__fixed_rate(const struct capture *cap);
 
+/* The events @st says were not counted, for every reason. */
+uint64_t capture_stats__lost(const struct capture_stats *st);
+
 /* Reads the per-CPU counters into @stats. Returns 0 or -errno. */
 int capture__stats(const struct capture *cap, struct capture_stats *stats);
 
@@ -173,7 +179,7 @@ int capture__set_filter(struct capture *cap, const uint32_t *tgids, size_t ntgid
 /* capture__close() detaches and frees everything; NULL is a no-op. */
 void capture__close(struct capture *cap);
 
-/* The mode's name ("sample", "read"); NULL for an unknown mode. */
+/* The mode's name ("sample", "read", "offcpu"); NULL for an unknown mode. */
 const char *capture_mode__name(enum capture_mode mode);
 
 /*

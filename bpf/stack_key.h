@@ -69,7 +69,7 @@ struct stack_key {
 
 struct stack_value {
 	__u64 count; /* events */
-	__u64 bytes; /* read mode: bytes requested */
+	__u64 weight; /* read mode: bytes requested; off-CPU mode: nanoseconds off the CPU */
 };
 
 /*
@@ -154,6 +154,30 @@ struct unwind_proc {
 	struct unwind_map maps[UNWIND_MAX_MAPS];
 };
 
+/*
+ * Off-CPU mode: what a thread left the CPU for (its state then), and how
+ * many waits may be open at once (threads off a CPU, within the filters,
+ * since flametop started).
+ */
+enum offcpu_state {
+	OFFCPU_PREEMPTED, /* still runnable: waiting for a CPU */
+	OFFCPU_SLEEPING,  /* interruptible sleep: a lock, a timer, a socket, a pipe */
+	OFFCPU_DISK,      /* uninterruptible: disk and other I/O, some locks */
+	OFFCPU_IDLE,      /* a kernel thread idle between jobs (TASK_IDLE), or stopped */
+	OFFCPU_STATE_NR,
+};
+
+#define OFFCPU_MAX_WAITS 32768
+
+/* A wait open in the offcpu_waits map, by thread id. */
+struct offcpu_wait {
+	__u64 start; /* when the thread left the CPU, ns since boot */
+	__u64 from;  /* counted up to here; ~0 once closed */
+	__u32 state; /* enum offcpu_state */
+	__u32 pad;
+	struct stack_key key; /* its stacks, sent when it opened */
+};
+
 /* Per-CPU counters in the stats map. Every event either lands in a counts
  * map or bumps STAT_LOST_*; STAT_*STACK_* mark events counted with a stack
  * missing. */
@@ -166,7 +190,10 @@ enum stat_slot {
 	STAT_USTACK_NOMEM,
 	STAT_USTACK_FAULT,
 	STAT_UWALK,             /* user stack walks, by how they ended: + enum unwind_end */
-	STAT_NR = STAT_UWALK + UNWIND_END_NR,
+	STAT_LOST_WAITS_FULL = STAT_UWALK + UNWIND_END_NR, /* off-CPU: a wait not opened, no room */
+	STAT_OFFCPU_SHORT,      /* off-CPU: waits shorter than --min-block, not counted */
+	STAT_OFFCPU_NS,         /* off-CPU: nanoseconds counted, by state: + enum offcpu_state */
+	STAT_NR = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
 };
 
 /*

@@ -37,6 +37,8 @@ struct live {
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
+	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
+	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
 };
 
 static double monotonic_seconds(void)
@@ -90,6 +92,30 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	return 0;
 }
 
+struct live_units live_units(enum capture_mode mode, enum live_weight weight)
+{
+	if (mode == CAPTURE_OFFCPU)
+		return (struct live_units){ WEIGHT_TIME, "waits", "off-CPU time", "microseconds" };
+	if (mode == CAPTURE_READ && weight == WEIGHT_BYTES)
+		return (struct live_units){ WEIGHT_BYTES, "reads", "bytes", "bytes" };
+	if (mode == CAPTURE_READ)
+		return (struct live_units){ WEIGHT_EVENTS, "reads", "reads", "count" };
+	return (struct live_units){ WEIGHT_EVENTS, "samples", "samples", "count" };
+}
+
+/* What stack @st counts in the profile, weighed by @weight. */
+static uint64_t count_of(enum live_weight weight, const struct capture_stack *st)
+{
+	switch (weight) {
+	case WEIGHT_BYTES:
+		return st->weight;
+	case WEIGHT_TIME:
+		return (st->weight + 500) / 1000; /* ns to the nearest microsecond */
+	default:
+		return st->count;
+	}
+}
+
 static void on_stack(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
@@ -98,7 +124,7 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 		.tgid = (int32_t)st->tgid,
 		.tid = (int32_t)st->pid,
 		.frames = frames,
-		.count = l->weight == WEIGHT_BYTES ? st->bytes : st->count,
+		.count = count_of(l->weight, st),
 	};
 
 	s.n = name_cache__stack(l->names, st, frames);
@@ -252,6 +278,41 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 	}
 	if (*sep == ',' && len < size)
 		snprintf(buf + len, size - len, ")");
+}
+
+void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
+		       size_t size)
+{
+	static const char *const names[OFFCPU_STATE_NR] = {
+		[OFFCPU_PREEMPTED] = "preempted",
+		[OFFCPU_SLEEPING] = "sleeping",
+		[OFFCPU_DISK] = "uninterruptible (disk)",
+		[OFFCPU_IDLE] = "idle or stopped",
+	};
+	uint64_t ns[OFFCPU_STATE_NR], total = 0, shorter;
+	const char *sep = ": ";
+	size_t len;
+
+	for (int i = 0; i < OFFCPU_STATE_NR; i++) {
+		ns[i] = st->slot[STAT_OFFCPU_NS + i] - (interval ? l->offcpu_shown[i] : 0);
+		if (interval)
+			l->offcpu_shown[i] = st->slot[STAT_OFFCPU_NS + i];
+		total += ns[i];
+	}
+	shorter = st->slot[STAT_OFFCPU_SHORT] - (interval ? l->short_shown : 0);
+	if (interval)
+		l->short_shown = st->slot[STAT_OFFCPU_SHORT];
+	len = (size_t)snprintf(buf, size, "off-CPU %.3f s", (double)total / 1e9);
+	for (int i = 0; i < OFFCPU_STATE_NR && len < size; i++) {
+		if (!ns[i])
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%.0f%% %s", sep,
+					100.0 * (double)ns[i] / (double)total, names[i]);
+		sep = ", ";
+	}
+	if (shorter && len < size)
+		snprintf(buf + len, size - len, "; %" PRIu64 " waits under --min-block dropped",
+			 shorter);
 }
 
 struct capture *live__capture(const struct live *l)

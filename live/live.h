@@ -20,7 +20,22 @@
 enum live_weight {
 	WEIGHT_EVENTS, /* each event counts 1 (samples, or calls in read mode) */
 	WEIGHT_BYTES,  /* read mode: each call counts the bytes it asked for */
+	WEIGHT_TIME,   /* off-CPU mode: each wait counts its microseconds */
 };
+
+/* What a live source's events and counts are, for its figures and outputs. */
+struct live_units {
+	enum live_weight weight;
+	const char *event; /* what an event is: "samples", "reads", "waits" */
+	const char *type;  /* what a count counts: "samples", "reads", "bytes", "off-CPU time" */
+	const char *unit;  /* the count's unit: "count", "bytes", "microseconds" */
+};
+
+/*
+ * live_units() says what a source in @mode counts; @weight (read mode's
+ * --weight) is the weight asked for, kept where the mode has a choice.
+ */
+struct live_units live_units(enum capture_mode mode, enum live_weight weight);
 
 struct live;
 
@@ -93,6 +108,15 @@ void live__stop(struct live *l);
  */
 void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size);
+
+/*
+ * live__offcpu_text() writes into @buf how long the waits counted in @st
+ * lasted and in which states, e.g. "off-CPU 12.345 s: 70% sleeping, 28%
+ * uninterruptible (disk), 2% preempted; 3 waits under --min-block
+ * dropped". With @interval, only those since the last such call.
+ */
+void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
+		       size_t size);
 
 /* The capture underneath, for its hook, stats and filters. */
 struct capture *live__capture(const struct live *l);

@@ -13,7 +13,7 @@ newest_program_id() {
 # moment after it exits) have older ids.
 flametop_programs_after() {
 	bpftool prog show 2>/dev/null |
-		sed -nE 's/^([0-9]+): .* name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read) .*/\1/p' |
+		sed -nE 's/^([0-9]+): .* name (on_sample|on_vfs_read_fentry|on_vfs_read_kprobe|on_sys_enter_read|on_sched_switch) .*/\1/p' |
 		awk -v after="$1" '$1 > after'
 }
 

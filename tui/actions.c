@@ -790,7 +790,7 @@ static const struct key_binding bindings[] = {
 	{ { 'o' }, "o", "flat list by self/total", false, act_flat_order },
 	{ { 'z' }, "z", "recent/cumulative window", true, act_window },
 	{ { 'r' }, "r", "reset the counts", true, act_reset },
-	{ { 'm' }, "m", "swap sample/read mode", true, act_swap_mode },
+	{ { 'm' }, "m", "mode: sample, read, offcpu", true, act_swap_mode },
 	{ { ' ' }, "Space", "pause/resume display", true, act_pause },
 	{ { 'd' }, "d", "refresh delay", true, act_prompt_delay },
 	{ { 's' }, "s", "save: .folded, .svg or .pb.gz", false, act_prompt_save },

@@ -22,7 +22,7 @@ enum action_flags {
 	ACT_REBUILD = 1 << 1,   /* rebuild the view trie from the profile, then draw */
 	ACT_QUIT = 1 << 2,
 	ACT_FILTER = 1 << 3,    /* push the pid and comm filters into the capture */
-	ACT_SWAP_MODE = 1 << 4, /* swap sample and read mode */
+	ACT_SWAP_MODE = 1 << 4, /* the next mode: sample, read, offcpu, sample */
 	ACT_RESET = 1 << 5,     /* forget the profile's counts */
 	ACT_SAVE = 1 << 6,      /* save the view to save_path (format by its extension) */
 	ACT_DELAY = 1 << 7,     /* the refresh delay changed */

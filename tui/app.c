@@ -24,7 +24,7 @@ struct app {
 	struct view view;
 	struct screen screen;
 	struct profile *shown;                    /* the profile on screen */
-	const char *count_unit;                   /* the unit of its counts: "count", "bytes" */
+	struct live_units units;                  /* what the live source's counts are */
 	bool quit;
 
 	/* live */
@@ -41,6 +41,7 @@ struct app {
 	double next_drain, next_refresh;
 	char hook[128], notes[512];
 	char walks[256], shown_walks[256];        /* the last refresh's walks, the screen's */
+	char offcpu[256], shown_offcpu[256];      /* the same for off-CPU states */
 };
 
 static double now_seconds(void)
@@ -75,9 +76,14 @@ static void publish(struct app *a)
 	if (profile__freeze(a->shown))
 		view__say(&a->view, true, "no memory for new counts: the screen shows older ones");
 	a->view.info = a->info;
-	if (a->info.walks) { /* refreshes go on while the screen is paused */
+	/* Refreshes go on while the screen is paused: it keeps copies. */
+	if (a->info.walks) {
 		snprintf(a->shown_walks, sizeof(a->shown_walks), "%s", a->info.walks);
 		a->view.info.walks = a->shown_walks;
+	}
+	if (a->info.offcpu) {
+		snprintf(a->shown_offcpu, sizeof(a->shown_offcpu), "%s", a->info.offcpu);
+		a->view.info.offcpu = a->shown_offcpu;
 	}
 }
 
@@ -85,22 +91,23 @@ static void publish(struct app *a)
 static void start_figures(struct app *a, double now)
 {
 	const struct capture *cap = live__capture(a->live);
-	bool read = a->mode == CAPTURE_READ;
+	bool sample = a->mode == CAPTURE_SAMPLE;
 
+	a->units = live_units(a->mode, a->cfg->weight);
 	snprintf(a->hook, sizeof(a->hook), "%s", capture__hook(cap));
 	snprintf(a->notes, sizeof(a->notes), "%s", capture__hook_notes(cap));
 	a->info = (struct header_info){
 		.mode = capture_mode__name(a->mode),
 		.hook = a->hook,
 		.notes = a->notes,
-		.freq = read ? 0 : a->cfg->capture.freq,
+		.freq = sample ? a->cfg->capture.freq : 0,
 		.ncpus = capture__ncpus(cap),
 		.rate = -1,
-		.event = read ? "reads" : "samples",
-		.unit = !read ? "samples" : a->cfg->weight == WEIGHT_BYTES ? "bytes" : "reads",
+		.event = a->units.event,
+		.unit = a->units.type,
+		.time_us = a->units.weight == WEIGHT_TIME,
 		.covered = a->covered[a->mode],
 	};
-	a->count_unit = read && a->cfg->weight == WEIGHT_BYTES ? "bytes" : "count";
 	a->window_start = now;
 	a->quick_until = now + a->view.delay;
 	a->next_refresh = now + FIRST_REFRESH;
@@ -111,7 +118,7 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 {
 	uint32_t pids[VIEW_MAX_PIDS];
 	struct capture_opts copts = a->cfg->capture;
-	enum live_weight weight = mode == CAPTURE_READ ? a->cfg->weight : WEIGHT_EVENTS;
+	enum live_weight weight = live_units(mode, a->cfg->weight).weight;
 	int ret;
 
 	copts.mode = mode;
@@ -144,10 +151,10 @@ static void close_source(struct app *a)
 	a->live = NULL;
 }
 
-/* m: the other mode, with its own profile; back to this one if it can't start. */
+/* m: the next mode (sample, read, offcpu), with its own profile; back to this one if it can't start. */
 static int swap_mode(struct app *a, char *err, size_t size)
 {
-	enum capture_mode from = a->mode, to = from == CAPTURE_SAMPLE ? CAPTURE_READ : CAPTURE_SAMPLE;
+	enum capture_mode from = a->mode, to = (from + 1) % CAPTURE_MODE_NR;
 	char why[512];
 
 	close_source(a);
@@ -191,7 +198,7 @@ static void saved_info(const struct app *a, char *title, size_t title_size, char
 		.title = title,
 		.subtitle = filters,
 		.type = h->unit,
-		.unit = a->count_unit,
+		.unit = a->units.unit,
 		.period_ns = sample ? 1000000000ull / a->cfg->capture.freq : 0,
 	};
 }
@@ -238,10 +245,14 @@ static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool wa
 	if (capture__stats(live__capture(a->live), &st))
 		return false;
 	*events = st.slot[STAT_EVENTS];
-	*lost = st.slot[STAT_LOST_COUNTS_FULL] + st.slot[STAT_LOST_BUSY];
+	*lost = capture_stats__lost(&st);
 	if (walks) {
 		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
 		a->info.walks = a->walks;
+	}
+	if (walks && a->mode == CAPTURE_OFFCPU) {
+		live__offcpu_text(a->live, &st, true, a->offcpu, sizeof(a->offcpu));
+		a->info.offcpu = a->offcpu;
 	}
 	return true;
 }
@@ -506,7 +517,7 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 int app__run_file(const struct app_config *c, struct profile *p, const char *file,
 		  const struct input_stats *st, char *err, size_t err_size)
 {
-	struct app a = { .cfg = c, .shown = p, .count_unit = st->count_unit };
+	struct app a = { .cfg = c, .shown = p };
 	int ret = start_view(&a, false);
 
 	if (ret) {
@@ -520,9 +531,11 @@ int app__run_file(const struct app_config *c, struct profile *p, const char *fil
 		.first_bad_line = st->first_bad_line,
 		.first_bad_why = st->first_bad_why,
 		.unit = st->unit,
+		.time_us = strcmp(st->count_unit, "microseconds") == 0,
 		.notes = "",
 		.rate = -1,
 	};
+	a.units = (struct live_units){ .type = st->unit, .unit = st->count_unit };
 	ret = run_screen(&a, err, err_size);
 	free_app(&a);
 	return ret;

@@ -127,6 +127,7 @@ static void draw_callers(struct screen *s, const struct flat_pane *fp, struct sc
 		.match = d->match,
 		.empty = "no stack passes through this function now",
 		.focused = d->focused,
+		.time_us = d->time_us,
 	};
 	tree_pane__draw(s, &fp->callers_tree, r, &td);
 }
@@ -172,9 +173,9 @@ static void draw_entry(struct screen *s, int row, struct screen_rect r, const st
 	char object[256];
 
 	if (d->order == FLAT_BY_TOTAL)
-		numbers__draw(s, row, r.col, e->total, e->self, e->total, d->base);
+		numbers__draw(s, row, r.col, e->total, e->self, e->total, d->base, d->time_us);
 	else
-		numbers__draw(s, row, r.col, e->self, e->total, e->self, d->base);
+		numbers__draw(s, row, r.col, e->self, e->total, e->self, d->base, d->time_us);
 	frame_object(d->prof, e->frame, object, sizeof(object));
 	screen__put(s, row, x, objw - 1, object, (struct cell_style){ .attr = ATTR_DIM }, PUT_DOTS);
 	frame_label__draw(s, row, x + objw, r.w - NUMBERS_COLUMNS - objw, d->prof, e->frame,

@@ -74,6 +74,7 @@ struct flat_draw {
 	const char *empty; /* shown when there is no function */
 	bool focused;
 	enum flat_order order; /* how the list is sorted, for its title */
+	bool time_us;          /* counts are microseconds (off-CPU time) */
 };
 
 /*

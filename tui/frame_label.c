@@ -46,6 +46,20 @@ void format_count(char buf[COUNT_COLUMNS + 1], uint64_t v)
 	snprintf(buf, COUNT_COLUMNS + 1, "%.1f%c", d / 1000, suffix[i + 1]);
 }
 
+void format_time_us(char buf[COUNT_COLUMNS + 1], uint64_t us)
+{
+	double d = (double)us;
+
+	if (us < 1000)
+		snprintf(buf, COUNT_COLUMNS + 1, "%" PRIu64 "us", us);
+	else if (d < 999950)
+		snprintf(buf, COUNT_COLUMNS + 1, "%.1fms", d / 1e3);
+	else if (d < 999995000.0)
+		snprintf(buf, COUNT_COLUMNS + 1, "%.2fs", d / 1e6);
+	else
+		snprintf(buf, COUNT_COLUMNS + 1, "%.1fh", d / 3.6e9 < 99999 ? d / 3.6e9 : 99999);
+}
+
 void format_percent(char buf[PERCENT_COLUMNS + 1], uint64_t part, uint64_t whole)
 {
 	double pct = whole ? 100.0 * (double)part / (double)whole : 0;
@@ -71,13 +85,16 @@ static void put_share(struct screen *s, int row, int col, uint64_t part, uint64_
 }
 
 void numbers__draw(struct screen *s, int row, int col, uint64_t first, uint64_t second,
-		   uint64_t count, uint64_t base)
+		   uint64_t count, uint64_t base, bool time_us)
 {
 	char buf[COUNT_COLUMNS + 1];
 
 	put_share(s, row, col + COL_FIRST, first, base);
 	put_share(s, row, col + COL_SECOND, second, base);
-	format_count(buf, count);
+	if (time_us)
+		format_time_us(buf, count);
+	else
+		format_count(buf, count);
 	screen__put_right(s, row, col + COL_COUNT, COUNT_WIDTH, buf, (struct cell_style){ 0 });
 }
 

@@ -9,6 +9,7 @@
 #ifndef FLAMETOP_FRAME_LABEL_H
 #define FLAMETOP_FRAME_LABEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "profile/profile.h"
@@ -35,16 +36,24 @@ uint8_t heat_level(uint64_t part, uint64_t whole);
  */
 void format_count(char buf[COUNT_COLUMNS + 1], uint64_t v);
 
+/*
+ * format_time_us() writes the time @us (microseconds) in at most
+ * COUNT_COLUMNS characters, in the unit that fits it: "850us", "12.3ms",
+ * "4.56s", "812.5h".
+ */
+void format_time_us(char buf[COUNT_COLUMNS + 1], uint64_t us);
+
 /* format_percent() writes @part / @whole as "56.4%" (at most PERCENT_COLUMNS). */
 void format_percent(char buf[PERCENT_COLUMNS + 1], uint64_t part, uint64_t whole);
 
 /*
  * numbers__draw() writes the two shares @first and @second of @base (as
- * percentages coloured by heat; NO_SHARE leaves one blank) and @count in
- * the NUMBERS_COLUMNS columns from @row, @col.
+ * percentages coloured by heat; NO_SHARE leaves one blank) and @count (a
+ * time in microseconds when @time_us) in the NUMBERS_COLUMNS columns from
+ * @row, @col.
  */
 void numbers__draw(struct screen *s, int row, int col, uint64_t first, uint64_t second,
-		   uint64_t count, uint64_t base);
+		   uint64_t count, uint64_t base, bool time_us);
 
 /* numbers__title() writes the three column titles above numbers__draw()'s columns. */
 void numbers__title(struct screen *s, int row, int col, const char *first, const char *second,

@@ -74,7 +74,10 @@ static void window_part(struct line *l, const struct header_state *st)
 		line_add(l, "window: cumulative (%.1f s)", h->covered);
 	else
 		line_add(l, "window: cumulative");
-	line_add(l, ", %" PRIu64 " %s", st->total, h->unit);
+	if (h->time_us)
+		line_add(l, ", %.3f s %s", (double)st->total / 1e6, h->unit);
+	else
+		line_add(l, ", %" PRIu64 " %s", st->total, h->unit);
 }
 
 /* The filters in force and the frames hidden. */
@@ -123,6 +126,15 @@ static bool walks_line(struct line *l, const struct header_state *st)
 	return true;
 }
 
+/* Line 3, live in off-CPU mode: how long the last interval's waits lasted, in which states. */
+static bool offcpu_line(struct line *l, const struct header_state *st)
+{
+	if (!st->live || !st->info->offcpu || !st->info->offcpu[0])
+		return false;
+	line_add(l, "%s", st->info->offcpu);
+	return true;
+}
+
 size_t header__hook_line(const struct header_info *info, char *buf, size_t size)
 {
 	int n = 0;
@@ -148,6 +160,7 @@ static bool hook_line(struct line *l, const struct header_state *st)
 static bool (*const header_lines[])(struct line *l, const struct header_state *st) = {
 	source_line,
 	window_line,
+	offcpu_line,
 	walks_line,
 	hook_line,
 };

@@ -425,7 +425,7 @@ static void draw_row(struct screen *s, int row, struct screen_rect r, const stru
 
 	numbers__draw(s, row, r.col, n->total,
 		      d->show_self ? stack_trie__self(tp->trie, tr->node) : NO_SHARE, n->total,
-		      d->base);
+		      d->base, d->time_us);
 	x += draw_guides(s, row, x, end - x, tp, tr);
 	x += screen__put(s, row, x, end - x, marker(tr->flags),
 			 (struct cell_style){.role = ROLE_GUIDE}, 0);
@@ -447,7 +447,8 @@ void tree_pane__draw(struct screen *s, const struct tree_pane *tp, struct screen
 	if (r.h <= 0)
 		return;
 	screen__fill(s, r.row, r.col, r.w, ' ', title);
-	numbers__title(s, r.row, r.col, "Total%", d->show_self ? "Self%" : "", "Count", title);
+	numbers__title(s, r.row, r.col, "Total%", d->show_self ? "Self%" : "",
+		       d->time_us ? "Time" : "Count", title);
 	screen__put(s, r.row, r.col + COL_TREE, r.w - COL_TREE, d->title, title, PUT_DOTS);
 	if (!tp->nrows || !tp->trie->nodes[TRIE_ROOT].total) {
 		screen__put(s, r.row + 1, r.col + COL_TREE, r.w - COL_TREE, d->empty,

@@ -136,6 +136,7 @@ struct tree_draw {
 	const char *empty;	/* shown when the root counted nothing */
 	bool focused;		/* the selection is drawn in full, not dimmed */
 	bool show_self;		/* the Self% column (meaningless for callers) */
+	bool time_us;		/* counts are microseconds (off-CPU time) */
 };
 
 /*

@@ -433,6 +433,7 @@ static void draw_tree(struct screen *s, const struct view *v, struct screen_rect
 		.empty = empty_text(v),
 		.focused = v->focus == FOCUS_TREE,
 		.show_self = true,
+		.time_us = v->info.time_us,
 	};
 
 	tree_pane__draw(s, &v->tree, r, &d);
@@ -471,6 +472,7 @@ static void draw_flat(struct screen *s, const struct view *v, struct screen_rect
 		.empty = empty_text(v),
 		.focused = v->focus == FOCUS_FLAT,
 		.order = v->flat_order,
+		.time_us = v->info.time_us,
 	};
 
 	flat_pane__draw(s, &v->flat, r, &d);

@@ -199,6 +199,13 @@ static void test_mode_and_weight(void **state)
 	assert_int_equal(opts.weight, WEIGHT_EVENTS);
 	assert_run("--weight", "calls");
 	assert_int_equal(opts.weight, WEIGHT_EVENTS);
+	assert_run("--mode", "offcpu");
+	assert_int_equal(opts.mode, CAPTURE_OFFCPU);
+	assert_true(opts.min_block_us == DEFAULT_MIN_BLOCK_US);
+	assert_run("--mode", "offcpu", "--min-block", "0");
+	assert_true(opts.min_block_us == 0);
+	assert_run("--min-block=250", "--mode=offcpu");
+	assert_true(opts.min_block_us == 250);
 }
 
 static void test_group(void **state)
@@ -443,7 +450,13 @@ static void test_bad_combinations(void **state)
 static void test_bad_values(void **state)
 {
 	(void)state;
-	ERROR("--mode: unknown mode 'write' (sample or read)", "--mode", "write");
+	ERROR("--mode: unknown mode 'write' (sample, read or offcpu)", "--mode", "write");
+	ERROR("--min-block: 'x' is not a number of microseconds up to an hour", "--mode", "offcpu",
+	      "--min-block", "x");
+	ERROR("--min-block: '-5' is not a number", "--mode", "offcpu", "--min-block", "-5");
+	ERROR("--min-block: '3600000001' is not a number", "--mode", "offcpu", "--min-block",
+	      "3600000001");
+	ERROR("--min-block needs --mode offcpu: only waits have a length", "--min-block", "10");
 	ERROR("--mode: unknown mode 'READ'", "--mode", "READ");
 	ERROR("--weight: unknown weight 'pages' (calls or bytes)", "--weight", "pages");
 	ERROR("--duration: '0' is not a positive number of seconds", "--folded", "--duration", "0");

@@ -868,6 +868,53 @@ static void test_live_header(void **state)
 	close_view(&f);
 }
 
+/* Off-CPU waits, in microseconds: 4.56 s, 12.3 ms and 850 us of them. */
+static const char *const P_WAITS[] = {
+	"100 sleeper;main;wait_a;nanosleep 4560000",
+	"100 sleeper;main;wait_b;nanosleep 12300",
+	"100 sleeper;main;lock;futex_wait_[k] 850",
+	NULL,
+};
+
+/*
+ * Counts that are microseconds (off-CPU mode) show as times, in a Time
+ * column, in the tree and the flat list; the header gives the window's
+ * total in seconds and the off-CPU line.
+ */
+static void test_offcpu_times(void **state)
+{
+	struct fixture f;
+	char *page;
+
+	(void)state;
+	open_view(&f, P_WAITS, 100, 24, true);
+	f.view.info = (struct header_info){ .mode = "offcpu", .hook = "sched_switch BTF tracepoint",
+					    .notes = "", .ncpus = 2, .rate = 3, .event = "waits",
+					    .unit = "off-CPU time", .time_us = true,
+					    .offcpu = "off-CPU 4.573 s: 100% sleeping" };
+	f.view.window = WINDOW_CUMULATIVE;
+	f.view.layout = LAYOUT_TREE;
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	page = render(&f);
+	assert_non_null(strstr(page, "offcpu: sched_switch BTF tracepoint, 2 CPUs | 3 waits/s"));
+	assert_non_null(strstr(page, "window: cumulative, 4.573 s off-CPU time"));
+	assert_non_null(strstr(page, "\noff-CPU 4.573 s: 100% sleeping"));
+	assert_non_null(strstr(page, "Time  Call tree"));
+	assert_non_null(strstr(page, " 4.57s  [-] all"));
+	assert_non_null(strstr(page, "99.7%   0.0%     4.56s      |-[-] wait_a"));
+	assert_non_null(strstr(page, "12.3ms"));
+	assert_non_null(strstr(page, "850us"));
+	free(page);
+	f.view.layout = LAYOUT_FLAT; /* the flat list: nanosleep's self time is both waits' */
+	f.view.focus = FOCUS_FLAT;
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	page = render(&f);
+	assert_non_null(strstr(page, "4.57s"));
+	assert_non_null(strstr(page, "850us"));
+	free(page);
+	close_view(&f);
+}
+
 /* The text of the help's body, every page of it: scrolled with Down until it moves no more. */
 static char *help_pages(struct fixture *f)
 {
@@ -1372,6 +1419,7 @@ int main(void)
 		cmocka_unit_test(test_keys_after_tab_act_on_the_list),
 		cmocka_unit_test(test_flat_recursion_counts_once),
 		cmocka_unit_test(test_live_header),
+		cmocka_unit_test(test_offcpu_times),
 		cmocka_unit_test(test_help_lists_every_key),
 		cmocka_unit_test(test_man_page_lists_every_key),
 		cmocka_unit_test(test_keys_ask_the_app),

@@ -2,7 +2,7 @@
 # make screenshots: text captures of the real screen, in tmux, into
 # screenshots/*.txt (the README shows them): live sampling of a known
 # workload (also at 80x24), read mode, the flat view, the file viewer and
-# the help; and the SVG flame graph of the same workloads, as headless
+# the help, off-CPU mode; and the SVG flame graph of the same workloads, as headless
 # Chromium draws it, in screenshots/flamegraph.png.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/tmux.sh"
@@ -69,6 +69,17 @@ screen_wait '[0-9]+ reads/s' 10 && sleep 2.5
 screen_keys E
 sleep 0.3
 shot read
+screen_keys q
+screen_exit_code >/dev/null
+
+# Off-CPU mode: where offcpu_work waits (wait_a sleeps 30 ms, wait_b 10 ms).
+start_bg "$WORKLOADS/offcpu_work" sleep 30
+sleeper=$bg_pid
+screen_start "$W" "$H" "$FLAMETOP --mode offcpu -p $sleeper"
+screen_wait '[0-9]+ waits/s' 10 && sleep 2.5
+screen_keys E
+sleep 0.3
+shot offcpu
 screen_keys q
 screen_exit_code >/dev/null
 

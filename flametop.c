@@ -646,6 +646,16 @@ static void report_bad_lines(const char *file, const struct input_stats *st)
 			st->first_bad_why ? st->first_bad_why : "malformed");
 }
 
+/* Says once, on stderr, that some counts of @prof (from @what) stopped at their maximum. */
+static void report_saturated(const char *what, const struct profile *prof)
+{
+	if (profile__saturated(prof))
+		fprintf(stderr,
+			"flametop: %s: counts over %" PRIu64 " stop there (saturated): the totals "
+			"shown are lower bounds\n",
+			what, (uint64_t)COUNT_MAX);
+}
+
 /*
  * Reads -i FILE (or stdin) into @prof. Returns 0, or EXIT_USAGE after saying
  * why: it can't be read, or not one line of it is a stack.
@@ -722,6 +732,8 @@ static int run_input(const struct options *o)
 	/* "perf.txt (perf script)": a file of another format than folded says which. */
 	snprintf(name, sizeof(name), st.format == INPUT_FOLDED ? "%s" : "%s (%s)", file,
 		 input__format_name(st.format));
+	if (!ret)
+		report_saturated(file, prof);
 	if (!ret && options__batch(o)) {
 		report_bad_lines(file, &st);
 		ret = rewrite(o, &out, prof, name, &st);

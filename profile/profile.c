@@ -62,6 +62,7 @@ struct profile {
 	uint32_t *sorted; /* stacks[sorted[0]], ... stacks[sorted[nsorted - 1]]: the sorted order */
 	size_t nsorted, sorted_cap;
 	bool has_tgids;
+	bool saturated; /* some sum did not fit and stopped at COUNT_MAX */
 
 	uint64_t total, open, recent;
 
@@ -281,6 +282,27 @@ static int store_stack(struct profile *p, const struct sample *s, uint64_t hash)
 	return 0;
 }
 
+/* *@sum += @n, saturating (see count__add()); true when it did not fit. */
+static bool add_saturating(uint64_t *sum, uint64_t n)
+{
+	bool over = __builtin_add_overflow(*sum, n, sum);
+
+	if (over)
+		*sum = COUNT_MAX;
+	return over;
+}
+
+/* Adds @total to stack @e's cumulative count and @open to its open interval's, and to the profile's. */
+static void add_counts(struct profile *p, struct stack_entry *e, uint64_t total, uint64_t open)
+{
+	bool over = add_saturating(&e->total, total);
+
+	over |= add_saturating(&e->open, open);
+	over |= add_saturating(&p->total, total);
+	over |= add_saturating(&p->open, open);
+	p->saturated |= over;
+}
+
 int profile__add(struct profile *p, const struct sample *s)
 {
 	struct stack_probe probe = { p, s };
@@ -303,11 +325,13 @@ int profile__add(struct profile *p, const struct sample *s)
 			return -ENOMEM;
 		e = &p->stacks[p->nstacks - 1];
 	}
-	e->total += s->count;
-	e->open += s->count;
-	p->total += s->count;
-	p->open += s->count;
+	add_counts(p, e, s->count, s->count);
 	return 0;
+}
+
+bool profile__saturated(const struct profile *p)
+{
+	return p->saturated;
 }
 
 void profile__close_interval(struct profile *p)
@@ -346,6 +370,7 @@ void profile__reset(struct profile *p)
 	if (p->chunks)
 		p->chunks->used = 0;
 	p->has_tgids = false;
+	p->saturated = false;
 	p->total = p->open = p->recent = 0;
 	for (int g = 0; g < GROUP_NR; g++)
 		p->ngrouped[g] = 0;

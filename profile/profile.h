@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define PROFILE_NONE UINT32_MAX
+#define COUNT_MAX UINT64_MAX /* where counts saturate */
 #define TGID_UNKNOWN (-1) /* a stack read from a file that names no process id */
 
 enum frame_kind {
@@ -75,6 +76,18 @@ struct profile_stack {
 
 struct profile;
 
+/*
+ * count__add() is @a + @b, or COUNT_MAX when the sum does not fit: counts
+ * saturate instead of wrapping (two stacks of 2^64 - 1 make 2^64 - 1, not
+ * 2^64 - 2). Every sum of counts goes through it.
+ */
+static inline uint64_t count__add(uint64_t a, uint64_t b)
+{
+	uint64_t sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? COUNT_MAX : sum;
+}
+
 /* profile__new() returns an empty profile, or NULL when out of memory. */
 struct profile *profile__new(void);
 
@@ -107,12 +120,20 @@ const char *profile__frame_object(const struct profile *p, uint32_t id);
 /*
  * profile__add() is the one entry point for stacks: it adds @s->count to the
  * stack @s describes (frames, process and thread; stored on first sight) in
- * the cumulative window and in the interval now open. Returns 0, -EINVAL
+ * the cumulative window and in the interval now open; sums saturate at
+ * COUNT_MAX (see profile__saturated()). Returns 0, -EINVAL
  * for an empty stack, one that
  * does not start with a process frame or holds an unknown frame id, or
  * -ENOMEM (nothing changed).
  */
 int profile__add(struct profile *p, const struct sample *s);
+
+/*
+ * True when some sum of counts in @p did not fit and stopped at COUNT_MAX
+ * (see count__add()) since profile__new() or profile__reset(): the counts
+ * shown are then lower bounds.
+ */
+bool profile__saturated(const struct profile *p);
 
 /*
  * profile__close_interval() ends the open interval: what it collected

@@ -900,6 +900,49 @@ static void test_freeze(void **state)
 }
 
 /*
+ * Counts saturate at COUNT_MAX instead of wrapping: a stack of 2^64 - 1 and
+ * one more stays at 2^64 - 1, in the stack, the profile's total and a
+ * trie's nodes (two maximal stacks under one command), and the profile
+ * says so.
+ */
+static void test_counts_saturate(void **state)
+{
+	struct profile *p = profile__new();
+	struct view_filter all = { .window = WINDOW_CUMULATIVE };
+	struct stack_trie t;
+	struct profile_stack st;
+	uint32_t a, d, e;
+
+	(void)state;
+	assert_non_null(p);
+	a = frame(p, "a", FRAME_PROCESS);
+	d = frame(p, "d", FRAME_USER);
+	e = frame(p, "e", FRAME_USER);
+	assert_int_equal(count__add(COUNT_MAX - 1, 1), COUNT_MAX);
+	assert_int_equal(count__add(COUNT_MAX, COUNT_MAX), COUNT_MAX);
+	assert_int_equal(count__add(2, 3), 5);
+	ADD(p, TGID_UNKNOWN, COUNT_MAX, a, d);
+	assert_false(profile__saturated(p)); /* at the maximum, not over it */
+	ADD(p, TGID_UNKNOWN, 1, a, d);
+	assert_true(profile__saturated(p));
+	profile__stack(p, 0, &st);
+	assert_true(st.total == COUNT_MAX);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == COUNT_MAX);
+	ADD(p, TGID_UNKNOWN, COUNT_MAX, a, e);
+	profile__close_interval(p);
+	assert_true(profile__total(p, WINDOW_RECENT) == COUNT_MAX);
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, p, &all), 0);
+	make_all(&t);
+	assert_true(t.nodes[TRIE_ROOT].total == COUNT_MAX);
+	assert_true(t.nodes[stack_trie__first_child(&t, TRIE_ROOT)].total == COUNT_MAX);
+	stack_trie__free(&t);
+	profile__reset(p);
+	assert_false(profile__saturated(p));
+	profile__free(p);
+}
+
+/*
  * Packed, a frozen profile keeps its picture, each stack's counts moved
  * with it (a stack added since the freeze has none), and the groups are
  * named again by the new numbers.
@@ -1030,6 +1073,7 @@ int main(void)
 	    cmocka_unit_test(test_threads_and_groups),
 	    cmocka_unit_test(test_group_of_a_named_process),
 	    cmocka_unit_test(test_freeze),
+	    cmocka_unit_test(test_counts_saturate),
 	    cmocka_unit_test(test_pack_frozen_and_grouped),
 	    cmocka_unit_test(test_frames_in_objects),
 	    cmocka_unit_test(test_text_match),

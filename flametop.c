@@ -664,10 +664,16 @@ static int read_input(const struct options *o, struct profile *prof, struct inpu
 {
 	bool is_stdin = strcmp(o->input, "-") == 0;
 	FILE *in = is_stdin ? stdin : fopen(o->input, "re");
+	struct stat sb;
 	int err;
 
 	if (!in)
 		return fail("-i %s: %s", o->input, strerror(errno));
+	if (fstat(fileno(in), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if (!is_stdin)
+			fclose(in);
+		return fail("-i %s: is a directory", o->input);
+	}
 	err = input__read(in, prof, st);
 	if (!is_stdin)
 		fclose(in);

@@ -60,7 +60,7 @@ enum profile_group {
 /*
  * A stored stack, as profile__stack() shows it. Its frames stay where they
  * are, unchanged, while the profile grows: until profile__pack(),
- * profile__reset() or profile__free().
+ * profile__fold() (when it folds), profile__reset() or profile__free().
  */
 struct profile_stack {
 	uint32_t id;     /* its index: profile__stack(p, id, ...) */
@@ -212,6 +212,29 @@ size_t profile__nsorted(const struct profile *p);
  * or -ENOMEM with the profile as it was.
  */
 int profile__pack(struct profile *p);
+
+/* Is process @tgid gone (exited)? For profile__fold(). */
+typedef bool profile_gone_fn(void *ctx, int32_t tgid);
+
+/*
+ * profile__fold() keeps @p within @max_stacks stacks (0: no limit), for a
+ * long session. When it holds more, it folds stacks into others until it
+ * holds at most 3/4 of @max_stacks, in steps, each only while still over:
+ * the stacks of processes @gone (may be NULL) says have exited, each into
+ * the same stack of its command (its process no longer known: TGID_UNKNOWN);
+ * then, least worth keeping first (not counted in the open or the last
+ * interval, then the least counted), stacks into their command's stack
+ * "comm;[other]"; then into one stack "[other]". Every count stays: the
+ * totals of both windows, of the frozen picture, and each command's but
+ * in the last step. The stacks are renumbered and their frames move, as
+ * profile__pack() does; the sorted order and the groups are made again.
+ * Returns the number of stacks folded away (0 when within the limit), or
+ * -ENOMEM with the profile as it was.
+ */
+long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx);
+
+/* How many stacks profile__fold() folded away since profile__new() or profile__reset(). */
+uint64_t profile__folded(const struct profile *p);
 
 /* Sum of all counts in @window. */
 uint64_t profile__total(const struct profile *p, enum profile_window window);

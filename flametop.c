@@ -273,8 +273,8 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
  * window @w, never more than the rate allows in its time (one part per
  * function above), and one of how user stacks were walked.
  */
-static void print_summary(struct live *live, const struct run_window *w, const struct options *o,
-			  long lines)
+static void print_summary(struct live *live, const struct profile *prof,
+			  const struct run_window *w, const struct options *o, long lines)
 {
 	struct capture_stats st = { { 0 } };
 	char buf[1024] = "";
@@ -284,6 +284,9 @@ static void print_summary(struct live *live, const struct run_window *w, const s
 	summary_lost(buf, sizeof(buf), &st);
 	summary_idle(buf, sizeof(buf), live__idle_credited(live));
 	summary_partial(buf, sizeof(buf), &st);
+	if (profile__folded(prof))
+		appendf(buf, sizeof(buf), ", %" PRIu64 " stacks folded (over --max-stacks %u)",
+			profile__folded(prof), o->max_stacks);
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (!o->kernel_only) {
 		live__walks_text(live, &st, false, buf, sizeof(buf));
@@ -531,6 +534,7 @@ static int run_batch_live(const struct options *o)
 		wait_until(live, next < end ? next : end);
 		if (live__drain(live) < 0)
 			break;
+		live__fold(live, o->max_stacks); /* out of memory: it grows */
 		if (o->duration > 0 && now_seconds() >= w.start + o->duration)
 			break;
 	}
@@ -540,6 +544,7 @@ static int run_batch_live(const struct options *o)
 	w.stop = now_seconds();
 	live__drain(live);
 	live__drain(live);
+	live__fold(live, o->max_stacks);
 
 	live_info(o, live, &w, title, sizeof(title), &info);
 	describe_filters(o, filters, sizeof(filters));
@@ -552,7 +557,7 @@ static int run_batch_live(const struct options *o)
 		ret = fail("%s: %s", what, strerror(-ret));
 		goto cleanup;
 	}
-	print_summary(live, &w, o, lines);
+	print_summary(live, prof, &w, o, lines);
 	ret = 0;
 cleanup:
 	live__close(live);
@@ -603,6 +608,7 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.weight = o->weight,
 		.symbols = { .raw_names = o->no_demangle, .defer_kernel = true },
 		.delay = o->delay,
+		.max_stacks = o->max_stacks,
 		.color = !o->no_color,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,

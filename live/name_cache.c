@@ -20,7 +20,11 @@
 #include "symbols/sanitize.h"
 
 #define KERNEL_TGID UINT32_MAX
-#define MAX_NAMES (1u << 20) /* the name cache starts over beyond this */
+/*
+ * The name cache starts over beyond this many names (~10 MB with its index):
+ * under process churn every new process's addresses are new names.
+ */
+#define MAX_NAMES (1u << 18)
 #define HOT_BITS 14          /* the direct-mapped front of the name cache: 2^14 slots */
 /*
  * A named address: (process or kernel, address, return address?) -> frame
@@ -72,7 +76,7 @@ struct kstack_entry {
 	bool named;      /* every frame a function name */
 };
 
-#define MAX_KSTACK_FRAMES (1u << 22) /* the kernel stack cache starts over beyond this */
+#define MAX_KSTACK_FRAMES (1u << 20) /* the kernel stack cache starts over beyond this */
 #define COMM_SLOTS 256            /* the direct-mapped cache of process frames */
 
 /*

@@ -32,6 +32,8 @@ struct header_info {
 	double span;       /* seconds the recent window spans; 0: none closed yet */
 	double covered;    /* seconds of capture the cumulative window holds */
 	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */
+	uint64_t folded;   /* stacks folded into others to keep within max_stacks */
+	size_t max_stacks;
 	/* both */
 	const char *unit;  /* what a count counts: "samples", "reads", "bytes" */
 	/* the file viewer */

@@ -889,6 +889,24 @@ static void test_live_header(void **state)
 	close_view(&f);
 }
 
+/* A live profile that folded stacks says how many, and over which limit, on the window line. */
+static void test_live_header_folded(void **state)
+{
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, P1, 100, 12, true);
+	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
+					    .notes = "", .freq = 99, .ncpus = 2, .rate = -1,
+					    .event = "samples", .unit = "samples", .folded = 1234,
+					    .max_stacks = 32768 };
+	text = render(&f);
+	assert_non_null(strstr(text, "samples, 1234 stacks folded (over 32768) | filters: none"));
+	free(text);
+	close_view(&f);
+}
+
 /* The text of the help's body, every page of it: scrolled with Down until it moves no more. */
 static char *help_pages(struct fixture *f)
 {
@@ -1371,6 +1389,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_screen_put_clips_and_dots),
 		cmocka_unit_test(test_empty_profile_every_layout),
+		cmocka_unit_test(test_live_header_folded),
 		cmocka_unit_test(test_screen_never_stores_control_bytes),
 		cmocka_unit_test(test_tree_hottest_path_expanded_first),
 		cmocka_unit_test(test_tree_expand_collapse),

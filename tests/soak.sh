@@ -34,7 +34,7 @@ fds() { find "/proc/$pid/fd" -mindepth 1 -maxdepth 1 | wc -l; }
 
 echo "# soak: flametop -d 1 $FLAGS, $RATE new processes a second and CPU load, $MINUTES minutes"
 echo "# minute  RSS (MB)  fds  header"
-settled_rss=() settled_fds=()
+settled_rss=() settled_fds=() table=()
 end=$((SECONDS + MINUTES * 60))
 while [ "$SECONDS" -lt "$end" ]; do
 	sleep "$EVERY"
@@ -42,8 +42,9 @@ while [ "$SECONDS" -lt "$end" ]; do
 	minute=$(awk -v s="$SECONDS" 'BEGIN { printf "%.1f", s / 60 }')
 	rss=$(rss_mb)
 	nfd=$(fds)
-	printf '# %6s  %8s  %3s  %s\n' "$minute" "$rss" "$nfd" \
-		"$(screen_text | grep -m1 -oE '[0-9]+ stacks folded[^|]*' || echo 'nothing folded')"
+	folded=$(screen_text | grep -m1 -oE '[0-9]+ stacks folded \(over [0-9]+\)' || echo 'none')
+	printf '# %6s  %8s  %3s  %s\n' "$minute" "$rss" "$nfd" "$folded"
+	table+=("| $minute | $rss | $nfd | $folded |")
 	if awk -v m="$minute" -v s="$SETTLE" 'BEGIN { exit !(m >= s) }'; then
 		settled_rss+=("$rss")
 		settled_fds+=("$nfd")
@@ -71,3 +72,19 @@ second=$(printf '%s\n' "${settled_fds[@]:half}" | sort -g | tail -n 1)
 check "open descriptors do not grow after $SETTLE minutes (highest $first, then $second)" \
 	awk -v a="$first" -v b="$second" 'BEGIN { exit !(b <= a * 1.25) }'
 screen_keys q
+
+# The figures, as the last section of BENCH.md (make bench keeps it).
+{
+	sed '/^## Long session (make soak)/,$d' BENCH.md 2>/dev/null
+	echo "## Long session (make soak)"
+	echo
+	echo "\`make soak\` on $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs: the live screen"
+	echo "(\`flametop -d 1 $FLAGS\`) for $MINUTES minutes under $RATE new processes a second"
+	echo "(tests/workloads/churn.c) and CPU load (cpu_split); flametop's RSS and open"
+	echo "descriptors, and the header's count of stacks folded, every $EVERY s."
+	echo "RSS after minute $SETTLE: $lo..$hi MB (the check: within 10%)."
+	echo
+	echo "| minute | RSS (MB) | open fds | stacks folded |"
+	echo "|---|---|---|---|"
+	printf '%s\n' "${table[@]}"
+} >BENCH.md.tmp && mv BENCH.md.tmp BENCH.md

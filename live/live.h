@@ -56,7 +56,7 @@ int live__drain(struct live *l);
  * session (profile__fold(): the stacks of processes that have exited fold
  * into their command's first). The profile's stacks move when it folds:
  * what borrows their frames (a view's trie) must be made again. Returns the
- * number of stacks folded away, or -ENOMEM (nothing changed).
+ * number of stacks folded away, or -ENOMEM (the totals still exact).
  */
 long live__fold(struct live *l, size_t max_stacks);
 

@@ -903,26 +903,21 @@ static int by_worth(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/*
- * Sets @level[i] to @to for the @k stacks least worth keeping (by_worth())
- * whose level is below @to. 0 or -ENOMEM.
- */
+/* Sets @level[i] to @to for the @k stacks least worth keeping (by_worth()). 0 or -ENOMEM. */
 static int mark_least(const struct profile *p, uint8_t *level, size_t k, enum fold_level to)
 {
 	struct rank_key *keys = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*keys));
-	size_t n = 0;
 
 	if (!keys)
 		return -ENOMEM;
 	for (size_t i = 0; i < p->nstacks; i++) {
 		const struct stack_entry *e = &p->stacks[i];
 
-		if (level[i] < to)
-			keys[n++] = (struct rank_key){ e->total, (uint32_t)i, e->open || e->recent };
+		keys[i] = (struct rank_key){ e->total, (uint32_t)i, e->open || e->recent };
 	}
-	if (n > 1)
-		qsort(keys, n, sizeof(*keys), by_worth);
-	for (size_t i = 0; i < k && i < n; i++)
+	if (p->nstacks > 1)
+		qsort(keys, p->nstacks, sizeof(*keys), by_worth);
+	for (size_t i = 0; i < k && i < p->nstacks; i++)
 		level[keys[i].id] = (uint8_t)to;
 	free(keys);
 	return 0;

@@ -229,7 +229,8 @@ typedef bool profile_gone_fn(void *ctx, int32_t tgid);
  * in the last step. The stacks are renumbered and their frames move, as
  * profile__pack() does; the sorted order and the groups are made again.
  * Returns the number of stacks folded away (0 when within the limit), or
- * -ENOMEM with the profile as it was.
+ * -ENOMEM with the steps done so far kept (each step all or nothing; the
+ * totals exact either way).
  */
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx);
 

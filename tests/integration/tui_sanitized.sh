@@ -38,6 +38,11 @@ every_key() {
 	press Space Space r d 1 Enter
 	press '?' Down Up q h Escape F1 q
 	if [ "$1" = live ]; then
+		# m in the flat layout: the other mode's profile is empty (no frame yet).
+		for _ in 1 2 3 4 5 6; do
+			screen_text | grep -q 'Self% Total%' && break
+			press Tab
+		done
 		press m
 		sleep 2 # read mode attaches
 		press m

@@ -50,6 +50,16 @@ every_key() {
 	fi
 }
 
+# check_no_report "what": the sanitizers said nothing on stderr.
+check_no_report() {
+	if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer' "$TEST_TMP/san.err"; then
+		not_ok "$1: no sanitizer report"
+		head -n 30 "$TEST_TMP/san.err" | diag
+	else
+		ok "$1: no sanitizer report"
+	fi
+}
+
 # check_sanitized "what" LIVE: drives the running screen, then quits it with F10.
 check_sanitized() {
 	local what=$1 code
@@ -64,12 +74,7 @@ check_sanitized() {
 		[ "$code" = running ] || break
 	done
 	check "$what: F10 quits, exit code 0 (got $code)" [ "$code" = 0 ]
-	if grep -qE 'runtime error|AddressSanitizer|LeakSanitizer' "$TEST_TMP/san.err"; then
-		not_ok "$what: no sanitizer report"
-		head -n 30 "$TEST_TMP/san.err" | diag
-	else
-		ok "$what: no sanitizer report"
-	fi
+	check_no_report "$what"
 	check "$what: s saved the view" test -s "$TEST_TMP/saved.folded"
 	rm -f "$TEST_TMP/saved.folded"
 }
@@ -88,8 +93,25 @@ code=$(screen_exit_code 20)
 check "sanitized -i /etc: exit 2, one line 'is a directory' ($(cat "$TEST_TMP/dir.err"))" \
 	test "$code" = 2 -a "$(cat "$TEST_TMP/dir.err")" = "flametop: -i /etc: is a directory"
 
-# 3. The live screen, from its first (empty) refresh on.
+# 3. The live screen of a process that never runs: its profile stays empty
+# (no frame at all), in every layout.
 need_root "sanitized live screen" || exit 0
+start_bg sleep 600
+screen_start 100 30 "$SANITIZED -d 0.2 -p $bg_pid 2>$TEST_TMP/san.err"
+if screen_wait 'samples/s' 30; then ok "sanitized live screen of an idle process starts"; else
+	not_ok "sanitized live screen of an idle process starts"
+	screen_text | diag
+fi
+press Tab Tab Tab Tab
+sleep 0.5
+check "sanitized live screen, empty profile: still running in every layout" \
+	test ! -s "$SCREEN_EXIT"
+press q
+code=$(screen_exit_code 20)
+check "sanitized live screen, empty profile: q quits, exit code 0 (got $code)" [ "$code" = 0 ]
+check_no_report "sanitized live screen, empty profile"
+
+# 4. The live screen of the whole machine, every key.
 screen_start 100 30 "$SANITIZED -d 0.3 2>$TEST_TMP/san.err"
 if screen_wait 'samples/s' 30; then ok "sanitized live screen starts"; else
 	not_ok "sanitized live screen starts"

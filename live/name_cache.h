@@ -32,8 +32,12 @@ struct name_cache;
  */
 struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof, bool traced);
 
-/* name_cache__begin_drain() starts a drain: placeholders named before are asked again. */
-void name_cache__begin_drain(struct name_cache *nc);
+/*
+ * name_cache__begin_drain() starts a drain: placeholders named before are
+ * asked again. When the cache has grown, the names of the processes @gone
+ * (with @ctx) says have exited are dropped; beyond its limit it starts over.
+ */
+void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void *ctx);
 
 /*
  * name_cache__stack() writes the frame ids of @st into @frames (room for

@@ -588,6 +588,11 @@ void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void 
 	nc->drain++;
 }
 
+size_t name_cache__names(const struct name_cache *nc)
+{
+	return nc->nnames;
+}
+
 void name_cache__free(struct name_cache *nc)
 {
 	if (!nc)

@@ -46,6 +46,9 @@ void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void 
  */
 uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames);
 
+/* How many addresses the cache names now. */
+size_t name_cache__names(const struct name_cache *nc);
+
 /* name_cache__free(NULL) is a no-op. */
 void name_cache__free(struct name_cache *nc);
 

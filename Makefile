@@ -5,6 +5,8 @@
 #   make test     build, then run every test; ends with "N passed, N failed"
 #   make static   build a fully static binary: build/static/flametop
 #   make bench    measure flametop's cost (writes BENCH.md; not part of make test)
+#   make soak     30 minutes of process churn under the live screen: RSS and fds
+#                 stay flat (not part of make test)
 #   make deps     install whatever is missing with apt-get
 #   make install  install flametop and its man page under PREFIX (default /usr/local),
 #                 DESTDIR prepended for staging
@@ -63,7 +65,8 @@ HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test-deps run test static bench screenshots clean build-all build-tests install
+.PHONY: all deps test-deps run test static bench soak screenshots clean build-all build-tests \
+	install
 
 # $(call AS_ROOT,why): sets as_root to how a recipe runs a command as root:
 # itself when root, else sudo; without sudo, one line says what to do and
@@ -144,6 +147,11 @@ $(BUILD)/asan/%.o: %.c $(HEADERS) $(BPF_SKELS)
 flametop: $(BUILD)/obj/flametop.o $(LIB_OBJS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
+# flametop under AddressSanitizer and UndefinedBehaviorSanitizer, for the terminal test that
+# drives it through every key (tests/integration/tui_sanitized.sh).
+$(BUILD)/asan/flametop: $(BUILD)/asan/flametop.o $(ASAN_OBJS)
+	$(CC) -O1 -g $(SANITIZE) -o $@ $^ $(LIBS)
+
 static: deps
 	@$(MAKE) --no-print-directory $(BUILD)/static/flametop
 	@echo "static binary: $(BUILD)/static/flametop"
@@ -203,7 +211,8 @@ $(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
-build-tests: flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES) $(TOOLS)
+build-tests: flametop $(BUILD)/asan/flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES) \
+	$(TOOLS)
 
 test: test-deps
 	@$(MAKE) --no-print-directory build-tests
@@ -222,6 +231,12 @@ install: all
 bench: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/bench.sh
+
+# 30 minutes of process churn and CPU load under the live screen: RSS and open
+# descriptors every minute (SOAK_MINUTES=10 for a shorter run). As root.
+soak: test-deps
+	@$(MAKE) --no-print-directory build-tests
+	@bash tests/soak.sh
 
 screenshots: test-deps
 	@$(MAKE) --no-print-directory build-tests

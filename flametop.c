@@ -278,8 +278,8 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
  * window @w, never more than the rate allows in its time (one part per
  * function above), and one of how user stacks were walked.
  */
-static void print_summary(struct live *live, const struct run_window *w, const struct options *o,
-			  long lines)
+static void print_summary(struct live *live, const struct profile *prof,
+			  const struct run_window *w, const struct options *o, long lines)
 {
 	struct capture_stats st = { { 0 } };
 	char buf[1024] = "";
@@ -289,6 +289,9 @@ static void print_summary(struct live *live, const struct run_window *w, const s
 	summary_lost(buf, sizeof(buf), &st);
 	summary_idle(buf, sizeof(buf), live__idle_credited(live));
 	summary_partial(buf, sizeof(buf), &st);
+	if (profile__folded(prof))
+		appendf(buf, sizeof(buf), ", %" PRIu64 " stacks folded (over --max-stacks %u)",
+			profile__folded(prof), o->max_stacks);
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (o->mode == CAPTURE_OFFCPU) {
 		live__offcpu_text(live, &st, false, buf, sizeof(buf));
@@ -542,6 +545,7 @@ static int run_batch_live(const struct options *o)
 		wait_until(live, next < end ? next : end);
 		if (live__drain(live) < 0)
 			break;
+		live__fold(live, o->max_stacks); /* out of memory: it grows */
 		if (o->duration > 0 && now_seconds() >= w.start + o->duration)
 			break;
 	}
@@ -551,6 +555,7 @@ static int run_batch_live(const struct options *o)
 	w.stop = now_seconds();
 	live__drain(live);
 	live__drain(live);
+	live__fold(live, o->max_stacks);
 
 	live_info(o, live, &w, title, sizeof(title), &info);
 	describe_filters(o, filters, sizeof(filters));
@@ -563,7 +568,7 @@ static int run_batch_live(const struct options *o)
 		ret = fail("%s: %s", what, strerror(-ret));
 		goto cleanup;
 	}
-	print_summary(live, &w, o, lines);
+	print_summary(live, prof, &w, o, lines);
 	ret = 0;
 cleanup:
 	live__close(live);
@@ -614,6 +619,7 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.weight = o->weight,
 		.symbols = { .raw_names = o->no_demangle, .defer_kernel = true },
 		.delay = o->delay,
+		.max_stacks = o->max_stacks,
 		.color = !o->no_color,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
@@ -657,6 +663,16 @@ static void report_bad_lines(const char *file, const struct input_stats *st)
 			st->first_bad_why ? st->first_bad_why : "malformed");
 }
 
+/* Says once, on stderr, that some counts of @prof (from @what) stopped at their maximum. */
+static void report_saturated(const char *what, const struct profile *prof)
+{
+	if (profile__saturated(prof))
+		fprintf(stderr,
+			"flametop: %s: counts over %" PRIu64 " stop there (saturated): the totals "
+			"shown are lower bounds\n",
+			what, (uint64_t)COUNT_MAX);
+}
+
 /*
  * Reads -i FILE (or stdin) into @prof. Returns 0, or EXIT_USAGE after saying
  * why: it can't be read, or not one line of it is a stack.
@@ -665,10 +681,16 @@ static int read_input(const struct options *o, struct profile *prof, struct inpu
 {
 	bool is_stdin = strcmp(o->input, "-") == 0;
 	FILE *in = is_stdin ? stdin : fopen(o->input, "re");
+	struct stat sb;
 	int err;
 
 	if (!in)
 		return fail("-i %s: %s", o->input, strerror(errno));
+	if (fstat(fileno(in), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		if (!is_stdin)
+			fclose(in);
+		return fail("-i %s: is a directory", o->input);
+	}
 	err = input__read(in, prof, st);
 	if (!is_stdin)
 		fclose(in);
@@ -733,6 +755,8 @@ static int run_input(const struct options *o)
 	/* "perf.txt (perf script)": a file of another format than folded says which. */
 	snprintf(name, sizeof(name), st.format == INPUT_FOLDED ? "%s" : "%s (%s)", file,
 		 input__format_name(st.format));
+	if (!ret)
+		report_saturated(file, prof);
 	if (!ret && options__batch(o)) {
 		report_bad_lines(file, &st);
 		ret = rewrite(o, &out, prof, name, &st);

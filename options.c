@@ -38,6 +38,8 @@ const char options_usage[] =
 	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
 	"      --stack-entries N  stacks the kernel keeps (default: from the expected load)\n"
 	"      --count-entries N  count keys the kernel keeps (default: from the expected load)\n"
+	"      --max-stacks N     distinct stacks a live profile keeps; beyond, the stacks of\n"
+	"                         exited processes, then the rarest, fold (default 32768)\n"
 	"      --unwind HOW       user stacks: auto (default): with unwind tables built from\n"
 	"                         each file's CFI, by frame pointer where there are none;\n"
 	"                         fp: by frame pointer only\n"
@@ -67,6 +69,7 @@ enum {
 	OPT_NO_COLOR,
 	OPT_NO_DEMANGLE,
 	OPT_STACK_ENTRIES,
+	OPT_MAX_STACKS,
 	OPT_COUNT_ENTRIES,
 	OPT_UNWIND,
 	OPT_UNWIND_MEMORY,
@@ -95,6 +98,7 @@ static const struct option long_options[] = {
 	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "stack-entries", required_argument, NULL, OPT_STACK_ENTRIES },
+	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
 	{ "count-entries", required_argument, NULL, OPT_COUNT_ENTRIES },
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "unwind-memory", required_argument, NULL, OPT_UNWIND_MEMORY },
@@ -254,13 +258,16 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		return parse_group(o, arg, err, size);
 	case OPT_STACK_ENTRIES:
 	case OPT_COUNT_ENTRIES:
+	case OPT_MAX_STACKS:
 		e = parse_uint(arg, 64, 1u << 22, &v);
 		if (e) {
 			snprintf(err, size, "--%s: '%s' is not a number from 64 to %u", name, arg,
 				 1u << 22);
 			return e;
 		}
-		*(opt == OPT_STACK_ENTRIES ? &o->stack_entries : &o->count_entries) = v;
+		*(opt == OPT_STACK_ENTRIES   ? &o->stack_entries
+		  : opt == OPT_COUNT_ENTRIES ? &o->count_entries
+					     : &o->max_stacks) = v;
 		return 0;
 	case OPT_UNWIND:
 		if (strcmp(arg, "auto") && strcmp(arg, "fp")) {
@@ -300,6 +307,7 @@ static void defaults(struct options *o)
 	o->freq = DEFAULT_FREQ;
 	o->delay = DEFAULT_DELAY;
 	o->min_block_us = DEFAULT_MIN_BLOCK_US;
+	o->max_stacks = DEFAULT_MAX_STACKS;
 	o->no_color = nc && *nc;
 }
 

@@ -18,6 +18,7 @@
 #define DEFAULT_FREQ 99
 #define DEFAULT_DELAY 2.0
 #define DEFAULT_MIN_BLOCK_US 1
+#define DEFAULT_MAX_STACKS 32768 /* --max-stacks: distinct stacks a live profile keeps */
 
 struct options {
 	enum capture_mode mode;
@@ -40,6 +41,7 @@ struct options {
 	const char *comm;          /* -c */
 	uint32_t stack_entries;    /* --stack-entries */
 	uint32_t count_entries;    /* --count-entries */
+	uint32_t max_stacks;       /* --max-stacks: stacks a live profile keeps, more fold */
 	bool unwind_fp;            /* --unwind fp: user stacks along frame pointers only */
 	size_t unwind_memory;      /* --unwind-memory: bytes; 0 is the default */
 	uint64_t min_block_us;     /* --min-block: off-CPU waits shorter are dropped */

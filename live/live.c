@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,12 +172,19 @@ uint64_t live__idle_credited(const struct live *l)
 	return l->idle.credited;
 }
 
+/* Has process @tgid exited? A signal 0 costs a tenth of a look at /proc/PID. */
+static bool process_gone(void *ctx, int32_t tgid)
+{
+	(void)ctx;
+	return tgid > 0 && kill((pid_t)tgid, 0) && errno == ESRCH;
+}
+
 int live__drain(struct live *l)
 {
 	int ret;
 
 	live__handle_events(l); /* snapshot new processes before their stacks are named */
-	name_cache__begin_drain(l->names);
+	name_cache__begin_drain(l->names, process_gone, NULL);
 	symbolizer__begin_pass(l->sym);
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
@@ -184,6 +192,11 @@ int live__drain(struct live *l)
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
 	return ret;
+}
+
+long live__fold(struct live *l, size_t max_stacks)
+{
+	return profile__fold(l->prof, max_stacks, process_gone, NULL);
 }
 
 int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const char *comm)

@@ -67,6 +67,15 @@ int live__start(struct live *l);
 int live__drain(struct live *l);
 
 /*
+ * live__fold() keeps the profile within @max_stacks stacks for a long
+ * session (profile__fold(): the stacks of processes that have exited fold
+ * into their command's first). The profile's stacks move when it folds:
+ * what borrows their frames (a view's trie) must be made again. Returns the
+ * number of stacks folded away, or -ENOMEM (the totals still exact).
+ */
+long live__fold(struct live *l, size_t max_stacks);
+
+/*
  * Samples credited to "swapper/N;[idle, not sampled]": idle time, measured
  * in /proc/stat, during which the kernel did not sample an idle CPU.
  */

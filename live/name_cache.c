@@ -20,7 +20,14 @@
 #include "symbols/sanitize.h"
 
 #define KERNEL_TGID UINT32_MAX
-#define MAX_NAMES (1u << 20) /* the name cache starts over beyond this */
+/*
+ * The name cache starts over beyond this many names (~10 MB with its index).
+ * Under process churn every new process's addresses are new names: beyond
+ * PRUNE_NAMES (and beyond twice what the last pruning kept) the names of
+ * processes that have exited are dropped first.
+ */
+#define MAX_NAMES (1u << 18)
+#define PRUNE_NAMES (1u << 14)
 #define HOT_BITS 14          /* the direct-mapped front of the name cache: 2^14 slots */
 /*
  * A named address: (process or kernel, address, return address?) -> frame
@@ -72,7 +79,7 @@ struct kstack_entry {
 	bool named;      /* every frame a function name */
 };
 
-#define MAX_KSTACK_FRAMES (1u << 22) /* the kernel stack cache starts over beyond this */
+#define MAX_KSTACK_FRAMES (1u << 17) /* the kernel stack cache starts over beyond this */
 #define COMM_SLOTS 256            /* the direct-mapped cache of process frames */
 
 /*
@@ -105,6 +112,7 @@ struct name_cache {
 
 	struct name_entry *names;
 	size_t nnames, names_cap;
+	size_t prune_at; /* names beyond which those of exited processes are dropped */
 	struct hash_index name_index;
 	struct hot_name hot[1u << HOT_BITS]; /* most lookups end here, without a probe */
 	uint8_t *hook_kind; /* per frame id: HOOK_UNKNOWN, HOOK_NO or HOOK_YES */
@@ -135,6 +143,7 @@ struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof,
 	nc->sym = sym;
 	nc->prof = prof;
 	nc->traced = traced;
+	nc->prune_at = PRUNE_NAMES;
 	return nc;
 }
 
@@ -530,12 +539,46 @@ uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st
 	return n;
 }
 
-void name_cache__begin_drain(struct name_cache *nc)
+/*
+ * Keeps only the names of the kernel and of the processes @gone does not
+ * say have exited, and prunes again once the cache holds twice as many.
+ */
+static void prune_names(struct name_cache *nc, profile_gone_fn *gone, void *ctx)
 {
+	uint32_t last = KERNEL_TGID;
+	bool last_gone = false;
+	size_t kept = 0;
+
+	hash_index__clear(&nc->name_index);
+	memset(nc->hot, 0, sizeof(nc->hot));
+	for (size_t i = 0; i < nc->nnames; i++) {
+		const struct name_entry *e = &nc->names[i];
+
+		if (e->tgid != last) {
+			last = e->tgid;
+			last_gone = e->tgid != KERNEL_TGID && gone(ctx, (int32_t)e->tgid);
+		}
+		if (last_gone)
+			continue;
+		nc->names[kept] = *e;
+		if (hash_index__insert(&nc->name_index, name_hash(e->tgid, e->ip, e->is_return),
+				       (uint32_t)kept, rehash_name, nc))
+			break; /* the rest is asked again */
+		kept++;
+	}
+	nc->nnames = kept;
+	nc->prune_at = kept * 2 > PRUNE_NAMES ? kept * 2 : PRUNE_NAMES;
+}
+
+void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void *ctx)
+{
+	if (nc->nnames > nc->prune_at)
+		prune_names(nc, gone, ctx);
 	if (nc->nnames > MAX_NAMES) {
 		hash_index__clear(&nc->name_index);
 		memset(nc->hot, 0, sizeof(nc->hot));
 		nc->nnames = 0;
+		nc->prune_at = PRUNE_NAMES;
 	}
 	if (nc->kstack_len > MAX_KSTACK_FRAMES || nc->nkstacks > MAX_NAMES) {
 		hash_index__clear(&nc->kstack_index);
@@ -543,6 +586,11 @@ void name_cache__begin_drain(struct name_cache *nc)
 		nc->kstack_len = 0;
 	}
 	nc->drain++;
+}
+
+size_t name_cache__names(const struct name_cache *nc)
+{
+	return nc->nnames;
 }
 
 void name_cache__free(struct name_cache *nc)

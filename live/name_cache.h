@@ -32,8 +32,12 @@ struct name_cache;
  */
 struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof, bool traced);
 
-/* name_cache__begin_drain() starts a drain: placeholders named before are asked again. */
-void name_cache__begin_drain(struct name_cache *nc);
+/*
+ * name_cache__begin_drain() starts a drain: placeholders named before are
+ * asked again. When the cache has grown, the names of the processes @gone
+ * (with @ctx) says have exited are dropped; beyond its limit it starts over.
+ */
+void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void *ctx);
 
 /*
  * name_cache__stack() writes the frame ids of @st into @frames (room for
@@ -41,6 +45,9 @@ void name_cache__begin_drain(struct name_cache *nc);
  * process frame could not be made.
  */
 uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames);
+
+/* How many addresses the cache names now. */
+size_t name_cache__names(const struct name_cache *nc);
 
 /* name_cache__free(NULL) is a no-op. */
 void name_cache__free(struct name_cache *nc);

@@ -60,10 +60,10 @@ static void count_stack(struct flat_walk *w, uint32_t i)
 		if (e == NOT_A_FUNCTION || w->seen[e] == i + 1)
 			continue;
 		w->seen[e] = i + 1;
-		w->total[e] += s->count;
+		w->total[e] = count__add(w->total[e], s->count);
 	}
 	if (leaf != NOT_A_FUNCTION)
-		w->self[leaf] += s->count;
+		w->self[leaf] = count__add(w->self[leaf], s->count);
 }
 
 /* Keeps the entries of the functions some stack went through, with their counts. */
@@ -135,9 +135,10 @@ int flat_list__build(struct flat_list *fl, const struct stack_trie *t, const str
 			count_stack(&w, (uint32_t)i);
 		}
 		keep_counted(&w, fl);
-		qsort_r(fl->entries, fl->n, sizeof(*fl->entries),
-			order == FLAT_BY_TOTAL ? by_total_then_self : by_self_then_total,
-			(void *)p);
+		if (fl->n > 1) /* an empty list has no array: qsort_r() takes none */
+			qsort_r(fl->entries, fl->n, sizeof(*fl->entries),
+				order == FLAT_BY_TOTAL ? by_total_then_self : by_self_then_total,
+				(void *)p);
 		err = 0;
 	}
 	if (err)

@@ -154,6 +154,16 @@ static bool hidden(const struct view_filter *f, const struct frame *fr)
 	       (f->hide_user && fr->kind == FRAME_USER);
 }
 
+/* @count x @scale as pprof's signed values hold it: saturated at INT64_MAX, as counts saturate. */
+static int64_t pprof_value(uint64_t count, uint64_t scale)
+{
+	uint64_t v;
+
+	if (__builtin_mul_overflow(count, scale, &v) || v > INT64_MAX)
+		return INT64_MAX;
+	return (int64_t)v;
+}
+
 /* Adds @s as a sample of @count; returns 0 or -ENOMEM. */
 static int add_sample(struct pprof_builder *b, const struct view_filter *f,
 		      const struct profile_stack *s, uint64_t count, const struct pprof_info *info)
@@ -189,9 +199,9 @@ static int add_sample(struct pprof_builder *b, const struct view_filter *f,
 		b->loc_ids[b->loc_ids_len++] = id;
 		smp->n_location_id++;
 	}
-	b->values[nvalues * b->nsamples] = (int64_t)count;
+	b->values[nvalues * b->nsamples] = pprof_value(count, 1);
 	if (info->period_ns)
-		b->values[nvalues * b->nsamples + 1] = (int64_t)(count * info->period_ns);
+		b->values[nvalues * b->nsamples + 1] = pprof_value(count, info->period_ns);
 	smp->n_value = nvalues;
 	labels = &b->labels[2 * b->nsamples];
 	perftools__profiles__label__init(&labels[0]);

@@ -62,6 +62,8 @@ struct profile {
 	uint32_t *sorted; /* stacks[sorted[0]], ... stacks[sorted[nsorted - 1]]: the sorted order */
 	size_t nsorted, sorted_cap;
 	bool has_tgids;
+	bool saturated; /* some sum did not fit and stopped at COUNT_MAX */
+	uint64_t folded; /* stacks folded into others by profile__fold() */
 
 	uint64_t total, open, recent;
 
@@ -281,12 +283,44 @@ static int store_stack(struct profile *p, const struct sample *s, uint64_t hash)
 	return 0;
 }
 
-int profile__add(struct profile *p, const struct sample *s)
+/* *@sum += @n, saturating (see count__add()); true when it did not fit. */
+static bool add_saturating(uint64_t *sum, uint64_t n)
+{
+	bool over = __builtin_add_overflow(*sum, n, sum);
+
+	if (over)
+		*sum = COUNT_MAX;
+	return over;
+}
+
+/* Adds @total to stack @e's cumulative count and @open to its open interval's, and to the profile's. */
+static void add_counts(struct profile *p, struct stack_entry *e, uint64_t total, uint64_t open)
+{
+	bool over = add_saturating(&e->total, total);
+
+	over |= add_saturating(&e->open, open);
+	over |= add_saturating(&p->total, total);
+	over |= add_saturating(&p->open, open);
+	p->saturated |= over;
+}
+
+/* The entry of the stack @s describes, stored when new; NULL when out of memory. */
+static struct stack_entry *stack_of(struct profile *p, const struct sample *s)
 {
 	struct stack_probe probe = { p, s };
+	uint64_t hash = stack_hash(s);
+	struct hash_slot *slot = hash_index__find(&p->stack_index, hash, same_stack, &probe);
+
+	if (slot->entry1)
+		return &p->stacks[slot->entry1 - 1];
+	if (store_stack(p, s, hash))
+		return NULL;
+	return &p->stacks[p->nstacks - 1];
+}
+
+int profile__add(struct profile *p, const struct sample *s)
+{
 	struct stack_entry *e;
-	struct hash_slot *slot;
-	uint64_t hash;
 
 	if (s->n == 0 || s->frames[0] >= p->nframes || p->frames[s->frames[0]].kind != FRAME_PROCESS)
 		return -EINVAL;
@@ -294,20 +328,16 @@ int profile__add(struct profile *p, const struct sample *s)
 		if (s->frames[i] >= p->nframes)
 			return -EINVAL;
 	}
-	hash = stack_hash(s);
-	slot = hash_index__find(&p->stack_index, hash, same_stack, &probe);
-	if (slot->entry1) {
-		e = &p->stacks[slot->entry1 - 1];
-	} else {
-		if (store_stack(p, s, hash))
-			return -ENOMEM;
-		e = &p->stacks[p->nstacks - 1];
-	}
-	e->total += s->count;
-	e->open += s->count;
-	p->total += s->count;
-	p->open += s->count;
+	e = stack_of(p, s);
+	if (!e)
+		return -ENOMEM;
+	add_counts(p, e, s->count, s->count);
 	return 0;
+}
+
+bool profile__saturated(const struct profile *p)
+{
+	return p->saturated;
 }
 
 void profile__close_interval(struct profile *p)
@@ -320,20 +350,29 @@ void profile__close_interval(struct profile *p)
 	p->open = 0;
 }
 
-/* Frees the chunks older than @keep (all of them for NULL). */
-static void free_chunks(struct profile *p, struct frames_chunk *keep)
+/* Frees the chunks from @c on, older and older; returns the bytes they took. */
+static size_t free_chunk_list(struct frames_chunk *c)
 {
-	struct frames_chunk *c = keep ? keep->next : p->chunks;
+	size_t bytes = 0;
 
 	while (c) {
 		struct frames_chunk *next = c->next;
 
-		p->chunk_bytes -= sizeof(*c) + c->size * sizeof(uint32_t);
+		bytes += sizeof(*c) + c->size * sizeof(uint32_t);
 		free(c);
 		c = next;
 	}
+	return bytes;
+}
+
+/* Frees the chunks older than @keep (all of them for NULL). */
+static void free_chunks(struct profile *p, struct frames_chunk *keep)
+{
+	p->chunk_bytes -= free_chunk_list(keep ? keep->next : p->chunks);
 	if (keep)
 		keep->next = NULL;
+	else
+		p->chunks = NULL;
 }
 
 void profile__reset(struct profile *p)
@@ -346,6 +385,8 @@ void profile__reset(struct profile *p)
 	if (p->chunks)
 		p->chunks->used = 0;
 	p->has_tgids = false;
+	p->saturated = false;
+	p->folded = 0;
 	p->total = p->open = p->recent = 0;
 	for (int g = 0; g < GROUP_NR; g++)
 		p->ngrouped[g] = 0;
@@ -695,6 +736,260 @@ int profile__pack(struct profile *p)
 		p->ngrouped[g] = 0; /* by the old numbers: profile__group() names them again */
 	free(rank_of);
 	return 0;
+}
+
+/*
+ * Folding. A stack folds into the stack its fold level makes of it (see
+ * folded_sample()); the stacks are laid out anew, each fold target once,
+ * with the counts of every stack folded into it.
+ */
+enum fold_level {
+	FOLD_KEEP,    /* as it is */
+	FOLD_PROCESS, /* its process exited: the same stack of its command */
+	FOLD_COMMAND, /* its command's "[other]" stack */
+	FOLD_ALL,     /* the one stack "[other]" */
+};
+
+static const char other_name[] = "[other]";
+
+/* The stacks of a profile, as profile__fold() takes them out to lay them out again. */
+struct stack_set {
+	struct frames_chunk *chunks;
+	size_t chunk_bytes;
+	struct stack_entry *stacks;
+	size_t nstacks, stacks_cap;
+	struct hash_index stack_index;
+	struct frozen_counts *frozen;
+	size_t nfrozen, frozen_cap;
+};
+
+/* Swaps the stacks of @p with those of @set. */
+static void swap_stacks(struct profile *p, struct stack_set *set)
+{
+	struct stack_set mine = { p->chunks, p->chunk_bytes, p->stacks, p->nstacks,
+				  p->stacks_cap, p->stack_index, p->frozen, p->nfrozen,
+				  p->frozen_cap };
+
+	p->chunks = set->chunks;
+	p->chunk_bytes = set->chunk_bytes;
+	p->stacks = set->stacks;
+	p->nstacks = set->nstacks;
+	p->stacks_cap = set->stacks_cap;
+	p->stack_index = set->stack_index;
+	p->frozen = set->frozen;
+	p->nfrozen = set->nfrozen;
+	p->frozen_cap = set->frozen_cap;
+	*set = mine;
+}
+
+static void stack_set__free(struct stack_set *set)
+{
+	free_chunk_list(set->chunks);
+	free(set->stacks);
+	hash_index__free(&set->stack_index);
+	free(set->frozen);
+}
+
+/*
+ * The stack @e becomes at @level: its frames in @frames (room for two when
+ * not FOLD_KEEP), in @s. @other and @other_process are the "[other]" frames.
+ */
+static void folded_sample(const struct stack_entry *e, enum fold_level level, uint32_t other,
+			  uint32_t other_process, uint32_t *frames, struct sample *s)
+{
+	*s = (struct sample){ .tgid = e->tgid, .tid = e->tid, .frames = e->frames, .n = e->n };
+	if (level >= FOLD_PROCESS) {
+		s->tgid = TGID_UNKNOWN;
+		s->tid = 0;
+	}
+	if (level == FOLD_COMMAND) {
+		frames[0] = e->frames[0];
+		frames[1] = other;
+		s->frames = frames;
+		s->n = 2;
+	} else if (level == FOLD_ALL) {
+		frames[0] = other_process;
+		s->frames = frames;
+		s->n = 1;
+	}
+}
+
+/* Adds the counts of @from (frozen: @frozen, or NULL) to @to, the stack it folds into. */
+static void merge_counts(struct profile *p, struct stack_entry *to, const struct stack_entry *from,
+			 const struct frozen_counts *frozen)
+{
+	p->saturated |= add_saturating(&to->total, from->total);
+	p->saturated |= add_saturating(&to->open, from->open);
+	p->saturated |= add_saturating(&to->recent, from->recent);
+	if (frozen) {
+		struct frozen_counts *f = &p->frozen[to - p->stacks];
+
+		p->saturated |= add_saturating(&f->total, frozen->total);
+		p->saturated |= add_saturating(&f->recent, frozen->recent);
+	}
+}
+
+/*
+ * Lays the stacks of @old out again in @p (which has none), stack i folded
+ * as @level[i] says, in the order they come; with @frozen, their frozen
+ * counts too. 0 or -ENOMEM.
+ */
+static int refold_into(struct profile *p, const struct stack_set *old, const uint8_t *level,
+		       bool frozen, uint32_t other, uint32_t other_process)
+{
+	for (size_t i = 0; i < old->nstacks; i++) {
+		const struct stack_entry *from = &old->stacks[i];
+		uint32_t frames[2];
+		struct stack_entry *to;
+		struct sample s;
+
+		folded_sample(from, level[i], other, other_process, frames, &s);
+		to = stack_of(p, &s);
+		if (!to || (frozen && freeze_all(p)))
+			return -ENOMEM;
+		merge_counts(p, to, from, frozen && i < old->nfrozen ? &old->frozen[i] : NULL);
+	}
+	return 0;
+}
+
+/*
+ * Folds the stacks of @p as @level says (one per stack). The profile's
+ * totals and its frozen picture's stay as they are: every count moves with
+ * its stack. 0, or -ENOMEM with the profile as it was.
+ */
+static int refold(struct profile *p, const uint8_t *level)
+{
+	uint32_t other = profile__frame(p, other_name, sizeof(other_name) - 1, FRAME_USER, false);
+	uint32_t other_process =
+		profile__frame(p, other_name, sizeof(other_name) - 1, FRAME_PROCESS, false);
+	struct stack_set set = { 0 };
+	size_t before = p->nstacks;
+
+	if (other == PROFILE_NONE || other_process == PROFILE_NONE ||
+	    hash_index__init(&set.stack_index, 1024))
+		return -ENOMEM;
+	swap_stacks(p, &set); /* @p holds no stack now, @set the old ones */
+	if (refold_into(p, &set, level, p->is_frozen, other, other_process)) {
+		swap_stacks(p, &set);
+		stack_set__free(&set);
+		return -ENOMEM;
+	}
+	stack_set__free(&set);
+	p->folded += before - p->nstacks;
+	p->nsorted = 0;
+	for (int g = 0; g < GROUP_NR; g++)
+		p->ngrouped[g] = 0;
+	p->has_tgids = false;
+	for (size_t i = 0; i < p->nstacks && !p->has_tgids; i++)
+		p->has_tgids = p->stacks[i].tgid != TGID_UNKNOWN;
+	return 0;
+}
+
+struct rank_key {
+	uint64_t total;
+	uint32_t id;
+	bool active; /* counted in the open or the last interval */
+};
+
+/* Least worth keeping first: what is not active, then the least counted. */
+static int by_worth(const void *a, const void *b)
+{
+	const struct rank_key *x = a, *y = b;
+
+	if (x->active != y->active)
+		return x->active ? 1 : -1;
+	if (x->total != y->total)
+		return x->total < y->total ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* Sets @level[i] to @to for the @k stacks least worth keeping (by_worth()). 0 or -ENOMEM. */
+static int mark_least(const struct profile *p, uint8_t *level, size_t k, enum fold_level to)
+{
+	struct rank_key *keys = malloc((p->nstacks ? p->nstacks : 1) * sizeof(*keys));
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nstacks; i++) {
+		const struct stack_entry *e = &p->stacks[i];
+
+		keys[i] = (struct rank_key){ e->total, (uint32_t)i, e->open || e->recent };
+	}
+	if (p->nstacks > 1)
+		qsort(keys, p->nstacks, sizeof(*keys), by_worth);
+	for (size_t i = 0; i < k && i < p->nstacks; i++)
+		level[keys[i].id] = (uint8_t)to;
+	free(keys);
+	return 0;
+}
+
+/* Marks FOLD_PROCESS the stacks of processes @gone says have exited; how many it marked. */
+static size_t mark_gone(const struct profile *p, uint8_t *level, profile_gone_fn *gone, void *ctx)
+{
+	int32_t last = TGID_UNKNOWN;
+	bool last_gone = false;
+	size_t marked = 0;
+
+	for (size_t i = 0; gone && i < p->nstacks; i++) {
+		int32_t tgid = p->stacks[i].tgid;
+
+		if (tgid == TGID_UNKNOWN)
+			continue;
+		if (tgid != last) {
+			last = tgid;
+			last_gone = gone(ctx, tgid);
+		}
+		if (last_gone) {
+			level[i] = FOLD_PROCESS;
+			marked++;
+		}
+	}
+	return marked;
+}
+
+/* One step of profile__fold(): stacks of exited processes, then the least worth keeping. */
+static int fold_step(struct profile *p, enum fold_level step, size_t target, profile_gone_fn *gone,
+		     void *ctx)
+{
+	uint8_t *level = calloc(p->nstacks ? p->nstacks : 1, 1);
+	int err = 0;
+
+	if (!level)
+		return -ENOMEM;
+	if (step == FOLD_PROCESS) {
+		if (!mark_gone(p, level, gone, ctx)) {
+			free(level);
+			return 0;
+		}
+	} else {
+		/* Room for one [other] stack (one per command: the next step, if needed). */
+		err = mark_least(p, level, p->nstacks - target + 1, step);
+	}
+	if (!err)
+		err = refold(p, level);
+	free(level);
+	return err;
+}
+
+long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx)
+{
+	size_t target = max_stacks - max_stacks / 4, before = p->nstacks;
+
+	if (!max_stacks || p->nstacks <= max_stacks)
+		return 0;
+	for (enum fold_level step = FOLD_PROCESS; step <= FOLD_ALL && p->nstacks > target;
+	     step++) {
+		int err = fold_step(p, step, target, gone, ctx);
+
+		if (err)
+			return err;
+	}
+	return (long)(before - p->nstacks);
+}
+
+uint64_t profile__folded(const struct profile *p)
+{
+	return p->folded;
 }
 
 uint64_t profile__total(const struct profile *p, enum profile_window window)

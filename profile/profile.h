@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define PROFILE_NONE UINT32_MAX
+#define COUNT_MAX UINT64_MAX /* where counts saturate */
 #define TGID_UNKNOWN (-1) /* a stack read from a file that names no process id */
 
 enum frame_kind {
@@ -59,7 +60,7 @@ enum profile_group {
 /*
  * A stored stack, as profile__stack() shows it. Its frames stay where they
  * are, unchanged, while the profile grows: until profile__pack(),
- * profile__reset() or profile__free().
+ * profile__fold() (when it folds), profile__reset() or profile__free().
  */
 struct profile_stack {
 	uint32_t id;     /* its index: profile__stack(p, id, ...) */
@@ -74,6 +75,18 @@ struct profile_stack {
 };
 
 struct profile;
+
+/*
+ * count__add() is @a + @b, or COUNT_MAX when the sum does not fit: counts
+ * saturate instead of wrapping (two stacks of 2^64 - 1 make 2^64 - 1, not
+ * 2^64 - 2). Every sum of counts goes through it.
+ */
+static inline uint64_t count__add(uint64_t a, uint64_t b)
+{
+	uint64_t sum;
+
+	return __builtin_add_overflow(a, b, &sum) ? COUNT_MAX : sum;
+}
 
 /* profile__new() returns an empty profile, or NULL when out of memory. */
 struct profile *profile__new(void);
@@ -107,12 +120,20 @@ const char *profile__frame_object(const struct profile *p, uint32_t id);
 /*
  * profile__add() is the one entry point for stacks: it adds @s->count to the
  * stack @s describes (frames, process and thread; stored on first sight) in
- * the cumulative window and in the interval now open. Returns 0, -EINVAL
+ * the cumulative window and in the interval now open; sums saturate at
+ * COUNT_MAX (see profile__saturated()). Returns 0, -EINVAL
  * for an empty stack, one that
  * does not start with a process frame or holds an unknown frame id, or
  * -ENOMEM (nothing changed).
  */
 int profile__add(struct profile *p, const struct sample *s);
+
+/*
+ * True when some sum of counts in @p did not fit and stopped at COUNT_MAX
+ * (see count__add()) since profile__new() or profile__reset(): the counts
+ * shown are then lower bounds.
+ */
+bool profile__saturated(const struct profile *p);
 
 /*
  * profile__close_interval() ends the open interval: what it collected
@@ -191,6 +212,30 @@ size_t profile__nsorted(const struct profile *p);
  * or -ENOMEM with the profile as it was.
  */
 int profile__pack(struct profile *p);
+
+/* Is process @tgid gone (exited)? For profile__fold(). */
+typedef bool profile_gone_fn(void *ctx, int32_t tgid);
+
+/*
+ * profile__fold() keeps @p within @max_stacks stacks (0: no limit), for a
+ * long session. When it holds more, it folds stacks into others until it
+ * holds at most 3/4 of @max_stacks, in steps, each only while still over:
+ * the stacks of processes @gone (may be NULL) says have exited, each into
+ * the same stack of its command (its process no longer known: TGID_UNKNOWN);
+ * then, least worth keeping first (not counted in the open or the last
+ * interval, then the least counted), stacks into their command's stack
+ * "comm;[other]"; then into one stack "[other]". Every count stays: the
+ * totals of both windows, of the frozen picture, and each command's but
+ * in the last step. The stacks are renumbered and their frames move, as
+ * profile__pack() does; the sorted order and the groups are made again.
+ * Returns the number of stacks folded away (0 when within the limit), or
+ * -ENOMEM with the steps done so far kept (each step all or nothing; the
+ * totals exact either way).
+ */
+long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx);
+
+/* How many stacks profile__fold() folded away since profile__new() or profile__reset(). */
+uint64_t profile__folded(const struct profile *p);
 
 /* Sum of all counts in @window. */
 uint64_t profile__total(const struct profile *p, enum profile_window window);

@@ -221,11 +221,11 @@ static int regroup(struct stack_trie *t, uint32_t lo, uint32_t hi, size_t ngroup
 static void count_in(const struct stack_trie *t, struct trie_stack *s, struct trie_group *g)
 {
 	g->n++;
-	g->total += s->count;
+	g->total = count__add(g->total, s->count);
 	s->next++;
 	skip_hidden(t, s);
 	if (s->next == s->n)
-		g->self += s->count;
+		g->self = count__add(g->self, s->count);
 }
 
 /*
@@ -306,7 +306,8 @@ static int sort_siblings(struct stack_trie *t, size_t n)
 	uint64_t max = 0;
 
 	if (n < RADIX_MIN) {
-		qsort_r(t->groups, n, sizeof(*t->groups), sibling_order, (void *)t->p);
+		if (n > 1) /* no siblings, maybe no array: qsort_r() takes none */
+			qsort_r(t->groups, n, sizeof(*t->groups), sibling_order, (void *)t->p);
 		return 0;
 	}
 	if (array__grow((void **)&t->sorted, &t->sorted_cap, n, sizeof(*t->sorted), 64))
@@ -551,9 +552,9 @@ static int keep_stack(struct stack_trie *t, const struct trie_stack *s, uint64_t
 	*k = *s;
 	k->next = 0;
 	skip_hidden(t, k);
-	*total += k->count;
+	*total = count__add(*total, k->count);
 	if (k->next == k->n)
-		*self += k->count;
+		*self = count__add(*self, k->count);
 	depth = shown_frames(t, k);
 	if (depth > t->max_depth)
 		t->max_depth = depth;

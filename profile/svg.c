@@ -243,7 +243,7 @@ static bool draw_node(void *ctx, const struct stack_trie *t, uint32_t node)
 	else if (stack_trie__first_child(t, n->parent) == node)
 		pg->next[d] = pg->start[d - 1];
 	pg->start[d] = pg->next[d];
-	pg->next[d] += n->total;
+	pg->next[d] = count__add(pg->next[d], n->total);
 	put_frame(pg, n->frame, n->total, d, pg->start[d]);
 	pg->drawn++;
 	return true;

@@ -48,6 +48,19 @@ static size_t utf8_unit__second_range(unsigned char c, unsigned char *lo, unsign
 	return 0;
 }
 
+/*
+ * Is the character at @s (@len bytes) a Unicode bidirectional embedding,
+ * override or isolate control (U+202A..U+202E, U+2066..U+2069)? They
+ * reorder what a terminal shows after them ("Trojan Source"): a name could
+ * show as another.
+ */
+static bool utf8_unit__is_bidi_control(const unsigned char *s, size_t len)
+{
+	return len == 3 && s[0] == 0xe2 &&
+	       ((s[1] == 0x80 && s[2] >= 0xaa && s[2] <= 0xae) ||
+		(s[1] == 0x81 && s[2] >= 0xa6 && s[2] <= 0xa9));
+}
+
 /* utf8_unit__next() reads the unit at @s, which has @avail (>= 1) bytes left. */
 static struct utf8_unit utf8_unit__next(const unsigned char *s, size_t avail)
 {
@@ -67,8 +80,9 @@ static struct utf8_unit utf8_unit__next(const unsigned char *s, size_t avail)
 		lo = 0x80;
 		hi = 0xbf;
 	}
-	/* A complete character, but not one of the C1 controls U+0080..U+009F. */
-	u.valid = u.len == need && !(s[0] == 0xc2 && s[1] <= 0x9f);
+	/* A complete character, but not a C1 control (U+0080..U+009F) nor a bidi control. */
+	u.valid = u.len == need && !(s[0] == 0xc2 && s[1] <= 0x9f) &&
+		  !utf8_unit__is_bidi_control(s, u.len);
 	return u;
 }
 

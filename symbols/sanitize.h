@@ -16,7 +16,8 @@
 /*
  * sanitize_name() copies at most @len bytes of @src (stopping early at a NUL)
  * into @dst (capacity @size, which must be >= 1) and always NUL-terminates.
- * C0 control bytes, ESC, DEL, C1 controls (U+0080..U+009F) and invalid or
+ * C0 control bytes, ESC, DEL, C1 controls (U+0080..U+009F), Unicode
+ * bidirectional controls (U+202A..U+202E, U+2066..U+2069) and invalid or
  * overlong UTF-8 sequences are each replaced by '?'. Valid UTF-8 is kept.
  * When the result would not fit, it is cut at a character boundary and ends
  * with "..". Returns the length written (excluding the NUL).

@@ -18,5 +18,7 @@ out=BENCH.md
 		bash "$s"
 		echo
 	done
+	# make soak's section (30 minutes of it) is kept as the last run left it.
+	[ -f "$out" ] && sed -n '/^## Long session (make soak)/,$p' "$out"
 } >"$out.tmp" && mv "$out.tmp" "$out"
 echo "wrote $out"

@@ -272,18 +272,38 @@ static void reset(struct app *a)
 }
 
 /*
+ * Keeps the live profile within its limit of stacks (live__fold()), the
+ * header saying how many were folded. True when stacks moved: the view must
+ * be made again (its trie borrows their frames).
+ */
+static bool fold(struct app *a)
+{
+	long n = live__fold(a->live, a->cfg->max_stacks);
+
+	if (n < 0)
+		view__say(&a->view, true, "no memory to fold the stacks over %zu: the profile grows",
+			  a->cfg->max_stacks);
+	a->info.folded = profile__folded(a->shown);
+	a->info.max_stacks = a->cfg->max_stacks;
+	return n > 0;
+}
+
+/*
  * A refresh: the interval closes and becomes the recent window, its span
- * and rate go to the header; shown unless the display is paused. While the
+ * and rate go to the header; the profile folds when over its limit; shown
+ * unless the display is paused. While the
  * first refreshes after a start find nothing, the next comes soon.
  */
 static unsigned int refresh_data(struct app *a)
 {
 	double now = now_seconds(), span;
 	uint64_t events;
+	bool folded;
 
 	drain(a);
 	span = now - a->window_start;
 	profile__close_interval(a->shown);
+	folded = fold(a);
 	a->window_start = now;
 	a->covered[a->mode] += span;
 	a->info.span = span;
@@ -293,8 +313,8 @@ static unsigned int refresh_data(struct app *a)
 		a->last_events = events;
 	}
 	a->next_refresh = now + a->view.delay;
-	if (a->view.paused)
-		return 0;
+	if (a->view.paused) /* its picture stays, folded: the view is made again */
+		return folded ? ACT_REBUILD : 0;
 	publish(a);
 	if (now < a->quick_until && !profile__total(a->shown, WINDOW_RECENT) &&
 	    QUICK_REFRESH < a->view.delay)

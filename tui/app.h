@@ -28,6 +28,7 @@ struct app_config {
 	struct unwinder_opts unwind;
 	bool unwind_fp;                /* user stacks by frame pointer only (--unwind fp) */
 	double delay;                  /* seconds between refreshes */
+	size_t max_stacks;             /* stacks a live profile keeps; more fold (live__fold()) */
 	bool color;
 	bool hide_kernel, hide_user;   /* start with these frames hidden */
 	enum profile_group group;      /* the tree's first level to start with */

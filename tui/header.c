@@ -78,6 +78,8 @@ static void window_part(struct line *l, const struct header_state *st)
 		line_add(l, ", %.3f s %s", (double)st->total / 1e6, h->unit);
 	else
 		line_add(l, ", %" PRIu64 " %s", st->total, h->unit);
+	if (st->live && h->folded)
+		line_add(l, ", %" PRIu64 " stacks folded (over %zu)", h->folded, h->max_stacks);
 }
 
 /* The filters in force and the frames hidden. */

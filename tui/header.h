@@ -34,6 +34,8 @@ struct header_info {
 	double covered;    /* seconds of capture the cumulative window holds */
 	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */
 	const char *offcpu; /* off-CPU mode: how long the waits lasted, in which states; or NULL */
+	uint64_t folded;   /* stacks folded into others to keep within max_stacks */
+	size_t max_stacks;
 	/* both */
 	const char *unit;  /* what a count counts: "samples", "reads", "bytes", "off-CPU time" */
 	bool time_us;      /* counts are microseconds (off-CPU time) */

@@ -93,6 +93,7 @@ static void check_defaults(const struct options *o)
 	assert_null(o->comm);
 	assert_int_equal(o->stack_entries, 0);
 	assert_int_equal(o->count_entries, 0);
+	assert_int_equal(o->max_stacks, DEFAULT_MAX_STACKS);
 	assert_false(o->unwind_fp);
 	assert_int_equal(o->unwind_memory, 0);
 }
@@ -302,6 +303,9 @@ static void test_map_entries(void **state)
 	assert_run("--stack-entries=4194304", "--count-entries=100000");
 	assert_int_equal(opts.stack_entries, 4194304);
 	assert_int_equal(opts.count_entries, 100000);
+	assert_run("--max-stacks", "100");
+	assert_int_equal(opts.max_stacks, 100);
+	assert_int_equal(opts.stack_entries, 0);
 }
 
 static void test_unwind(void **state)
@@ -472,6 +476,7 @@ static void test_bad_values(void **state)
 	ERROR("--count-entries: '4194305' is not a number from 64 to 4194304", "--count-entries",
 	      "4194305");
 	ERROR("--count-entries: 'many' is not a number", "--count-entries", "many");
+	ERROR("--max-stacks: '10' is not a number from 64 to 4194304", "--max-stacks", "10");
 }
 
 static void test_stray_argument(void **state)

@@ -900,6 +900,216 @@ static void test_freeze(void **state)
 }
 
 /*
+ * Counts saturate at COUNT_MAX instead of wrapping: a stack of 2^64 - 1 and
+ * one more stays at 2^64 - 1, in the stack, the profile's total and a
+ * trie's nodes (two maximal stacks under one command), and the profile
+ * says so.
+ */
+static void test_counts_saturate(void **state)
+{
+	struct profile *p = profile__new();
+	struct view_filter all = { .window = WINDOW_CUMULATIVE };
+	struct stack_trie t;
+	struct profile_stack st;
+	uint32_t a, d, e;
+
+	(void)state;
+	assert_non_null(p);
+	a = frame(p, "a", FRAME_PROCESS);
+	d = frame(p, "d", FRAME_USER);
+	e = frame(p, "e", FRAME_USER);
+	assert_int_equal(count__add(COUNT_MAX - 1, 1), COUNT_MAX);
+	assert_int_equal(count__add(COUNT_MAX, COUNT_MAX), COUNT_MAX);
+	assert_int_equal(count__add(2, 3), 5);
+	ADD(p, TGID_UNKNOWN, COUNT_MAX, a, d);
+	assert_false(profile__saturated(p)); /* at the maximum, not over it */
+	ADD(p, TGID_UNKNOWN, 1, a, d);
+	assert_true(profile__saturated(p));
+	profile__stack(p, 0, &st);
+	assert_true(st.total == COUNT_MAX);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == COUNT_MAX);
+	ADD(p, TGID_UNKNOWN, COUNT_MAX, a, e);
+	profile__close_interval(p);
+	assert_true(profile__total(p, WINDOW_RECENT) == COUNT_MAX);
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, p, &all), 0);
+	make_all(&t);
+	assert_true(t.nodes[TRIE_ROOT].total == COUNT_MAX);
+	assert_true(t.nodes[stack_trie__first_child(&t, TRIE_ROOT)].total == COUNT_MAX);
+	stack_trie__free(&t);
+	profile__reset(p);
+	assert_false(profile__saturated(p));
+	profile__free(p);
+}
+
+/* Folding (profile__fold()) */
+
+/* Sums the counts of every stack of @p in @window, as profile__stack() shows them. */
+static uint64_t stacks_sum(const struct profile *p, enum profile_window window)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < profile__nstacks(p); i++) {
+		struct profile_stack st;
+
+		profile__stack(p, i, &st);
+		sum += window == WINDOW_RECENT ? st.recent : st.total;
+	}
+	return sum;
+}
+
+/* The stack of @p with these frames and process, or fails the test. */
+static struct profile_stack found(const struct profile *p, int32_t tgid, const uint32_t *frames,
+				  uint32_t n)
+{
+	long i = find_stack(p, tgid, frames, n);
+
+	assert_true(i >= 0);
+	return stack_at(p, i);
+}
+
+/* Processes below 100 have exited. */
+static bool below_100_gone(void *ctx, int32_t tgid)
+{
+	(void)ctx;
+	return tgid < 100;
+}
+
+/*
+ * Over its limit, a profile folds the stacks of exited processes into their
+ * command's (the process no longer known), first: totals stay exact, in
+ * both windows, in the stack they fold into, and in the count of stacks
+ * folded. Within the limit nothing moves.
+ */
+static void test_fold_exited_processes(void **state)
+{
+	struct profile *p = profile__new();
+	struct profile_stack st;
+	uint32_t bash, main_, foo;
+
+	(void)state;
+	bash = frame(p, "bash", FRAME_PROCESS);
+	main_ = frame(p, "main", FRAME_USER);
+	foo = frame(p, "foo", FRAME_USER);
+	for (int32_t tgid = 1; tgid <= 10; tgid++)
+		ADD(p, tgid, (uint64_t)tgid, bash, main_, foo);
+	ADD(p, 100, 7, bash, main_, foo);
+	profile__close_interval(p);
+	ADD(p, 3, 1000, bash, main_);
+	assert_int_equal(profile__nstacks(p), 12);
+	assert_int_equal(profile__fold(p, 12, below_100_gone, NULL), 0); /* within the limit */
+	assert_int_equal(profile__nstacks(p), 12);
+	assert_int_equal(profile__fold(p, 8, below_100_gone, NULL), 9);
+	assert_int_equal(profile__nstacks(p), 3);
+	assert_int_equal(profile__folded(p), 9);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == 55 + 7 + 1000);
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 55 + 7 + 1000);
+	assert_true(stacks_sum(p, WINDOW_RECENT) == 55 + 7);
+	st = found(p, TGID_UNKNOWN, (uint32_t[]){ bash, main_, foo }, 3);
+	assert_true(st.total == 55 && st.recent == 55);
+	st = found(p, 100, (uint32_t[]){ bash, main_, foo }, 3);
+	assert_true(st.total == 7);
+	st = found(p, TGID_UNKNOWN, (uint32_t[]){ bash, main_ }, 2);
+	assert_true(st.total == 1000);
+	/* The open interval moved with its stacks: it closes into the recent window. */
+	profile__close_interval(p);
+	assert_true(stacks_sum(p, WINDOW_RECENT) == 1000);
+	profile__reset(p);
+	assert_int_equal(profile__folded(p), 0);
+	profile__free(p);
+}
+
+/*
+ * Still over the limit, the stacks least worth keeping go into their
+ * command's "[other]" stack: not those counted lately, then the least
+ * counted. Each command's total stays exact; with more commands than room,
+ * the rest goes into one "[other]" stack, and the whole total still does.
+ */
+static void test_fold_least_into_other(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t app, other, other_process, fn[20];
+	struct profile_stack st;
+	char name[16];
+
+	(void)state;
+	app = frame(p, "app", FRAME_PROCESS);
+	for (int i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "fn%d", i);
+		fn[i] = frame(p, name, FRAME_USER);
+		ADD(p, 100 + i, (uint64_t)(i + 1) * 10, app, fn[i]); /* alive: gone is NULL */
+	}
+	profile__close_interval(p);
+	profile__close_interval(p); /* nothing counted lately ... */
+	ADD(p, 100, 1, app, fn[0]); /* ... but fn0, the least counted */
+	assert_int_equal(profile__fold(p, 8, NULL, NULL), 14);
+	assert_int_equal(profile__nstacks(p), 6); /* 3/4 of 8 */
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 2101);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == 2101);
+	other = frame(p, "[other]", FRAME_USER);
+	st = found(p, 100, (uint32_t[]){ app, fn[0] }, 2); /* kept: counted lately */
+	assert_true(st.total == 11);
+	for (int i = 16; i < 20; i++) { /* kept: counted most */
+		st = found(p, 100 + i, (uint32_t[]){ app, fn[i] }, 2);
+		assert_true(st.total == (uint64_t)(i + 1) * 10);
+	}
+	st = found(p, TGID_UNKNOWN, (uint32_t[]){ app, other }, 2);
+	assert_true(st.total == 10 * (2 + 16) * 15 / 2); /* fn1 .. fn15: 20 + ... + 160 */
+	profile__free(p);
+
+	/* Ten commands of two stacks each into 4 stacks: [other] of no command. */
+	p = profile__new();
+	for (int i = 0; i < 20; i++) {
+		snprintf(name, sizeof(name), "cmd%d", i / 2);
+		app = frame(p, name, FRAME_PROCESS);
+		snprintf(name, sizeof(name), "fn%d", i);
+		ADD(p, 100 + i, (uint64_t)i + 1, app, frame(p, name, FRAME_USER));
+	}
+	profile__close_interval(p);
+	profile__close_interval(p);
+	assert_true(profile__fold(p, 5, NULL, NULL) >= 16);
+	assert_true(profile__nstacks(p) <= 4);
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 210);
+	other_process = frame(p, "[other]", FRAME_PROCESS);
+	st = found(p, TGID_UNKNOWN, (uint32_t[]){ other_process }, 1);
+	assert_true(st.total > 0);
+	profile__free(p);
+}
+
+/*
+ * A frozen picture (the screen's) folds with its stacks: its totals stay,
+ * the stacks added since it was taken have none in it, and it still sorts
+ * and groups.
+ */
+static void test_fold_frozen(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t bash, f[2];
+
+	(void)state;
+	bash = frame(p, "bash", FRAME_PROCESS);
+	f[0] = frame(p, "f0", FRAME_USER);
+	f[1] = frame(p, "f1", FRAME_USER);
+	for (int i = 0; i < 6; i++)
+		ADD(p, 10 + i, 5, bash, f[i % 2]); /* exited processes, two stacks of bash */
+	profile__close_interval(p);
+	assert_int_equal(profile__freeze(p), 0);
+	ADD(p, 200, 3, bash, f[0]); /* after the picture */
+	assert_int_equal(profile__fold(p, 4, below_100_gone, NULL), 4);
+	assert_int_equal(profile__nstacks(p), 3);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == 30); /* the picture's */
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 30);
+	assert_true(stacks_sum(p, WINDOW_RECENT) == 30);
+	assert_int_equal(profile__sort(p), 0);
+	assert_int_equal(profile__nsorted(p), profile__nstacks(p));
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	profile__thaw(p);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == 33);
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 33);
+	profile__free(p);
+}
+
+/*
  * Packed, a frozen profile keeps its picture, each stack's counts moved
  * with it (a stack added since the freeze has none), and the groups are
  * named again by the new numbers.
@@ -1030,6 +1240,10 @@ int main(void)
 	    cmocka_unit_test(test_threads_and_groups),
 	    cmocka_unit_test(test_group_of_a_named_process),
 	    cmocka_unit_test(test_freeze),
+	    cmocka_unit_test(test_counts_saturate),
+	    cmocka_unit_test(test_fold_exited_processes),
+	    cmocka_unit_test(test_fold_least_into_other),
+	    cmocka_unit_test(test_fold_frozen),
 	    cmocka_unit_test(test_pack_frozen_and_grouped),
 	    cmocka_unit_test(test_frames_in_objects),
 	    cmocka_unit_test(test_text_match),

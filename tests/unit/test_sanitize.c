@@ -49,6 +49,23 @@ static void test_c1_replaced(void **state)
 	check("\xc2\xa0", 64, "\xc2\xa0");
 }
 
+/*
+ * Bidirectional embedding, override and isolate controls (U+202A..U+202E,
+ * U+2066..U+2069) would reorder what follows them on a terminal: each is
+ * one '?'. Their neighbours (U+2029, U+202F, U+2065, U+206A) and the marks
+ * U+200E/U+200F are ordinary characters here.
+ */
+static void test_bidi_controls_replaced(void **state)
+{
+	(void)state;
+	check("a\xe2\x80\xaa" "b", 64, "a?b");       /* U+202A LRE */
+	check("\xe2\x80\xae" "evil", 64, "?evil");    /* U+202E RLO */
+	check("x\xe2\x81\xa6y\xe2\x81\xa9", 64, "x?y?"); /* U+2066 LRI, U+2069 PDI */
+	check("\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad\xe2\x81\xa7\xe2\x81\xa8", 64, "?????");
+	check("\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa", 64,
+	      "\xe2\x80\xa9\xe2\x80\xaf\xe2\x81\xa5\xe2\x81\xaa");
+}
+
 static void test_lone_continuation_replaced(void **state)
 {
 	(void)state;
@@ -156,6 +173,7 @@ int main(void)
 	    cmocka_unit_test(test_c0_and_esc_replaced),
 	    cmocka_unit_test(test_del_replaced),
 	    cmocka_unit_test(test_c1_replaced),
+	    cmocka_unit_test(test_bidi_controls_replaced),
 	    cmocka_unit_test(test_lone_continuation_replaced),
 	    cmocka_unit_test(test_truncated_sequence_replaced),
 	    cmocka_unit_test(test_overlong_replaced),

@@ -738,6 +738,27 @@ static void test_flat_list_and_callers(void **state)
 	close_view(&f);
 }
 
+/*
+ * The live screen starts with an empty profile: every layout of it draws
+ * (the flat list of no function sorts nothing; the sanitized build of this
+ * test stops at a qsort_r() of a NULL array).
+ */
+static void test_empty_profile_every_layout(void **state)
+{
+	static const char *const none[] = { NULL };
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, none, 60, 17, true);
+	for (int i = 0; i < 4; i++) {
+		free(render(&f));
+		type(&f, "\t");
+	}
+	assert_int_equal(f.view.layout, LAYOUT_FLAT);
+	assert_int_equal(f.view.flat.list.n, 0);
+	close_view(&f);
+}
+
 /* In the flat view, / and n step through the functions in the list's order. */
 static void test_flat_search(void **state)
 {
@@ -912,6 +933,24 @@ static void test_offcpu_times(void **state)
 	assert_non_null(strstr(page, "4.57s"));
 	assert_non_null(strstr(page, "850us"));
 	free(page);
+	close_view(&f);
+}
+
+/* A live profile that folded stacks says how many, and over which limit, on the window line. */
+static void test_live_header_folded(void **state)
+{
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, P1, 100, 12, true);
+	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
+					    .notes = "", .freq = 99, .ncpus = 2, .rate = -1,
+					    .event = "samples", .unit = "samples", .folded = 1234,
+					    .max_stacks = 32768 };
+	text = render(&f);
+	assert_non_null(strstr(text, "samples, 1234 stacks folded (over 32768) | filters: none"));
+	free(text);
 	close_view(&f);
 }
 
@@ -1396,6 +1435,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_screen_put_clips_and_dots),
+		cmocka_unit_test(test_empty_profile_every_layout),
+		cmocka_unit_test(test_live_header_folded),
 		cmocka_unit_test(test_screen_never_stores_control_bytes),
 		cmocka_unit_test(test_tree_hottest_path_expanded_first),
 		cmocka_unit_test(test_tree_expand_collapse),

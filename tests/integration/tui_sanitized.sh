@@ -46,6 +46,8 @@ every_key() {
 		press m
 		sleep 2 # read mode attaches
 		press m
+		sleep 2 # off-CPU mode attaches
+		press m
 		sleep 2
 	fi
 }
@@ -66,7 +68,7 @@ check_sanitized() {
 	every_key "$2"
 	check "$what: still running after every key" test ! -s "$SCREEN_EXIT"
 	check "$what: the screen draws after every key (its header)" \
-		screen_wait '^(file|sample|read): ' 5
+		screen_wait '^(file|sample|read|offcpu): ' 5
 	# F10 goes back (out of a zoom, a filter) before it quits.
 	for _ in 1 2 3 4 5; do
 		press F10

@@ -30,6 +30,7 @@
 #include "options.h"
 #include "profile/input.h"
 #include "profile/output.h"
+#include "profile/output_file.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "symbols/symbolizer.h"
@@ -304,50 +305,70 @@ static void print_summary(struct live *live, const struct run_window *w, const s
 /* The files a batch run writes: folded stacks (stdout or -o), --svg, --pprof. */
 struct outputs {
 	FILE *folded, *svg, *pprof;
+	struct output_file files[3]; /* -o, --svg and --pprof's, until written whole */
 };
 
-/* Creates (or truncates) @path for writing; NULL with errno set. */
-static FILE *create_file(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+static const char *const output_flags[] = { "-o", "--svg", "--pprof" };
 
-	if (fd >= 0 && !f)
-		close(fd);
-	return f;
+/* The paths of -o (NULL for stdout), --svg and --pprof, in output_flags' order. */
+static void output_paths(const struct options *o, const char **paths)
+{
+	bool to_stdout = !o->output || strcmp(o->output, "-") == 0;
+
+	paths[0] = o->folded && !to_stdout ? o->output : NULL;
+	paths[1] = o->svg;
+	paths[2] = o->pprof;
 }
 
 /*
  * Opens every file the command line names before any work starts, so that
- * a path that can't be written costs nothing. Returns 0 or EXIT_USAGE
+ * a path that can't be written costs nothing; each is written beside its
+ * name and takes it once whole (close_outputs()). Returns 0 or EXIT_USAGE
  * after saying why.
  */
 static int open_outputs(const struct options *o, struct outputs *out)
 {
-	*out = (struct outputs){ NULL, NULL, NULL };
-	if (o->folded && (!o->output || strcmp(o->output, "-") == 0))
+	FILE **streams[] = { &out->folded, &out->svg, &out->pprof };
+	const char *paths[3];
+
+	memset(out, 0, sizeof(*out));
+	output_paths(o, paths);
+	if (o->folded && !paths[0])
 		out->folded = stdout;
-	else if (o->folded && !(out->folded = create_file(o->output)))
-		return fail("-o %s: %s", o->output, strerror(errno));
-	if (o->svg && !(out->svg = create_file(o->svg)))
-		return fail("--svg %s: %s", o->svg, strerror(errno));
-	if (o->pprof && !(out->pprof = create_file(o->pprof)))
-		return fail("--pprof %s: %s", o->pprof, strerror(errno));
+	for (int i = 0; i < 3; i++) {
+		int err = paths[i] ? output_file__open(&out->files[i], paths[i]) : 0;
+
+		if (err)
+			return fail("%s %s: %s", output_flags[i], paths[i], output_file__strerror(err));
+		if (paths[i])
+			*streams[i] = out->files[i].f;
+	}
 	return 0;
 }
 
-/* Closes the files; returns @ret, or EXIT_USAGE after saying why one could not be written. */
+/*
+ * Gives each file written its name when @ret is 0, else removes it. Returns
+ * @ret, or EXIT_USAGE after saying why one could not be written.
+ */
 static int close_outputs(const struct options *o, struct outputs *out, int ret)
 {
-	FILE *files[] = { out->folded == stdout ? NULL : out->folded, out->svg, out->pprof };
-	const char *flags[] = { "-o", "--svg", "--pprof" };
-	const char *paths[] = { o->output, o->svg, o->pprof };
+	const char *paths[3];
 
+	output_paths(o, paths);
 	for (int i = 0; i < 3; i++) {
-		if (files[i] && fclose(files[i]) && !ret)
-			ret = fail("%s %s: %s", flags[i], paths[i], strerror(errno));
+		int err;
+
+		if (!out->files[i].f)
+			continue;
+		if (ret) {
+			output_file__discard(&out->files[i]);
+			continue;
+		}
+		err = output_file__commit(&out->files[i], paths[i]);
+		if (err)
+			ret = fail("%s %s: %s", output_flags[i], paths[i], strerror(-err));
 	}
-	*out = (struct outputs){ NULL, NULL, NULL };
+	out->folded = out->svg = out->pprof = NULL;
 	return ret;
 }
 

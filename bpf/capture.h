@@ -71,7 +71,7 @@ struct capture_stack {
 /* Totals since open, summed over CPUs; slots are enum stat_slot. */
 struct capture_stats {
 	uint64_t slot[STAT_NR];
-	uint64_t undrained; /* events counted but never read: drains ended early (see read_budget) */
+	uint64_t undrained; /* events counted, never read: drains ended early (read_budget) */
 };
 
 struct capture;

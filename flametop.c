@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/capability.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -29,6 +30,7 @@
 #include "options.h"
 #include "profile/input.h"
 #include "profile/output.h"
+#include "profile/output_file.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "symbols/symbolizer.h"
@@ -44,11 +46,12 @@
 #define CAP_BPF 39
 #endif
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signals; /* SIGINT, SIGTERM, SIGHUP or SIGQUIT received */
 
 static void on_stop_signal(int sig)
 {
-	stop_signal = sig;
+	(void)sig;
+	stop_signals++;
 }
 
 /* Prints "flametop: <message>" on stderr and returns EXIT_USAGE. */
@@ -129,6 +132,7 @@ static void catch_stop_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -138,7 +142,7 @@ static void catch_stop_signals(void)
  */
 static void wait_until(struct live *live, double deadline)
 {
-	while (!stop_signal) {
+	while (!stop_signals) {
 		double left = deadline - now_seconds();
 		int timeout = (int)(left * 1000) + 1, events;
 		struct pollfd pfd;
@@ -197,9 +201,12 @@ static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t size
 	va_end(ap);
 }
 
-/* Appends " (label: n, label: n)" for the nonzero slots in [from, to). */
+/*
+ * Appends " (label: n, label: n)" for the nonzero slots in [from, to), and
+ * for @undrained events left in the maps when reading them ended.
+ */
 static void append_reasons(char *buf, size_t size, const struct capture_stats *st, int from,
-			   int to)
+			   int to, uint64_t undrained)
 {
 	const char *sep = " (";
 
@@ -209,15 +216,19 @@ static void append_reasons(char *buf, size_t size, const struct capture_stats *s
 		appendf(buf, size, "%s%s: %" PRIu64, sep, stat_labels[i], st->slot[i]);
 		sep = ", ";
 	}
+	if (undrained) {
+		appendf(buf, size, "%snot drained: %" PRIu64, sep, undrained);
+		sep = ", ";
+	}
 	if (*sep == ',')
 		appendf(buf, size, ")");
 }
 
 /*
  * The time sampling ran for a batch run: from the hooks' attach
- * (live__open() returns right after it, once the capture's buffers are set
- * up: what was counted in between is a sample or two at most) to their
- * detach. The kernel's symbols load inside it, while sampling runs.
+ * (capture__started()) to their detach. The capture's buffers are set up,
+ * the running processes described to the unwinder and the kernel's symbols
+ * loaded inside it, while sampling runs.
  */
 struct run_window {
 	double start, stop;
@@ -243,12 +254,11 @@ static void summary_events(char *buf, size_t size, const struct live *live,
 		appendf(buf, size, ", counts in microseconds off the CPU");
 }
 
-/* Events not counted, by reason. */
+/* Events not counted, by reason; or counted and not read, at the end. */
 static void summary_lost(char *buf, size_t size, const struct capture_stats *st)
 {
 	appendf(buf, size, ", %" PRIu64 " lost", capture_stats__lost(st));
-	append_reasons(buf, size, st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM);
-	append_reasons(buf, size, st, STAT_LOST_WAITS_FULL, STAT_LOST_WAITS_FULL + 1);
+	append_reasons(buf, size, st, STAT_LOST_COUNTS_FULL, STAT_KSTACK_NOMEM, st->undrained);
 }
 
 /* Idle samples the kernel skipped, credited from /proc/stat. */
@@ -270,7 +280,7 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
 	if (!partial)
 		return;
 	appendf(buf, size, ", %" PRIu64 " with a stack missing", partial);
-	append_reasons(buf, size, st, STAT_KSTACK_NOMEM, STAT_LABELLED);
+	append_reasons(buf, size, st, STAT_KSTACK_NOMEM, STAT_LABELLED, 0);
 }
 
 /*
@@ -281,7 +291,7 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
 static void print_summary(struct live *live, const struct profile *prof,
 			  const struct run_window *w, const struct options *o, long lines)
 {
-	struct capture_stats st = { { 0 } };
+	struct capture_stats st = { .undrained = 0 };
 	char buf[1024] = "";
 
 	capture__stats(live__capture(live), &st);
@@ -306,50 +316,70 @@ static void print_summary(struct live *live, const struct profile *prof,
 /* The files a batch run writes: folded stacks (stdout or -o), --svg, --pprof. */
 struct outputs {
 	FILE *folded, *svg, *pprof;
+	struct output_file files[3]; /* -o, --svg and --pprof's, until written whole */
 };
 
-/* Creates (or truncates) @path for writing; NULL with errno set. */
-static FILE *create_file(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+static const char *const output_flags[] = { "-o", "--svg", "--pprof" };
 
-	if (fd >= 0 && !f)
-		close(fd);
-	return f;
+/* The paths of -o (NULL for stdout), --svg and --pprof, in output_flags' order. */
+static void output_paths(const struct options *o, const char **paths)
+{
+	bool to_stdout = !o->output || strcmp(o->output, "-") == 0;
+
+	paths[0] = o->folded && !to_stdout ? o->output : NULL;
+	paths[1] = o->svg;
+	paths[2] = o->pprof;
 }
 
 /*
  * Opens every file the command line names before any work starts, so that
- * a path that can't be written costs nothing. Returns 0 or EXIT_USAGE
+ * a path that can't be written costs nothing; each is written beside its
+ * name and takes it once whole (close_outputs()). Returns 0 or EXIT_USAGE
  * after saying why.
  */
 static int open_outputs(const struct options *o, struct outputs *out)
 {
-	*out = (struct outputs){ NULL, NULL, NULL };
-	if (o->folded && (!o->output || strcmp(o->output, "-") == 0))
+	FILE **streams[] = { &out->folded, &out->svg, &out->pprof };
+	const char *paths[3];
+
+	memset(out, 0, sizeof(*out));
+	output_paths(o, paths);
+	if (o->folded && !paths[0])
 		out->folded = stdout;
-	else if (o->folded && !(out->folded = create_file(o->output)))
-		return fail("-o %s: %s", o->output, strerror(errno));
-	if (o->svg && !(out->svg = create_file(o->svg)))
-		return fail("--svg %s: %s", o->svg, strerror(errno));
-	if (o->pprof && !(out->pprof = create_file(o->pprof)))
-		return fail("--pprof %s: %s", o->pprof, strerror(errno));
+	for (int i = 0; i < 3; i++) {
+		int err = paths[i] ? output_file__open(&out->files[i], paths[i]) : 0;
+
+		if (err)
+			return fail("%s %s: %s", output_flags[i], paths[i], output_file__strerror(err));
+		if (paths[i])
+			*streams[i] = out->files[i].f;
+	}
 	return 0;
 }
 
-/* Closes the files; returns @ret, or EXIT_USAGE after saying why one could not be written. */
+/*
+ * Gives each file written its name when @ret is 0, else removes it. Returns
+ * @ret, or EXIT_USAGE after saying why one could not be written.
+ */
 static int close_outputs(const struct options *o, struct outputs *out, int ret)
 {
-	FILE *files[] = { out->folded == stdout ? NULL : out->folded, out->svg, out->pprof };
-	const char *flags[] = { "-o", "--svg", "--pprof" };
-	const char *paths[] = { o->output, o->svg, o->pprof };
+	const char *paths[3];
 
+	output_paths(o, paths);
 	for (int i = 0; i < 3; i++) {
-		if (files[i] && fclose(files[i]) && !ret)
-			ret = fail("%s %s: %s", flags[i], paths[i], strerror(errno));
+		int err;
+
+		if (!out->files[i].f)
+			continue;
+		if (ret) {
+			output_file__discard(&out->files[i]);
+			continue;
+		}
+		err = output_file__commit(&out->files[i], paths[i]);
+		if (err)
+			ret = fail("%s %s: %s", output_flags[i], paths[i], strerror(-err));
 	}
-	*out = (struct outputs){ NULL, NULL, NULL };
+	out->folded = out->svg = out->pprof = NULL;
 	return ret;
 }
 
@@ -457,6 +487,31 @@ static int64_t unix_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/*
+ * Seconds a batch run reads what is left once sampling stopped, at most:
+ * with the outputs written, it ends within a second of its --duration or
+ * a signal, whatever the rate and the backlog.
+ */
+#define FINAL_READ 0.5
+
+/*
+ * When a batch run's reading of the capture ends: at --duration's end or
+ * at a stop signal; once sampling stopped, FINAL_READ seconds later, or at
+ * one more signal.
+ */
+struct read_cutoff {
+	double at;       /* CLOCK_MONOTONIC seconds */
+	int signals;     /* stop signals already acted on */
+};
+
+/* The capture's stop callback (capture_opts.stop) for a batch run. */
+static bool cutoff_reached(void *ctx)
+{
+	const struct read_cutoff *c = ctx;
+
+	return stop_signals > c->signals || now_seconds() >= c->at;
+}
+
 /* What the outputs say about a live run in window @w. */
 static void live_info(const struct options *o, const struct live *live, const struct run_window *w,
 		      char *title, size_t size, struct output_info *info)
@@ -495,6 +550,7 @@ static int run_batch_live(const struct options *o)
 	struct outputs out;
 	struct output_info info;
 	struct run_window w;
+	struct read_cutoff cutoff = { INFINITY, 0 };
 	char err[1024], title[256], filters[512];
 	const char *what;
 	double next;
@@ -511,6 +567,8 @@ static int run_batch_live(const struct options *o)
 		goto cleanup;
 	}
 	capture_opts_from(o, &copts);
+	copts.stop = cutoff_reached;
+	copts.stop_ctx = &cutoff;
 	catch_stop_signals();
 	if (!o->unwind_fp && !o->kernel_only &&
 	    (ret = unwinder__new(&(struct unwinder_opts){ .memory_bytes = o->unwind_memory },
@@ -524,8 +582,10 @@ static int run_batch_live(const struct options *o)
 		fail("%s", err);
 		goto cleanup;
 	}
-	w.start = now_seconds();
-	w.started = unix_ns();
+	w.start = capture__started(live__capture(live));
+	w.started = unix_ns() - (int64_t)((now_seconds() - w.start) * 1e9);
+	if (o->duration > 0)
+		cutoff.at = w.start + o->duration;
 	ret = live__start(live);
 	if (ret) {
 		ret = fail("can't read /proc/kallsyms: %s", strerror(-ret));
@@ -539,20 +599,20 @@ static int run_batch_live(const struct options *o)
 		fprintf(stderr, "flametop: kernel addresses hidden (kptr_restrict): kernel frames "
 				"will show as [unknown]\n");
 
-	for (next = w.start + 1.0; !stop_signal; next += 1.0) {
-		double end = o->duration > 0 ? w.start + o->duration : next;
-
-		wait_until(live, next < end ? next : end);
-		if (live__drain(live) < 0)
+	for (next = w.start + 1.0; !cutoff_reached(&cutoff); next += 1.0) {
+		wait_until(live, next < cutoff.at ? next : cutoff.at);
+		if (cutoff_reached(&cutoff) || live__drain(live) < 0)
 			break;
 		live__fold(live, o->max_stacks); /* out of memory: it grows */
-		if (o->duration > 0 && now_seconds() >= w.start + o->duration)
-			break;
 	}
-	/* Detach first, then drain twice: the second catches events that were
-	 * still running on the other map set when the hooks went away. */
+	/*
+	 * Detach first (at a high rate, sampling itself takes most of the CPU),
+	 * then drain twice: the second catches events that were still running
+	 * on the other map set when the hooks went away.
+	 */
 	live__stop(live);
 	w.stop = now_seconds();
+	cutoff = (struct read_cutoff){ w.stop + FINAL_READ, stop_signals };
 	live__drain(live);
 	live__drain(live);
 	live__fold(live, o->max_stacks);

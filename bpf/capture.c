@@ -38,6 +38,7 @@
 #define RING_BYTES_PER_STACK 128 /* the stacks ring buffer's size per seen map entry */
 #define MIN_RING_BYTES (512u << 10)
 #define MAX_RING_BYTES (64u << 20)
+#define READ_CHECK_EVERY 64 /* records or slots read between two looks at a read's end */
 
 /* One stack received. */
 struct stack_entry {
@@ -105,6 +106,7 @@ struct capture {
 	int stacks_fill_fd;             /* epoll, edge-triggered: the stacks ring past a quarter */
 	capture_proc_fn proc_fn;        /* only during capture__consume_events() */
 	void *proc_ctx;
+	int notes_read;                 /* by proc_fn, in this capture__consume_events() */
 
 	struct bpf_link **links; /* perf_event links, one per CPU */
 	int nlinks;
@@ -113,6 +115,7 @@ struct capture {
 	int npossible;
 	bool unwind_tables; /* user stacks walked with the unwind maps */
 	struct bpf_program *at_drain; /* the hook's program to run at each drain, or NULL */
+	double started;     /* when the hook was attached, CLOCK_MONOTONIC seconds */
 
 	uint32_t stack_entries, count_entries, ring_bytes;
 	int active; /* the set events go to */
@@ -127,6 +130,15 @@ struct capture {
 	struct map_pair seen;               /* per epoch of the stack table, by seen_sel */
 	struct stack_table stacks;
 	struct stat_counters *counters; /* npossible values of the stats map */
+
+	/* When a read ends early (see capture_opts.read_budget). */
+	double read_budget;
+	bool (*stop)(void *ctx);
+	void *stop_ctx;
+	double read_until;  /* this read's end by the budget, CLOCK_MONOTONIC seconds */
+	uint32_t read_cost; /* read in this read since its end was last looked at */
+	bool read_ended;    /* this read ended early: the rest is left */
+	uint64_t undrained; /* events left in the counts by drains that ended early */
 };
 
 /* libbpf's last complaint, kept for the error line instead of printed. */
@@ -189,6 +201,38 @@ int capture_mode__parse(const char *name, enum capture_mode *mode)
 		}
 	}
 	return -EINVAL;
+}
+
+static double monotonic_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Starts a read (a drain, or events): its budget runs from now. */
+static void read_begin(struct capture *cap)
+{
+	cap->read_until = cap->read_budget > 0 ? monotonic_seconds() + cap->read_budget : 0;
+	cap->read_cost = 0;
+	cap->read_ended = false;
+}
+
+/*
+ * True once the read going on is to end, its budget spent or the caller's
+ * stop callback saying so; looked at once READ_CHECK_EVERY of @cost were
+ * read since the last look.
+ */
+static bool read_ends(struct capture *cap, uint32_t cost)
+{
+	cap->read_cost += cost;
+	if (cap->read_ended || cap->read_cost < READ_CHECK_EVERY)
+		return cap->read_ended;
+	cap->read_cost = 0;
+	cap->read_ended = (cap->read_until > 0 && monotonic_seconds() >= cap->read_until) ||
+			  (cap->stop && cap->stop(cap->stop_ctx));
+	return cap->read_ended;
 }
 
 /* The least power of two from @min up that holds @n, but never above @max. */
@@ -796,7 +840,7 @@ static int on_stack_record(void *ctx, void *data, size_t size)
 				 r->end < UNWIND_END_NR ? r->end : UNWIND_BAD_FRAME);
 	else if (r->kind == SENT_KEY && size >= sizeof(*k) && k->slot < 2 * cap->count_entries)
 		cap->slot_keys[k->slot] = (struct slot_key){ .key = k->key, .known = true };
-	return 0;
+	return read_ends(cap, 1) ? -ECANCELED : 0; /* the records after it wait */
 }
 
 static int on_proc_note(void *ctx, void *data, size_t size)
@@ -805,9 +849,12 @@ static int on_proc_note(void *ctx, void *data, size_t size)
 	const struct proc_note *e = data;
 
 	/* A young process or stale maps: its maps are read again. */
-	if (size >= sizeof(*e) && cap->proc_fn)
+	if (size >= sizeof(*e) && cap->proc_fn) {
 		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind != PROC_NOTE_SAMPLE, e->start_boottime);
-	return 0;
+		cap->notes_read++;
+	}
+	/* A note costs as much as many stacks: each is followed by a look at the read's end. */
+	return read_ends(cap, READ_CHECK_EVERY) ? -ECANCELED : 0;
 }
 
 /*
@@ -840,6 +887,7 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 	      map_pair__wait(&cap->key_slots);
 	if (!err) {
 		cap->hook = h->name;
+		cap->started = monotonic_seconds();
 		err = h->attach(cap, why, size);
 	}
 	if (err) {
@@ -931,6 +979,9 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	libbpf_set_print(libbpf_keep_last);
 	cap->mode = opts->mode;
 	cap->opts = opts;
+	cap->read_budget = opts->read_budget;
+	cap->stop = opts->stop;
+	cap->stop_ctx = opts->stop_ctx;
 	cap->unwind_tables = opts->unwind &&
 			     libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) == 1;
 	cap->npossible = libbpf_num_possible_cpus();
@@ -993,6 +1044,11 @@ bool capture__unwinds_with_tables(const struct capture *cap)
 enum capture_mode capture__mode(const struct capture *cap)
 {
 	return cap->mode;
+}
+
+double capture__started(const struct capture *cap)
+{
+	return cap->started;
 }
 
 int capture__ncpus(const struct capture *cap)
@@ -1113,7 +1169,8 @@ static uint32_t slots_taken(const struct capture *cap, int half)
 
 /*
  * Passes every counted slot of @half in @set's (quiescent) counts array to
- * @fn and zeroes it. Returns the number of stacks passed.
+ * @fn and zeroes it; once the read ends early, counts the rest as
+ * undrained instead. Returns the number of stacks passed.
  */
 static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn, void *ctx)
 {
@@ -1128,6 +1185,10 @@ static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn
 		if (!v.count && !v.weight)
 			continue;
 		counts[i] = (struct stack_value){ 0 };
+		if (read_ends(cap, 1)) {
+			cap->undrained += v.count;
+			continue;
+		}
 		if (!keys[i].known) {
 			cap->unattributed += v.count;
 			continue;
@@ -1206,12 +1267,16 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 	if (cap->mode == CAPTURE_OFFCPU && cap->stacks.sweep)
 		keep_open_waits(cap);
 	run_at_drain(cap);
+	read_begin(cap);
 	cap->active = set ^ 1;
 	__atomic_store_n(&cap->skel->bss->active_set, cap->active, __ATOMIC_SEQ_CST);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	wait_quiescent(cap, set);
 
-	/* Every stack and key the set's counts refer to was sent before they were counted. */
+	/*
+	 * Every stack and key the set's counts refer to was sent before they were
+	 * counted; a read that ends early reads none of the counts.
+	 */
 	ring_buffer__consume(cap->stack_ring);
 	half = cap->skel->bss->slot_half & 1;
 	total = emit_half(cap, set, half, fn, ctx);
@@ -1256,19 +1321,20 @@ int capture__stacks_fill_fd(const struct capture *cap)
 int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx)
 {
 	struct epoll_event ev;
-	int n;
 
+	read_begin(cap);
 	if (cap->stacks_fill_fd >= 0) /* takes the edge: the fd polls readable at the next */
 		epoll_wait(cap->stacks_fill_fd, &ev, 1, 0);
 	ring_buffer__consume(cap->stack_ring); /* keeps the stacks ring buffer from filling */
-	if (!cap->proc_notes)
+	if (!cap->proc_notes || cap->read_ended)
 		return 0;
 	cap->proc_fn = fn;
 	cap->proc_ctx = ctx;
-	n = ring_buffer__consume(cap->proc_notes);
+	cap->notes_read = 0;
+	ring_buffer__consume(cap->proc_notes);
 	cap->proc_fn = NULL;
 	cap->proc_ctx = NULL;
-	return n;
+	return cap->notes_read;
 }
 
 bool capture__fixed_rate(const struct capture *cap)
@@ -1287,7 +1353,7 @@ void capture__stop(struct capture *cap)
 uint64_t capture_stats__lost(const struct capture_stats *st)
 {
 	return st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY] +
-	       st->slot[STAT_LOST_WAITS_FULL];
+	       st->slot[STAT_LOST_WAITS_FULL] + st->undrained;
 }
 
 int capture__stats(const struct capture *cap, struct capture_stats *stats)
@@ -1302,6 +1368,7 @@ int capture__stats(const struct capture *cap, struct capture_stats *stats)
 			stats->slot[slot] += cap->counters[cpu].slot[slot];
 	}
 	stats->slot[STAT_LOST_COUNTS_FULL] += cap->unattributed;
+	stats->undrained = cap->undrained;
 	return 0;
 }
 

@@ -40,6 +40,17 @@ struct capture_opts {
 	uint32_t count_entries;     /* count keys kept (slots per half); 0 chooses */
 	struct unwind_maps *unwind; /* walk user stacks with these tables (--unwind auto); NULL:
 				     * along the frame pointers (--unwind fp) */
+	/*
+	 * How long one read (capture__drain(), capture__consume_events()) may
+	 * go on, whatever the rate and the backlog: it ends once @read_budget
+	 * seconds have passed since it began (0: no limit), or once @stop
+	 * (asked now and then, with @stop_ctx; NULL: never) says so. What a
+	 * drain so ended left is counted (capture_stats.undrained), not read;
+	 * the events left wait for the next read.
+	 */
+	double read_budget;
+	bool (*stop)(void *ctx);
+	void *stop_ctx;
 };
 
 /* One counted stack, as drained. Addresses are leaf first. */
@@ -62,6 +73,7 @@ struct capture_stack {
 /* Totals since open, summed over CPUs; slots are enum stat_slot. */
 struct capture_stats {
 	uint64_t slot[STAT_NR];
+	uint64_t undrained; /* events counted, never read: drains ended early (read_budget) */
 };
 
 struct capture;
@@ -95,6 +107,12 @@ enum capture_mode capture__mode(const struct capture *cap);
  */
 bool capture__unwinds_with_tables(const struct capture *cap);
 
+/*
+ * When capture began: CLOCK_MONOTONIC seconds taken just before the hook
+ * was attached (no event was counted before it).
+ */
+double capture__started(const struct capture *cap);
+
 /* Number of CPUs sampled (sample mode) or traced. */
 int capture__ncpus(const struct capture *cap);
 
@@ -104,7 +122,9 @@ int capture__ncpus(const struct capture *cap);
  * each counted stack of the old set, and empties its counts (stacks are
  * kept: the BPF side sends each once, until the seen map fills). Returns
  * the number of stacks passed to @fn, or -errno. Stack pointers passed to
- * @fn are valid only during the call.
+ * @fn are valid only during the call. A drain ended early by the read
+ * budget or the stop callback (capture_opts) empties the counts all the
+ * same: what it did not pass to @fn goes to capture_stats.undrained.
  */
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx);
 
@@ -137,7 +157,8 @@ int capture__stacks_fill_fd(const struct capture *cap);
  * next drain) and calls @fn for each process note waiting, in order,
  * without blocking. Returns the number of notes, or -errno. Notes and
  * stacks are lost (and stacks counted), not blocked on, when the reader
- * falls far behind.
+ * falls far behind. Ended early (capture_opts' read budget, or stop), it
+ * leaves the rest waiting.
  */
 int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx);
 

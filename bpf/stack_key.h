@@ -185,13 +185,13 @@ enum stat_slot {
 	STAT_EVENTS,            /* events that passed the filters */
 	STAT_LOST_COUNTS_FULL,  /* not counted: the counts map was full */
 	STAT_LOST_BUSY,         /* not counted: the map sets were being swapped */
+	STAT_LOST_WAITS_FULL,   /* off-CPU: a wait not opened, no room in the waits map */
 	STAT_KSTACK_NOMEM,      /* kernel stack: not sent (seen map or ring buffer full) */
 	STAT_KSTACK_FAULT,      /* kernel stack: the walk failed (-EFAULT or another error) */
 	STAT_USTACK_NOMEM,
 	STAT_USTACK_FAULT,
 	STAT_UWALK,             /* user stack walks, by how they ended: + enum unwind_end */
-	STAT_LOST_WAITS_FULL = STAT_UWALK + UNWIND_END_NR, /* off-CPU: a wait not opened, no room */
-	STAT_OFFCPU_SHORT,      /* off-CPU: waits shorter than --min-block, not counted */
+	STAT_OFFCPU_SHORT = STAT_UWALK + UNWIND_END_NR, /* off-CPU: waits under --min-block */
 	STAT_OFFCPU_NS,         /* off-CPU: nanoseconds counted, by state: + enum offcpu_state */
 	STAT_NR = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
 };

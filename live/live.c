@@ -40,6 +40,8 @@ struct live {
 	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
 	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
+	bool (*stop)(void *ctx);             /* the capture's stop callback, or NULL */
+	void *stop_ctx;
 };
 
 static double monotonic_seconds(void)
@@ -76,7 +78,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	 * builds share two CPUs and the memory bus).
 	 */
 	if (unwinder)
-		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm);
+		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm, o.stop, o.stop_ctx);
 	l->names = name_cache__new(sym, prof, capture__mode(l->cap) != CAPTURE_SAMPLE);
 	if (!l->names) {
 		live__close(l);
@@ -87,6 +89,8 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	l->unwinder = unwinder;
 	l->prof = prof;
 	l->weight = weight;
+	l->stop = copts->stop;
+	l->stop_ctx = copts->stop_ctx;
 
 	idle_account__start(&l->idle, l->cap, &o);
 	*out = l;
@@ -157,7 +161,14 @@ int live__start(struct live *l)
 
 	if (symbolizer__load_kernel_begin(l->sym) == 0) {
 		while (symbolizer__kernel_loading(l->sym)) {
-			int quiet = live__poll_events(l, &pfd);
+			int quiet;
+
+			if (l->stop && l->stop(l->stop_ctx)) {
+				/* Sampling at a high rate slows the reading: it stops first. */
+				live__stop(l);
+				break;
+			}
+			quiet = live__poll_events(l, &pfd);
 
 			if (poll(&pfd, 1, quiet >= 0 && quiet < KERNEL_WAIT_MS ? quiet : KERNEL_WAIT_MS) >
 			    0)

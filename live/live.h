@@ -56,7 +56,8 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
  * symbolizer's kernel table, in a thread while this one handles process
  * notes (the processes sampled first have their maps read and their
  * tables asked for meanwhile). Returns 0 or -errno (the kernel table could
- * not be read).
+ * not be read). When the capture's stop callback (capture_opts.stop) says
+ * so meanwhile, it stops capturing (live__stop()) and then reads the table.
  */
 int live__start(struct live *l);
 

@@ -579,16 +579,16 @@ static void note_running(struct unwinder *u, uint32_t pid, const char *comm)
 }
 
 void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t ntgids,
-			    const char *comm)
+			    const char *comm, bool (*stop)(void *ctx), void *stop_ctx)
 {
 	struct dirent *d;
 	DIR *dir;
 
-	for (size_t i = 0; i < ntgids; i++)
+	for (size_t i = 0; i < ntgids && !(stop && stop(stop_ctx)); i++)
 		note_running(u, tgids[i], comm);
 	if (ntgids || !(dir = opendir(u->proc_root)))
 		return;
-	while ((d = readdir(dir)) != NULL) {
+	while (!(stop && stop(stop_ctx)) && (d = readdir(dir)) != NULL) {
 		char *end;
 		unsigned long pid = strtoul(d->d_name, &end, 10);
 

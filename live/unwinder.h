@@ -14,6 +14,7 @@
 #ifndef FLAMETOP_UNWINDER_H
 #define FLAMETOP_UNWINDER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -69,10 +70,11 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
  * they are sampled: those of @tgids (@ntgids of them), or every process
  * when @ntgids is 0; only those named @comm when it is not NULL. Their
  * files are wanted less than those of processes noted as sampled. At most
- * half of the process slots go to them.
+ * half of the process slots go to them. @stop (NULL: never), asked with
+ * @stop_ctx before each process, ends it early.
  */
 void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t ntgids,
-			    const char *comm);
+			    const char *comm, bool (*stop)(void *ctx), void *stop_ctx);
 
 /*
  * unwinder__pass() takes in what the loader finished, forgets processes

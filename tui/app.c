@@ -18,6 +18,13 @@
 #define FIRST_REFRESH 0.1 /* seconds from start (or r, or m) to the first screen with data */
 #define QUICK_REFRESH 0.25 /* seconds between refreshes while the first ones find nothing */
 #define APP_RESIZE (1u << 16) /* beside the ACT_* flags: the terminal changed size */
+/*
+ * Seconds one read of the capture may take: keys (q) and signals are
+ * honoured within about twice that (a drain reads twice), whatever the
+ * rate and the backlog. What a drain could not read in it is counted as
+ * lost ("not drained").
+ */
+#define READ_BUDGET 0.2
 
 struct app {
 	const struct app_config *cfg;
@@ -122,6 +129,7 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 	int ret;
 
 	copts.mode = mode;
+	copts.read_budget = READ_BUDGET;
 	copts.ntgids = capture_pids(&a->view, pids);
 	copts.tgids = pids;
 	copts.comm = a->view.comm[0] ? a->view.comm : NULL;
@@ -246,6 +254,7 @@ static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool wa
 		return false;
 	*events = st.slot[STAT_EVENTS];
 	*lost = capture_stats__lost(&st);
+	a->info.undrained = st.undrained;
 	if (walks) {
 		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
 		a->info.walks = a->walks;
@@ -434,6 +443,8 @@ static int loop(struct app *a, char *err, size_t size)
 		unsigned int flags = wait_for_input(a);
 
 		ret = apply(a, flags, err, size);
+		if (a->quit || term__stop_requested())
+			break; /* at once: no drain, no drawing */
 		if (!ret && a->live && now_seconds() >= a->next_refresh)
 			flags |= refresh_data(a);
 		else if (!ret && a->live && now_seconds() >= a->next_drain)
@@ -482,7 +493,7 @@ static int run_screen(struct app *a, char *err, size_t size)
 
 static void free_app(struct app *a)
 {
-	close_source(a);
+	live__close(a->live); /* what is still in flight would not be shown */
 	for (int i = 0; i < CAPTURE_MODE_NR; i++)
 		profile__free(a->profs[i]);
 	unwinder__free(a->unwinder);

@@ -58,6 +58,8 @@ static bool source_line(struct line *l, const struct header_state *st)
 	else
 		line_add(l, "%.0f %s/s", h->rate, h->event);
 	line_add(l, ", %" PRIu64 " lost", h->lost);
+	if (h->undrained)
+		line_add(l, " (%" PRIu64 " not drained)", h->undrained);
 	return true;
 }
 

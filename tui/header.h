@@ -30,6 +30,7 @@ struct header_info {
 	double rate;       /* events per second over the recent window; < 0: not known yet */
 	const char *event; /* what an event is: "samples", "reads" */
 	uint64_t lost;     /* events not counted since the capture opened */
+	uint64_t undrained; /* of those, events counted but not read in time (drains cut short) */
 	double span;       /* seconds the recent window spans; 0: none closed yet */
 	double covered;    /* seconds of capture the cumulative window holds */
 	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */

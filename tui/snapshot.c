@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "profile/output_file.h"
 #include "tui/snapshot.h"
 
 #define MAX_TRIES 1000
@@ -41,13 +40,16 @@ static size_t extension_at(const char *path)
 	return (size_t)(dot - path);
 }
 
-/* Creates the first free name of @path, -1, -2 ...; returns the descriptor or -errno. */
-static int create_new(const char *path, char *saved, size_t size)
+/*
+ * Gives the complete file @of the first free name of @path, -1, -2 ...
+ * (written to @saved). Returns 0 or -errno.
+ */
+static int name_new(struct output_file *of, const char *path, char *saved, size_t size)
 {
 	size_t ext = extension_at(path);
 
 	for (int i = 0; i < MAX_TRIES; i++) {
-		int fd, n;
+		int n, err;
 
 		if (i)
 			n = snprintf(saved, size, "%.*s-%d%s", (int)ext, path, i, path + ext);
@@ -55,9 +57,9 @@ static int create_new(const char *path, char *saved, size_t size)
 			n = snprintf(saved, size, "%s", path);
 		if (n < 0 || (size_t)n >= size)
 			return -ENAMETOOLONG;
-		fd = open(saved, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		if (fd >= 0 || errno != EEXIST)
-			return fd >= 0 ? fd : -errno;
+		err = output_file__commit_new(of, saved);
+		if (err != -EEXIST)
+			return err;
 	}
 	return -EEXIST;
 }
@@ -80,23 +82,17 @@ static long write_view(FILE *out, enum output_format format, const struct profil
 long snapshot__save(const char *path, const struct profile *p, const struct view_filter *f,
 		    const struct output_info *info, char *saved, size_t size)
 {
-	int fd = create_new(path, saved, size);
-	FILE *out;
-	long n;
+	struct output_file of;
+	long n = output_file__open_beside(&of, path);
 
-	if (fd < 0)
-		return fd;
-	out = fdopen(fd, "w");
-	if (!out) {
-		n = -errno;
-		close(fd);
-		unlink(saved);
-		return n;
-	}
-	n = write_view(out, output__format_of(saved), p, f, info);
-	if (fclose(out) && n >= 0)
-		n = -(errno ? errno : EIO);
 	if (n < 0)
-		unlink(saved);
+		return n;
+	n = write_view(of.f, output__format_of(path), p, f, info);
+	if (n >= 0) {
+		int err = name_new(&of, path, saved, size);
+
+		n = err ? err : n;
+	}
+	output_file__discard(&of); /* a no-op once named */
 	return n;
 }

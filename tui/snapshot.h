@@ -26,8 +26,9 @@ int snapshot__default_name(time_t when, char *buf, size_t size);
  * screen's is left as it is) to a new file at
  * @path in the format its extension names (output__format_of()); when @path
  * is taken, to the first free of "NAME-1.EXT", "NAME-2.EXT", ... The file
- * is created with O_EXCL and O_NOFOLLOW (a symlink in the way counts as
- * taken and is never followed), mode 0644. The path used goes to @saved
+ * is written beside (output_file.h) and takes the name only once whole,
+ * only where nothing is (a symlink in the way counts as taken and is never
+ * followed), mode 0644 less the umask. The path used goes to @saved
  * (capacity @size). Returns what output__write() wrote (stacks, frames or
  * samples), or -errno (no file is left behind then).
  */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 #include <wchar.h>
 
@@ -41,6 +42,85 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
+/* Signals that end flametop at once (a crash, abort()): the terminal is given back first. */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+#define NFATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
+
+/*
+ * What gives the terminal back from a signal handler, which may only
+ * write() and tcsetattr(): the terminal's modes before curses took it and
+ * the sequences that leave curses' screen (attributes off, cursor shown,
+ * keypad off, the alternate screen left), made while the screen is open.
+ */
+static struct {
+	volatile sig_atomic_t armed;
+	struct termios modes;
+	char leave[512];
+	size_t len;
+	struct sigaction before[NFATAL]; /* the handlers the fatal signals had */
+} rescue;
+
+/* tputs()' output while the sequences are made: into rescue.leave. */
+static int rescue_putc(int c)
+{
+	if (rescue.len < sizeof(rescue.leave))
+		rescue.leave[rescue.len++] = (char)c;
+	return c;
+}
+
+/* Appends the terminal's sequence @cap (a terminfo name), when it has one. */
+static void rescue_add(const char *cap)
+{
+	const char *seq = tigetstr(cap);
+
+	if (seq && seq != (const char *)-1)
+		tputs(seq, 1, rescue_putc);
+}
+
+/* Gives the terminal back (async-signal-safe), then dies of @sig as it would have. */
+static void on_fatal(int sig)
+{
+	if (rescue.armed) {
+		rescue.armed = 0;
+		if (write(STDOUT_FILENO, rescue.leave, rescue.len) < 0) {
+			/* nothing more can be done */
+		}
+		tcsetattr(STDOUT_FILENO, TCSADRAIN, &rescue.modes);
+	}
+	for (size_t i = 0; i < NFATAL; i++) {
+		if (fatal_signals[i] == sig)
+			sigaction(sig, &rescue.before[i], NULL);
+	}
+	raise(sig); /* the handler it had (the default: die, maybe with a core) */
+}
+
+/* Arms on_fatal() for the fatal signals with the modes saved in @modes. */
+static void rescue_arm(const struct termios *modes)
+{
+	struct sigaction sa = { .sa_handler = on_fatal, .sa_flags = SA_NODEFER };
+
+	rescue.modes = *modes;
+	rescue.len = 0;
+	rescue_add("sgr0");
+	rescue_add("cnorm");
+	rescue_add("rmkx");
+	rescue_add("rmcup");
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaction(fatal_signals[i], &sa, &rescue.before[i]);
+	rescue.armed = 1;
+}
+
+/* The terminal is curses' no more: the fatal signals get their handlers back. */
+static void rescue_disarm(void)
+{
+	if (!rescue.armed)
+		return;
+	rescue.armed = 0;
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaction(fatal_signals[i], &rescue.before[i], NULL);
+}
+
 bool term__stop_requested(void)
 {
 	return stop_requested;
@@ -54,6 +134,7 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -61,6 +142,7 @@ void term__close(void)
 {
 	if (!term.scr)
 		return;
+	rescue_disarm();
 	endwin();
 	delscreen(term.scr);
 	term.scr = NULL;
@@ -107,8 +189,11 @@ int term__check(char *err, size_t err_size)
 
 int term__open(bool color, char *err, size_t err_size)
 {
+	struct termios modes;
+	bool have_modes;
 	const char *why;
 
+	have_modes = tcgetattr(STDOUT_FILENO, &modes) == 0; /* before curses changes them */
 	term.in = stdin;
 	term.own_in = !isatty(STDIN_FILENO);
 	if (term.own_in) {
@@ -135,6 +220,8 @@ int term__open(bool color, char *err, size_t err_size)
 	}
 	atexit(term__close);
 	catch_signals();
+	if (have_modes)
+		rescue_arm(&modes);
 	set_escdelay(ESC_DELAY_MS);
 	cbreak();
 	noecho();

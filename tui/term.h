@@ -4,8 +4,12 @@
  * Copies a screen (tui/screen.h) to the terminal in colour (256 or 8
  * colours) or in plain attributes, reads keys as TK_* codes, and restores
  * the terminal however flametop ends: term__close(), exit() (an atexit
- * handler), or SIGINT, SIGTERM and SIGHUP, which only raise a flag that the
- * caller's loop checks (term__stop_requested()) so that it ends cleanly.
+ * handler), or SIGINT, SIGTERM, SIGHUP and SIGQUIT (Ctrl-\), which only
+ * raise a flag that the caller's loop checks (term__stop_requested()) so
+ * that it ends cleanly. A fatal signal (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
+ * SIGILL) while the screen is open first gives the terminal back (its
+ * modes as they were, the screen's sequences undone: no curses call, only
+ * write() and tcsetattr()), then takes its course.
  */
 #ifndef FLAMETOP_TERM_H
 #define FLAMETOP_TERM_H
@@ -53,7 +57,7 @@ void term__size(int *width, int *height);
  */
 void term__draw(const struct screen *s);
 
-/* True once SIGINT, SIGTERM or SIGHUP arrived. */
+/* True once SIGINT, SIGTERM, SIGHUP or SIGQUIT arrived. */
 bool term__stop_requested(void);
 
 /* term__close() gives the terminal back as it was; a no-op when not open. */

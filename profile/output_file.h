@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * output_file: a file the outputs are written to whole or not at all. The
+ * data go to a new temporary file beside the target (same directory, made
+ * with O_EXCL: it never follows a link), which takes the target's name
+ * only once complete (rename): a crash never leaves a half-written file at
+ * the name. What is in the way is refused, never written through: a
+ * symbolic link, and (as the kernel's protected_regular rule has it) a
+ * file in a world-writable sticky directory (/tmp) owned neither by this
+ * user nor by the directory's owner. A FIFO or device (/dev/null) is
+ * written directly.
+ */
+#ifndef FLAMETOP_OUTPUT_FILE_H
+#define FLAMETOP_OUTPUT_FILE_H
+
+#include <stdio.h>
+
+struct output_file {
+	FILE *f;   /* write here */
+	char *tmp; /* the temporary file's path; NULL: @f is the target itself */
+};
+
+/*
+ * output_file__open() checks @path and opens a temporary file for it (or
+ * @path itself when it is a FIFO or device). Returns 0, -ELOOP (a symbolic
+ * link), -EPERM (another user's file in a sticky directory), or another
+ * -errno; nothing is made then.
+ */
+int output_file__open(struct output_file *of, const char *path);
+
+/*
+ * output_file__open_beside() opens a temporary file in @path's directory,
+ * for output_file__commit_new(). Returns 0 or -errno.
+ */
+int output_file__open_beside(struct output_file *of, const char *path);
+
+/*
+ * output_file__commit() closes the file and gives it @path's name,
+ * replacing what was there. Returns 0, or -errno with the temporary file
+ * removed; either way @of is done with.
+ */
+int output_file__commit(struct output_file *of, const char *path);
+
+/*
+ * output_file__commit_new() gives the file @path's name only when nothing
+ * has it (-EEXIST else: @of stays open, to try another name). Returns 0 (the
+ * file closed) or -errno.
+ */
+int output_file__commit_new(struct output_file *of, const char *path);
+
+/* output_file__discard() closes and removes the file; a no-op when not open. */
+void output_file__discard(struct output_file *of);
+
+/* What an error of output_file__open() means, in a few words. */
+const char *output_file__strerror(int err);
+
+#endif

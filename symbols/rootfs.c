@@ -2,6 +2,9 @@
 /*
  * rootfs: openat2(RESOLVE_IN_ROOT) keeps ".." and absolute symlinks from
  * leaving the process's root; magic links (/proc/self/...) are refused.
+ * A file is looked at through an O_PATH descriptor, which opens nothing,
+ * and opened from it through /proc/self/fd (the one way Linux has to turn
+ * an O_PATH descriptor into an open file).
  */
 #include "symbols/rootfs.h"
 
@@ -16,6 +19,12 @@
 #include <unistd.h>
 
 #define ROOTFS_FLAGS (O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+
+/* What rootfs__open() adds to @flags: only O_CLOEXEC goes with O_PATH (openat2 refuses more). */
+static int rootfs_flags(int flags)
+{
+	return flags | (flags & O_PATH ? O_CLOEXEC : ROOTFS_FLAGS);
+}
 
 int rootfs__open_root(const char *proc_root, uint32_t pid)
 {
@@ -40,20 +49,55 @@ bool rootfs__is_host(int root_fd)
 int rootfs__open(int root_fd, const char *path, int flags)
 {
 	struct open_how how = {
-	    .flags = (uint64_t)(flags | ROOTFS_FLAGS),
+	    .flags = (uint64_t)rootfs_flags(flags),
 	    .resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
 	};
 	long fd;
 
 	if (root_fd < 0) {
-		fd = open(path, flags | ROOTFS_FLAGS);
+		fd = open(path, rootfs_flags(flags));
 		return fd < 0 ? -errno : (int)fd;
 	}
 	fd = syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
 	if (fd < 0 && errno == ENOSYS) {
 		while (*path == '/')
 			path++;
-		fd = openat(root_fd, *path ? path : ".", flags | ROOTFS_FLAGS);
+		fd = openat(root_fd, *path ? path : ".", rootfs_flags(flags));
 	}
 	return fd < 0 ? -errno : (int)fd;
+}
+
+int rootfs__look(int root_fd, const char *path, int flags, struct stat *st)
+{
+	int fd = rootfs__open(root_fd, path, O_PATH | (flags & O_NOFOLLOW));
+
+	if (fd >= 0 && fstat(fd, st)) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+int rootfs__reopen(int path_fd, const struct stat *st, int flags)
+{
+	char self[64];
+	int fd;
+
+	if (!S_ISREG(st->st_mode))
+		return -EPERM;
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", path_fd);
+	/* The magic link is followed whatever @flags say: it leads to the file looked at. */
+	fd = open(self, (flags & ~O_NOFOLLOW) | ROOTFS_FLAGS);
+	return fd < 0 ? -errno : fd;
+}
+
+int rootfs__open_file(int root_fd, const char *path, int flags, struct stat *st)
+{
+	int path_fd = rootfs__look(root_fd, path, flags, st), fd;
+
+	if (path_fd < 0)
+		return path_fd;
+	fd = rootfs__reopen(path_fd, st, flags);
+	close(path_fd);
+	return fd;
 }

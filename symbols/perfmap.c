@@ -149,11 +149,31 @@ int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t 
 	return 0;
 }
 
+/*
+ * Opens "/tmp/perf-PID.map" in the root @root of a process with status @st,
+ * as that process would (see perf_map__open()); fills *@sb.
+ */
+static int perf_map__open_as(int root, const struct proc_status *st, struct stat *sb)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", st->ns_pid);
+	fd = rootfs__open_file_as(&st->creds, root, path, O_RDONLY | O_NOFOLLOW, sb);
+	if (fd == -EOPNOTSUPP) {
+		fd = rootfs__open_file(root, path, O_RDONLY | O_NOFOLLOW, sb);
+		if (fd >= 0 && sb->st_uid != st->creds.uid) {
+			close(fd);
+			fd = -EPERM;
+		}
+	}
+	return fd == -ELOOP ? -EPERM : fd;
+}
+
 /* Opens the perf map of @pid and checks what it is; returns an fd or -errno. */
 static int perf_map__open_checked(const char *proc_root, uint32_t pid)
 {
 	struct proc_status st;
-	char path[64];
 	struct stat sb;
 	int root, fd, err;
 
@@ -163,12 +183,11 @@ static int perf_map__open_checked(const char *proc_root, uint32_t pid)
 	root = rootfs__open_root(proc_root, pid);
 	if (root < 0)
 		return root;
-	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", st.ns_pid);
-	fd = rootfs__open(root, path, O_RDONLY | O_NOFOLLOW);
+	fd = perf_map__open_as(root, &st, &sb);
 	close(root);
 	if (fd < 0)
-		return fd == -ELOOP ? -EPERM : fd;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || (sb.st_uid != st.euid && sb.st_uid != 0) ||
+		return fd;
+	if ((sb.st_uid != st.creds.uid && sb.st_uid != 0) ||
 	    (uint64_t)sb.st_size > PERF_MAP_MAX_BYTES) {
 		close(fd);
 		return -EPERM;

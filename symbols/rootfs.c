@@ -13,6 +13,8 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -100,4 +102,65 @@ int rootfs__open_file(int root_fd, const char *path, int flags, struct stat *st)
 	fd = rootfs__reopen(path_fd, st, flags);
 	close(path_fd);
 	return fd;
+}
+
+/* An rootfs__open_file_as() call, for the thread that makes it. */
+struct open_as {
+	const struct proc_creds *as;
+	int root_fd, flags, ret;
+	const char *path;
+	struct stat *st;
+};
+
+/*
+ * Gives the calling thread alone the file-system credentials @c. The raw
+ * system calls are per thread (glibc's setgroups() would change every
+ * thread); the uid goes last, as leaving uid 0 drops the capabilities
+ * that let the others be set. Returns 0, or -EOPNOTSUPP when not allowed.
+ */
+static int take_creds(const struct proc_creds *c)
+{
+	gid_t groups[PROC_GROUPS_MAX];
+	size_t i;
+
+	for (i = 0; i < c->n_groups; i++)
+		groups[i] = c->groups[i];
+	if (syscall(SYS_setgroups, c->n_groups, groups))
+		return -EOPNOTSUPP;
+	/* setfsgid and setfsuid say nothing of failure: (uid_t)-1 asks what is in force now. */
+	syscall(SYS_setfsgid, c->gid);
+	if ((uint32_t)syscall(SYS_setfsgid, -1) != c->gid)
+		return -EOPNOTSUPP;
+	syscall(SYS_setfsuid, c->uid);
+	if ((uint32_t)syscall(SYS_setfsuid, -1) != c->uid)
+		return -EOPNOTSUPP;
+	return 0;
+}
+
+static void *open_as_thread(void *arg)
+{
+	struct open_as *o = arg;
+
+	o->ret = take_creds(o->as);
+	if (!o->ret)
+		o->ret = rootfs__open_file(o->root_fd, o->path, o->flags, o->st);
+	return NULL;
+}
+
+int rootfs__open_file_as(const struct proc_creds *as, int root_fd, const char *path, int flags,
+			 struct stat *st)
+{
+	struct open_as o = {.as = as, .root_fd = root_fd, .flags = flags, .path = path, .st = st};
+	sigset_t all, old;
+	pthread_t thread;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
+	err = pthread_create(&thread, NULL, open_as_thread, &o);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err)
+		return -err;
+	pthread_join(thread, NULL);
+	return o.ret;
 }

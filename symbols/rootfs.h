@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "symbols/procinfo.h"
+
 /*
  * rootfs__open_root() opens the root directory of process @pid,
  * "@proc_root/@pid/root", as an O_PATH descriptor. Returns it, or -errno.
@@ -56,5 +58,17 @@ int rootfs__reopen(int path_fd, const struct stat *st, int flags);
  * -errno (-EPERM for anything but a regular file).
  */
 int rootfs__open_file(int root_fd, const char *path, int flags, struct stat *st);
+
+/*
+ * rootfs__open_file_as() is rootfs__open_file() done with the file-system
+ * uid, gid and supplementary groups of @as instead of flametop's own: the
+ * kernel then grants what it would grant that process, no more (and no
+ * override a root flametop has). The credentials are taken by a thread of
+ * its own that ends with the open. Returns an fd, -EOPNOTSUPP when
+ * flametop may not take them (it lacks CAP_SETUID or CAP_SETGID), or as
+ * rootfs__open_file() (-EACCES where the process may not read the file).
+ */
+int rootfs__open_file_as(const struct proc_creds *as, int root_fd, const char *path, int flags,
+			 struct stat *st);
 
 #endif

@@ -153,8 +153,9 @@ static void fake_proc(const char *name, unsigned int euid, char *root, size_t si
 	snprintf(root, size, "%s/%s", unit_tmpdir(), name);
 	unit_sh("mkdir -p '%s/4242/root/tmp'", root);
 	snprintf(path, sizeof(path), "%s/4242/status", root);
-	snprintf(status, sizeof(status), "Name:\tjit\nUid:\t%u\t%u\t%u\t%u\nNSpid:\t4242\t17\n",
-		 euid, euid, euid, euid);
+	snprintf(status, sizeof(status),
+		 "Name:\tjit\nUid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nNSpid:\t4242\t17\n", euid,
+		 euid, euid, euid, euid, euid, euid, euid);
 	unit_write_file(path, status);
 }
 
@@ -229,7 +230,13 @@ static void test_symlinks_stay_in_the_root(void **state)
 	assert_null(pm);
 }
 
-static void test_owner_checked(void **state)
+/*
+ * The process runs as uid 4000 (and gid 4000). Its map is read as it could
+ * read it: one it owns, or one root wrote for it; never one another user
+ * planted, nor one it may not read itself, as a root-only file bound over
+ * its /tmp/perf-PID.map in its own mount namespace would be.
+ */
+static void test_read_as_the_process(void **state)
 {
 	char root[600], path[800];
 	struct perf_map *pm;
@@ -237,18 +244,30 @@ static void test_owner_checked(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip(); /* files owned by someone else need root to make */
-	/* The process runs as uid 4000; its map belongs to it, to root, or to nobody else. */
 	fake_proc("owner", 4000, root, sizeof(root));
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
 	unit_write_file(path, "1000 10 jitted\n");
 	assert_int_equal(chown(path, 4000, 4000), 0);
+	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(open_map(root, &pm), 0);
 	expect_name(pm, 0x1000, "jitted");
 	perf_map__free(pm);
+	/* Root's, readable by all. */
 	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chmod(path, 0644), 0);
 	assert_int_equal(open_map(root, &pm), 0);
 	perf_map__free(pm);
+	/* Root's, for root only: the process could not read it. */
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(open_map(root, &pm), -EACCES);
+	assert_null(pm);
+	/* Readable through a group the process is not in. */
+	assert_int_equal(chown(path, 0, 4001), 0);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(open_map(root, &pm), -EACCES);
+	/* Another user's, readable by all: not the process's map. */
 	assert_int_equal(chown(path, 4001, 4001), 0);
+	assert_int_equal(chmod(path, 0644), 0);
 	assert_int_equal(open_map(root, &pm), -EPERM);
 	assert_null(pm);
 }
@@ -272,7 +291,7 @@ int main(void)
 	    cmocka_unit_test(test_open_by_namespace_pid),
 	    cmocka_unit_test(test_refuses_what_is_not_a_plain_file),
 	    cmocka_unit_test(test_symlinks_stay_in_the_root),
-	    cmocka_unit_test(test_owner_checked),
+	    cmocka_unit_test(test_read_as_the_process),
 	    cmocka_unit_test(test_gone_process),
 	};
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "live/idle_account.h"
@@ -252,6 +253,34 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 	}
 	if (*sep == ',' && len < size)
 		snprintf(buf + len, size - len, ")");
+}
+
+void live__symbols_text(const struct live *l, char *buf, size_t size)
+{
+	struct symbolizer_stats st;
+	const char *sep = "symbols: ";
+	struct rlimit rl;
+	size_t len = 0;
+
+	symbolizer__stats(l->sym, &st);
+	buf[0] = '\0';
+	if (st.perf_maps_dropped) {
+		len += (size_t)snprintf(buf, size,
+					"%s%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
+					sep, st.perf_maps_dropped,
+					st.perf_maps_dropped == 1 ? "" : "s", st.perf_map_budget >> 20);
+		sep = ", ";
+	}
+	if (!st.no_fds || len >= size)
+		return;
+	len += (size_t)snprintf(buf + len, size - len,
+				"%s%" PRIu64 " file%s not opened: out of file descriptors", sep,
+				st.no_fds, st.no_fds == 1 ? "" : "s");
+	if (len < size && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		len += (size_t)snprintf(buf + len, size - len, " (ulimit -n %llu)",
+					(unsigned long long)rl.rlim_cur);
+	if (len < size)
+		snprintf(buf + len, size - len, ", their functions show as file+0x...");
 }
 
 struct capture *live__capture(const struct live *l)

@@ -21,7 +21,9 @@
  * the mapping's inode, and its device too unless it came through map_files
  * (btrfs shows a subvolume's device number there), which is checked before
  * it is opened (rootfs__look()): whatever else has taken the path since,
- * a FIFO or a device node, is never opened. Returns an fd, or -ENOENT.
+ * a FIFO or a device node, is never opened. Returns an fd, -EMFILE when
+ * some candidate could not be looked at for want of file descriptors, or
+ * -ENOENT.
  */
 int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_map *m);
 

@@ -170,8 +170,26 @@ static int perf_map__open_as(int root, const struct proc_status *st, struct stat
 	return fd == -ELOOP ? -EPERM : fd;
 }
 
-/* Opens the perf map of @pid and checks what it is; returns an fd or -errno. */
-static int perf_map__open_checked(const char *proc_root, uint32_t pid)
+static struct perf_map_id perf_map_id__of(const struct stat *sb)
+{
+	return (struct perf_map_id){.dev = sb->st_dev,
+				    .ino = sb->st_ino,
+				    .size = (uint64_t)sb->st_size,
+				    .mtime = sb->st_mtim};
+}
+
+static bool perf_map_id__equal(const struct perf_map_id *a, const struct perf_map_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/*
+ * Opens the perf map of @pid and checks what it is; returns an fd and its
+ * version in *@now, or -EALREADY when it is version *@known (NULL: none).
+ */
+static int perf_map__open_checked(const char *proc_root, uint32_t pid,
+				  const struct perf_map_id *known, struct perf_map_id *now)
 {
 	struct proc_status st;
 	struct stat sb;
@@ -191,6 +209,11 @@ static int perf_map__open_checked(const char *proc_root, uint32_t pid)
 	    (uint64_t)sb.st_size > PERF_MAP_MAX_BYTES) {
 		close(fd);
 		return -EPERM;
+	}
+	*now = perf_map_id__of(&sb);
+	if (known && perf_map_id__equal(known, now)) {
+		close(fd);
+		return -EALREADY;
 	}
 	return fd;
 }
@@ -241,9 +264,11 @@ static ssize_t read_bounded(int fd, size_t max, char **out)
 	return (ssize_t)len;
 }
 
-int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out)
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id,
+		   struct perf_map **out)
 {
-	int fd = perf_map__open_checked(proc_root, pid), err;
+	struct perf_map_id now;
+	int fd = perf_map__open_checked(proc_root, pid, id, &now), err;
 	char *text = NULL;
 	ssize_t len;
 
@@ -256,6 +281,8 @@ int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out)
 		return (int)len;
 	err = perf_map__parse(text, (size_t)len, out, NULL);
 	free(text);
+	if (!err && id)
+		*id = now;
 	return err;
 }
 

@@ -41,6 +41,7 @@ struct app {
 	double next_drain, next_refresh;
 	char hook[128], notes[512];
 	char walks[256], shown_walks[256];        /* the last refresh's walks, the screen's */
+	char symbols[256], shown_symbols[256];    /* ... and what kept frames from being named */
 };
 
 static double now_seconds(void)
@@ -78,6 +79,10 @@ static void publish(struct app *a)
 	if (a->info.walks) { /* refreshes go on while the screen is paused */
 		snprintf(a->shown_walks, sizeof(a->shown_walks), "%s", a->info.walks);
 		a->view.info.walks = a->shown_walks;
+	}
+	if (a->info.symbols) {
+		snprintf(a->shown_symbols, sizeof(a->shown_symbols), "%s", a->info.symbols);
+		a->view.info.symbols = a->shown_symbols;
 	}
 }
 
@@ -228,8 +233,8 @@ static void drain(struct app *a)
 
 /*
  * Events counted since the capture opened, and lost; with @walks, how the
- * user stacks since the last such call were walked, into the header's
- * figures. False when the capture can't say.
+ * user stacks since the last such call were walked and what kept frames
+ * from being named, into the header's figures. False when the capture can't say.
  */
 static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool walks)
 {
@@ -242,6 +247,8 @@ static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool wa
 	if (walks) {
 		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
 		a->info.walks = a->walks;
+		live__symbols_text(a->live, a->symbols, sizeof(a->symbols));
+		a->info.symbols = a->symbols;
 	}
 	return true;
 }

@@ -4,8 +4,9 @@
  * the data come from (live: mode, hook, rate, CPUs, events per second, lost
  * events; file: its name, stacks and malformed lines), the window and the
  * time it spans, the filters in force, and whether the display is live or
- * paused; how user stacks are walked and how the walks ended; in read
- * mode, why better hooks failed. Each line is one function
+ * paused; how user stacks are walked and how the walks ended; what kept
+ * frames from being named, when something did; in read mode, why better
+ * hooks failed. Each line is one function
  * in header.c's list: a new line is one more entry there.
  */
 #ifndef FLAMETOP_HEADER_H
@@ -32,6 +33,7 @@ struct header_info {
 	double span;       /* seconds the recent window spans; 0: none closed yet */
 	double covered;    /* seconds of capture the cumulative window holds */
 	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */
+	const char *symbols; /* what kept frames from being named (live__symbols_text()), or NULL */
 	/* both */
 	const char *unit;  /* what a count counts: "samples", "reads", "bytes" */
 	/* the file viewer */

@@ -27,6 +27,7 @@
  * flametop's cost at 25 ms).
  */
 #define EVENTS_QUIET 0.040
+#define PASS_MIN_SECONDS 0.5 /* drains closer together share a symbolizer pass */
 
 struct live {
 	struct capture *cap;
@@ -38,6 +39,7 @@ struct live {
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
+	double pass_started; /* when the symbolizer's pass began (monotonic seconds) */
 };
 
 static double monotonic_seconds(void)
@@ -146,13 +148,29 @@ uint64_t live__idle_credited(const struct live *l)
 	return l->idle.credited;
 }
 
+/*
+ * Starts a symbolizer pass, unless one started less than PASS_MIN_SECONDS
+ * ago: drains that catch up after a slow one (a big perf map read) share
+ * its pass, so that a process sampled before it is not taken for gone
+ * after PROC_GRACE_PASSES quick empty drains, released, and read afresh.
+ */
+static void live__begin_pass(struct live *l)
+{
+	double now = monotonic_seconds();
+
+	if (now - l->pass_started < PASS_MIN_SECONDS)
+		return;
+	l->pass_started = now;
+	symbolizer__begin_pass(l->sym);
+}
+
 int live__drain(struct live *l)
 {
 	int ret;
 
 	live__handle_events(l); /* snapshot new processes before their stacks are named */
 	name_cache__begin_drain(l->names);
-	symbolizer__begin_pass(l->sym);
+	live__begin_pass(l);
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
 		idle_account__update(&l->idle, l->cap, credit_idle, l);

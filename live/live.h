@@ -99,7 +99,7 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
  * so far, or "" when nothing did: perf maps dropped to stay within their
  * budget, mapped files not opened for want of file descriptors (with the
  * open-file limit: their functions show as "file+0x..."), e.g. "symbols: 2
- * perf maps dropped (over their 128 MiB budget), 14 files not opened: out
+ * perf maps dropped (over their 64 MiB budget), 14 files not opened: out
  * of file descriptors (ulimit -n 64), their functions show as file+0x...".
  */
 void live__symbols_text(const struct live *l, char *buf, size_t size);

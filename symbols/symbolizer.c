@@ -35,7 +35,7 @@
 
 #define PROCS_MAX 8192
 #define ELF_CACHE_BYTES (512UL << 20)
-#define PERF_MAP_BYTES (128UL << 20)
+#define PERF_MAP_BYTES (64UL << 20)
 #define OPEN_FILES_MAX 4096
 #define MISS_BACKOFF_MAX 64 /* passes between reloads for misses that find nothing new */
 #define BPF_BACKOFF_MAX 4   /* without a ksym_watch: between reloads for BPF programs */

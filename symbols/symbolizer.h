@@ -34,7 +34,7 @@ struct symbolizer_opts {
 	bool raw_names;		   /* keep C++ and Rust names mangled (--no-demangle) */
 	bool defer_kernel;	   /* read the kernel table later (symbolizer__load_kernel()) */
 	size_t elf_cache_bytes;	   /* symbol tables kept; 0: 512 MiB */
-	size_t perf_map_bytes;	   /* perf maps kept, all processes' together; 0: 128 MiB */
+	size_t perf_map_bytes;	   /* perf maps kept, all processes' together; 0: 64 MiB */
 	size_t max_open_files; /* files held open; 0: a quarter of RLIMIT_NOFILE, at most 4096 */
 };
 

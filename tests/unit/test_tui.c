@@ -1239,7 +1239,7 @@ static void test_header_window_span(void **state)
 /* What kept frames from being named gets a header line of its own, only when something did. */
 static void test_header_says_what_kept_names_away(void **state)
 {
-	static const char symbols[] = "symbols: 2 perf maps dropped (over their 128 MiB budget)";
+	static const char symbols[] = "symbols: 2 perf maps dropped (over their 64 MiB budget)";
 	struct fixture f;
 	char *text;
 	int rows;
@@ -1255,7 +1255,7 @@ static void test_header_says_what_kept_names_away(void **state)
 	free(text);
 	f.view.info.symbols = symbols;
 	text = render(&f);
-	assert_non_null(strstr(text, "\nsymbols: 2 perf maps dropped (over their 128 MiB budget)"));
+	assert_non_null(strstr(text, "\nsymbols: 2 perf maps dropped (over their 64 MiB budget)"));
 	assert_int_equal(header__rows(&(struct header_state){ .info = &f.view.info, .live = true }),
 			 rows + 1);
 	free(text);

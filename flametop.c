@@ -286,7 +286,8 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
 /*
  * The summary of a batch run, on stderr: one line of what was counted in
  * window @w, never more than the rate allows in its time (one part per
- * function above), and one of how user stacks were walked.
+ * function above), one of how user stacks were walked, and one of what
+ * kept frames from being named, when something did.
  */
 static void print_summary(struct live *live, const struct profile *prof,
 			  const struct run_window *w, const struct options *o, long lines)
@@ -311,6 +312,9 @@ static void print_summary(struct live *live, const struct profile *prof,
 		live__walks_text(live, &st, false, buf, sizeof(buf));
 		fprintf(stderr, "flametop: %s\n", buf);
 	}
+	live__symbols_text(live, buf, sizeof(buf));
+	if (buf[0])
+		fprintf(stderr, "flametop: %s\n", buf);
 }
 
 /* The files a batch run writes: folded stacks (stdout or -o), --svg, --pprof. */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "live/idle_account.h"
@@ -27,6 +28,7 @@
  * flametop's cost at 25 ms).
  */
 #define EVENTS_QUIET 0.040
+#define PASS_MIN_SECONDS 0.5 /* drains closer together share a symbolizer pass */
 
 struct live {
 	struct capture *cap;
@@ -42,6 +44,7 @@ struct live {
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
 	bool (*stop)(void *ctx);             /* the capture's stop callback, or NULL */
 	void *stop_ctx;
+	double pass_started; /* when the symbolizer's pass began (monotonic seconds) */
 };
 
 static double monotonic_seconds(void)
@@ -190,13 +193,29 @@ static bool process_gone(void *ctx, int32_t tgid)
 	return tgid > 0 && kill((pid_t)tgid, 0) && errno == ESRCH;
 }
 
+/*
+ * Starts a symbolizer pass, unless one started less than PASS_MIN_SECONDS
+ * ago: drains that catch up after a slow one (a big perf map read) share
+ * its pass, so that a process sampled before it is not taken for gone
+ * after PROC_GRACE_PASSES quick empty drains, released, and read afresh.
+ */
+static void live__begin_pass(struct live *l)
+{
+	double now = monotonic_seconds();
+
+	if (now - l->pass_started < PASS_MIN_SECONDS)
+		return;
+	l->pass_started = now;
+	symbolizer__begin_pass(l->sym);
+}
+
 int live__drain(struct live *l)
 {
 	int ret;
 
 	live__handle_events(l); /* snapshot new processes before their stacks are named */
 	name_cache__begin_drain(l->names, process_gone, NULL);
-	symbolizer__begin_pass(l->sym);
+	live__begin_pass(l);
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
 		idle_account__update(&l->idle, l->cap, credit_idle, l);
@@ -337,6 +356,34 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 	if (shorter && len < size)
 		snprintf(buf + len, size - len, "; %" PRIu64 " waits under --min-block dropped",
 			 shorter);
+}
+
+void live__symbols_text(const struct live *l, char *buf, size_t size)
+{
+	struct symbolizer_stats st;
+	const char *sep = "symbols: ";
+	struct rlimit rl;
+	size_t len = 0;
+
+	symbolizer__stats(l->sym, &st);
+	buf[0] = '\0';
+	if (st.perf_maps_dropped) {
+		len += (size_t)snprintf(buf, size,
+					"%s%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
+					sep, st.perf_maps_dropped,
+					st.perf_maps_dropped == 1 ? "" : "s", st.perf_map_budget >> 20);
+		sep = ", ";
+	}
+	if (!st.no_fds || len >= size)
+		return;
+	len += (size_t)snprintf(buf + len, size - len,
+				"%s%" PRIu64 " file%s not opened: out of file descriptors", sep,
+				st.no_fds, st.no_fds == 1 ? "" : "s");
+	if (len < size && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		len += (size_t)snprintf(buf + len, size - len, " (ulimit -n %llu)",
+					(unsigned long long)rl.rlim_cur);
+	if (len < size)
+		snprintf(buf + len, size - len, ", their functions show as file+0x...");
 }
 
 struct capture *live__capture(const struct live *l)

@@ -128,6 +128,16 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		       size_t size);
 
+/*
+ * live__symbols_text() writes into @buf what kept frames from being named
+ * so far, or "" when nothing did: perf maps dropped to stay within their
+ * budget, mapped files not opened for want of file descriptors (with the
+ * open-file limit: their functions show as "file+0x..."), e.g. "symbols: 2
+ * perf maps dropped (over their 64 MiB budget), 14 files not opened: out
+ * of file descriptors (ulimit -n 64), their functions show as file+0x...".
+ */
+void live__symbols_text(const struct live *l, char *buf, size_t size);
+
 /* The capture underneath, for its hook, stats and filters. */
 struct capture *live__capture(const struct live *l);
 

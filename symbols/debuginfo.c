@@ -167,7 +167,8 @@ static bool same_build_id(const struct elf_file *a, const struct elf_file *b, bo
 }
 
 /*
- * Opens debug file @path in @root for @bin: a regular ELF file with a
+ * Opens debug file @path in @root for @bin: a regular ELF file (nothing
+ * else is opened: rootfs__open_file()) with a
  * .symtab whose build-id is @bin's. Found by a .gnu_debuglink (@crc not
  * NULL), its CRC-32 must match, and the build-ids only when both have one.
  * Returns it, or NULL.
@@ -175,15 +176,14 @@ static bool same_build_id(const struct elf_file *a, const struct elf_file *b, bo
 static struct elf_file *debug_file__open(int root, const char *path, const struct elf_file *bin,
 					 const uint32_t *crc)
 {
-	int fd = rootfs__open(root, path, O_RDONLY);
-	struct elf_file *f;
 	struct stat st;
+	int fd = rootfs__open_file(root, path, O_RDONLY, &st);
+	struct elf_file *f;
 	uint32_t c;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
-	    (crc && (debuginfo__crc32(fd, &c) || c != *crc))) {
+	if (crc && (debuginfo__crc32(fd, &c) || c != *crc)) {
 		close(fd);
 		return NULL;
 	}

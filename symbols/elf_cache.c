@@ -48,6 +48,7 @@ struct elf_cache {
 	struct id_table entries;
 	struct lru tables, held;
 	size_t n_tables;
+	uint64_t no_fds; /* opens that failed for want of file descriptors */
 	const void *own_vdso; /* flametop's own vDSO image, once looked for */
 	size_t own_vdso_len;
 	bool own_vdso_known;
@@ -173,6 +174,15 @@ static bool elf_entry__retry(const struct elf_entry *e, uint64_t pass)
 	return e->fd < 0 && e->unopened && e->tried_pass != pass;
 }
 
+/* mapped_file__open(), counting a failure for want of file descriptors. */
+static int elf_cache__open(struct elf_cache *c, uint32_t tgid, const struct proc_map *m)
+{
+	int fd = mapped_file__open(c->proc_root, tgid, m);
+
+	c->no_fds += fd == -EMFILE;
+	return fd;
+}
+
 int elf_cache__hold(struct elf_cache *c, uint32_t tgid, const struct proc_map *m, uint64_t pass)
 {
 	struct elf_entry *e =
@@ -186,7 +196,7 @@ int elf_cache__hold(struct elf_cache *c, uint32_t tgid, const struct proc_map *m
 	}
 	if (!c->max_files)
 		return -EMFILE;
-	fd = mapped_file__open(c->proc_root, tgid, m);
+	fd = elf_cache__open(c, tgid, m);
 	if (fd < 0)
 		return fd;
 	if (e) /* could not be opened before: it can now */
@@ -223,7 +233,7 @@ static const struct elf_symtab *elf_cache__load(struct elf_cache *c, struct elf_
 	if (fd >= 0) {
 		tab = elf_cache__read(c, fd, e->tgid, e->path);
 		elf_entry__drop_hold(e);
-	} else if ((fd = mapped_file__open(c->proc_root, tgid, m)) >= 0) {
+	} else if ((fd = elf_cache__open(c, tgid, m)) >= 0) {
 		tab = elf_cache__read(c, fd, tgid, m->path);
 		close(fd);
 	}
@@ -340,6 +350,7 @@ void elf_cache__stats(const struct elf_cache *c, struct elf_cache_stats *st)
 	st->tables = c->n_tables;
 	st->bytes = c->tables.bytes;
 	st->held_files = c->held.n;
+	st->no_fds = c->no_fds;
 }
 
 static void elf_entry__release_node(struct id_node *node)

@@ -32,6 +32,7 @@ struct elf_cache_stats {
 	size_t tables;	   /* of those, the ones holding a symbol table */
 	size_t bytes;	   /* heap bytes held by the tables and their entries */
 	size_t held_files; /* files held open, not read yet */
+	uint64_t no_fds;   /* opens that failed for want of file descriptors (EMFILE, ENFILE) */
 };
 
 struct elf_cache;
@@ -58,8 +59,9 @@ int elf_cache__hold(struct elf_cache *c, uint32_t tgid, const struct proc_map *m
  * device too unless it came through map_files (btrfs shows a subvolume's
  * device number there). A file that is not ELF is remembered as such; one that could
  * not be opened is tried again in a later pass (@pass: the caller's clock)
- * or when held. The table stays valid until the next call that may add or
- * read an entry.
+ * or when held; one that failed for want of file descriptors is counted
+ * (elf_cache_stats.no_fds). The table stays valid until the next call that
+ * may add or read an entry.
  */
 const struct elf_symtab *elf_cache__table(struct elf_cache *c, uint32_t tgid,
 					  const struct proc_map *m, uint64_t pass);

@@ -14,29 +14,44 @@
 #include "symbols/rootfs.h"
 
 /*
- * True when the file open on @fd is the one mapping @m names: a regular
+ * True when the file @st describes is the one mapping @m names: a regular
  * file with its inode, and its device unless @via_map_files. A file reached
  * through map_files is the mapped one, and btrfs shows another device
  * number for it (its subvolume's) than the maps file does.
  */
-static bool mapped_file__matches(int fd, const struct proc_map *m, bool via_map_files)
+static bool mapped_file__matches(const struct stat *st, const struct proc_map *m,
+				 bool via_map_files)
 {
-	struct stat st;
-
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != m->inode)
+	if (!S_ISREG(st->st_mode) || st->st_ino != m->inode)
 		return false;
 	return via_map_files ||
-	       (major(st.st_dev) == m->dev_major && minor(st.st_dev) == m->dev_minor);
+	       (major(st->st_dev) == m->dev_major && minor(st->st_dev) == m->dev_minor);
 }
 
-/* Keeps @fd when it is open on the file of @m, else closes it. Returns @fd or -1. */
-static int mapped_file__take(int fd, const struct proc_map *m, bool via_map_files)
+/*
+ * Opens @path in @root_fd (rootfs__open()) when it is the file of @m,
+ * which is checked before it is opened: a FIFO or a device node put in
+ * its place is never opened. Returns an fd or -errno (-ENOENT when it is
+ * not the file).
+ */
+static int mapped_file__try(int root_fd, const char *path, const struct proc_map *m,
+			    bool via_map_files)
 {
-	if (fd >= 0 && !mapped_file__matches(fd, m, via_map_files)) {
-		close(fd);
-		fd = -1;
-	}
+	struct stat st;
+	int path_fd = rootfs__look(root_fd, path, 0, &st), fd = -ENOENT;
+
+	if (path_fd < 0)
+		return path_fd;
+	if (mapped_file__matches(&st, m, via_map_files))
+		fd = rootfs__reopen(path_fd, &st, O_RDONLY);
+	close(path_fd);
 	return fd;
+}
+
+/* True when @err says that flametop is out of file descriptors. */
+static bool out_of_fds(int err)
+{
+	return err == -EMFILE || err == -ENFILE;
 }
 
 /* "@proc_root/@tgid/map_files/start-end" into @path; false when it does not fit. */
@@ -52,20 +67,28 @@ static bool map_files_path(char *path, size_t size, const char *proc_root, uint3
 int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_map *m)
 {
 	char path[PATH_MAX];
-	int fd = -1, root;
+	int fd = -ENOENT, root;
+	bool no_fds = false;
 
 	if (map_files_path(path, sizeof(path), proc_root, tgid, m))
-		fd = mapped_file__take(rootfs__open(-1, path, O_RDONLY), m, true);
+		fd = mapped_file__try(-1, path, m, true);
+	no_fds |= out_of_fds(fd);
 	if (fd < 0 && m->path[0] == '/') {
 		root = rootfs__open_root(proc_root, tgid);
+		no_fds |= out_of_fds(root);
 		if (root >= 0) {
-			fd = mapped_file__take(rootfs__open(root, m->path, O_RDONLY), m, false);
+			fd = mapped_file__try(root, m->path, m, false);
+			no_fds |= out_of_fds(fd);
 			close(root);
 		}
 	}
-	if (fd < 0 && m->path[0] == '/')
-		fd = mapped_file__take(rootfs__open(-1, m->path, O_RDONLY), m, false);
-	return fd < 0 ? -ENOENT : fd;
+	if (fd < 0 && m->path[0] == '/') {
+		fd = mapped_file__try(-1, m->path, m, false);
+		no_fds |= out_of_fds(fd);
+	}
+	if (fd < 0)
+		return no_fds ? -EMFILE : -ENOENT;
+	return fd;
 }
 
 int mapped_file__stat(const char *proc_root, uint32_t tgid, const struct proc_map *m,

@@ -19,7 +19,10 @@
  * even when deleted or replaced), else "@proc_root/tgid/root/path", else
  * the host path. A candidate is taken only when it is a regular file with
  * the mapping's inode, and its device too unless it came through map_files
- * (btrfs shows a subvolume's device number there). Returns an fd, or
+ * (btrfs shows a subvolume's device number there), which is checked before
+ * it is opened (rootfs__look()): whatever else has taken the path since,
+ * a FIFO or a device node, is never opened. Returns an fd, -EMFILE when
+ * some candidate could not be looked at for want of file descriptors, or
  * -ENOENT.
  */
 int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_map *m);

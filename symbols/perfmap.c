@@ -149,11 +149,49 @@ int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t 
 	return 0;
 }
 
-/* Opens the perf map of @pid and checks what it is; returns an fd or -errno. */
-static int perf_map__open_checked(const char *proc_root, uint32_t pid)
+/*
+ * Opens "/tmp/perf-PID.map" in the root @root of a process with status @st,
+ * as that process would (see perf_map__open()); fills *@sb.
+ */
+static int perf_map__open_as(int root, const struct proc_status *st, struct stat *sb)
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", st->ns_pid);
+	fd = rootfs__open_file_as(&st->creds, root, path, O_RDONLY | O_NOFOLLOW, sb);
+	if (fd == -EOPNOTSUPP) {
+		fd = rootfs__open_file(root, path, O_RDONLY | O_NOFOLLOW, sb);
+		if (fd >= 0 && sb->st_uid != st->creds.uid) {
+			close(fd);
+			fd = -EPERM;
+		}
+	}
+	return fd == -ELOOP ? -EPERM : fd;
+}
+
+static struct perf_map_id perf_map_id__of(const struct stat *sb)
+{
+	return (struct perf_map_id){.dev = sb->st_dev,
+				    .ino = sb->st_ino,
+				    .size = (uint64_t)sb->st_size,
+				    .mtime = sb->st_mtim};
+}
+
+static bool perf_map_id__equal(const struct perf_map_id *a, const struct perf_map_id *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/*
+ * Opens the perf map of @pid and checks what it is; returns an fd and its
+ * version in *@now, or -EALREADY when it is version *@known (NULL: none).
+ */
+static int perf_map__open_checked(const char *proc_root, uint32_t pid,
+				  const struct perf_map_id *known, struct perf_map_id *now)
 {
 	struct proc_status st;
-	char path[64];
 	struct stat sb;
 	int root, fd, err;
 
@@ -163,15 +201,19 @@ static int perf_map__open_checked(const char *proc_root, uint32_t pid)
 	root = rootfs__open_root(proc_root, pid);
 	if (root < 0)
 		return root;
-	snprintf(path, sizeof(path), "/tmp/perf-%" PRIu32 ".map", st.ns_pid);
-	fd = rootfs__open(root, path, O_RDONLY | O_NOFOLLOW);
+	fd = perf_map__open_as(root, &st, &sb);
 	close(root);
 	if (fd < 0)
-		return fd == -ELOOP ? -EPERM : fd;
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || (sb.st_uid != st.euid && sb.st_uid != 0) ||
+		return fd;
+	if ((sb.st_uid != st.creds.uid && sb.st_uid != 0) ||
 	    (uint64_t)sb.st_size > PERF_MAP_MAX_BYTES) {
 		close(fd);
 		return -EPERM;
+	}
+	*now = perf_map_id__of(&sb);
+	if (known && perf_map_id__equal(known, now)) {
+		close(fd);
+		return -EALREADY;
 	}
 	return fd;
 }
@@ -222,9 +264,11 @@ static ssize_t read_bounded(int fd, size_t max, char **out)
 	return (ssize_t)len;
 }
 
-int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out)
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id,
+		   struct perf_map **out)
 {
-	int fd = perf_map__open_checked(proc_root, pid), err;
+	struct perf_map_id now;
+	int fd = perf_map__open_checked(proc_root, pid, id, &now), err;
 	char *text = NULL;
 	ssize_t len;
 
@@ -237,6 +281,8 @@ int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out)
 		return (int)len;
 	err = perf_map__parse(text, (size_t)len, out, NULL);
 	free(text);
+	if (!err && id)
+		*id = now;
 	return err;
 }
 

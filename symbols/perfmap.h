@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /* Largest perf map read, and most entries kept: a bigger file is refused. */
 #define PERF_MAP_MAX_BYTES (64UL << 20)
@@ -28,15 +29,31 @@ struct perf_map;
  */
 int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t *bad);
 
+/* The version of a perf map file read: a file with all four the same is not read again. */
+struct perf_map_id {
+	uint64_t dev, ino, size;
+	struct timespec mtime;
+};
+
 /*
  * perf_map__open() reads the perf map of process @pid as the process sees
- * it: "/tmp/perf-<its pid in its own namespace>.map" inside its root,
- * "@proc_root/@pid/root". The file is opened without following a symlink
- * and used only when it is a regular file of at most PERF_MAP_MAX_BYTES
- * owned by the process's effective uid or by root. Returns 0 and the map,
- * -ENOENT when there is none, -EPERM when it is refused, or another -errno.
+ * it, "/tmp/perf-<its pid in its own namespace>.map" inside its root
+ * "@proc_root/@pid/root", and with no more access than the process has:
+ * the file is looked up and opened under the process's file-system uid,
+ * gid and groups (rootfs__open_file_as()); where flametop may not take
+ * those, only a file owned by the process's own uid is read. The file must
+ * be a regular file (a symlink is not followed, a FIFO or device is not
+ * opened) of at most PERF_MAP_MAX_BYTES, owned by the process's uid or by
+ * root (a map another user planted in a shared /tmp is not the process's).
+ *
+ * When @id is not NULL it names the version read last (zeroed: none):
+ * the same file with the same size and modification time is not read
+ * again (-EALREADY); *@id is updated when the file is read. Returns 0 and
+ * the map in *@out, -ENOENT when there is none, -EPERM or -EACCES when it
+ * is refused, -EALREADY, or another -errno.
  */
-int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map **out);
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id,
+		   struct perf_map **out);
 
 /*
  * perf_map__lookup() returns the name of the entry holding @addr (in

@@ -96,21 +96,51 @@ static bool line_starts(const char *s, const char *eol, const char *prefix)
 	return (size_t)(eol - s) >= n && !memcmp(s, prefix, n);
 }
 
+/*
+ * Parses the four ids of a "Uid:" or "Gid:" line (real, effective, saved,
+ * file-system) at @s; sets *@eff and *@fs.
+ */
+static int parse_id_line(const char *s, const char *eol, uint32_t *eff, uint32_t *fs)
+{
+	uint32_t real, saved;
+
+	if (parse_u32_field(&s, eol, &real) || parse_u32_field(&s, eol, eff) ||
+	    parse_u32_field(&s, eol, &saved) || parse_u32_field(&s, eol, fs))
+		return -EINVAL;
+	return 0;
+}
+
+/* Parses the groups of a "Groups:" line at @s, the first PROC_GROUPS_MAX of them. */
+static void parse_groups(const char *s, const char *eol, struct proc_creds *c)
+{
+	uint32_t v;
+
+	c->n_groups = 0;
+	while (c->n_groups < PROC_GROUPS_MAX && !parse_u32_field(&s, eol, &v))
+		c->groups[c->n_groups++] = v;
+}
+
 int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_status *st)
 {
 	const char *s = text, *end = text + len;
-	bool have_uid = false;
+	bool have_uid = false, have_gid = false;
+	uint32_t egid, v;
 
 	st->ns_pid = pid;
+	st->creds.n_groups = 0;
 	while (s < end) {
 		const char *eol = line_end(s, end), *p;
-		uint32_t real, v;
 
 		if (line_starts(s, eol, "Uid:")) {
-			p = s + 4;
-			if (parse_u32_field(&p, eol, &real) || parse_u32_field(&p, eol, &st->euid))
+			if (parse_id_line(s + 4, eol, &st->euid, &st->creds.uid))
 				return -EINVAL;
 			have_uid = true;
+		} else if (line_starts(s, eol, "Gid:")) {
+			if (parse_id_line(s + 4, eol, &egid, &st->creds.gid))
+				return -EINVAL;
+			have_gid = true;
+		} else if (line_starts(s, eol, "Groups:")) {
+			parse_groups(s + 7, eol, &st->creds);
 		} else if (line_starts(s, eol, "NSpid:")) {
 			p = s + 6;
 			while (p < eol && !parse_u32_field(&p, eol, &v))
@@ -118,7 +148,7 @@ int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_s
 		}
 		s = eol + 1;
 	}
-	return have_uid ? 0 : -EINVAL;
+	return have_uid && have_gid ? 0 : -EINVAL;
 }
 
 /* Reads "@proc_root/@pid/@name" into @buf (capacity @size); returns the length or -errno. */

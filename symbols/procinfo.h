@@ -2,8 +2,9 @@
 /*
  * procinfo: what /proc/PID/stat and /proc/PID/status say about a process
  * that matters for naming it: when it started (to tell a reused pid from
- * the process that had it), its effective uid and its pid in its own pid
- * namespace (to find its perf map).
+ * the process that had it), its credentials and its pid in its own pid
+ * namespace (to find its perf map and read it with no more access than the
+ * process has).
  */
 #ifndef FLAMETOP_PROCINFO_H
 #define FLAMETOP_PROCINFO_H
@@ -12,9 +13,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Supplementary groups kept; a process with more is given the first ones only (less access). */
+#define PROC_GROUPS_MAX 64
+
+/* What the kernel checks a process's file accesses against, as the reader's user namespace sees it. */
+struct proc_creds {
+	uint32_t uid, gid; /* file-system uid and gid (the 4th fields of Uid: and Gid:) */
+	uint32_t groups[PROC_GROUPS_MAX];
+	size_t n_groups;
+};
+
 struct proc_status {
-	uint32_t euid;	 /* effective uid, as the reader's user namespace sees it */
-	uint32_t ns_pid; /* the pid in the innermost pid namespace */
+	uint32_t euid;		 /* effective uid */
+	struct proc_creds creds; /* for opening files as the process would */
+	uint32_t ns_pid;	 /* the pid in the innermost pid namespace */
 };
 
 /*
@@ -27,10 +39,11 @@ struct proc_status {
 int proc_stat__start_time(const char *text, size_t len, uint64_t *start);
 
 /*
- * proc_status__parse() reads the "Uid:" and "NSpid:" lines of the @len
- * bytes of /proc/PID/status text at @text into @st. Without an "NSpid:"
- * line (kernels before 4.1) ns_pid is @pid. Returns 0, or -EINVAL when the
- * Uid line is missing or malformed.
+ * proc_status__parse() reads the "Uid:", "Gid:", "Groups:" and "NSpid:"
+ * lines of the @len bytes of /proc/PID/status text at @text into @st.
+ * Without an "NSpid:" line (kernels before 4.1) ns_pid is @pid; without a
+ * "Groups:" line there are none. Returns 0, or -EINVAL when the Uid or Gid
+ * line is missing or malformed.
  */
 int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_status *st);
 

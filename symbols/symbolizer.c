@@ -28,13 +28,14 @@
 #include "symbols/kallsyms.h"
 #include "symbols/ksym_watch.h"
 #include "symbols/lru.h"
-#include "symbols/perfmap.h"
+#include "symbols/perfmap_cache.h"
 #include "symbols/procinfo.h"
 #include "symbols/procmaps.h"
 #include "symbols/sanitize.h"
 
 #define PROCS_MAX 8192
 #define ELF_CACHE_BYTES (512UL << 20)
+#define PERF_MAP_BYTES (64UL << 20)
 #define OPEN_FILES_MAX 4096
 #define MISS_BACKOFF_MAX 64 /* passes between reloads for misses that find nothing new */
 #define BPF_BACKOFF_MAX 4   /* without a ksym_watch: between reloads for BPF programs */
@@ -60,11 +61,10 @@ struct proc_entry {
 	uint64_t read_pass;	/* the pass of the last maps read */
 	uint64_t checked_pass;	/* the pass of the last start-time check */
 	uint64_t used_pass;	/* the pass of the last lookup or note */
-	uint64_t perf_map_pass; /* the pass of the last perf map read; 0: never */
 	uint64_t vdso_key;	/* the vDSO image in the elf_cache; 0: not known yet */
 	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
 	struct proc_maps maps;
-	struct perf_map *perf_map;
+	struct perf_map_slot perf_map;
 	int pidfd; /* the process whose start time is start_time, or -1 (see symbolizer__check_start()) */
 };
 
@@ -93,6 +93,7 @@ struct symbolizer {
 	struct id_table procs;
 	struct lru proc_lru;
 	struct elf_cache *elfs;
+	struct perf_map_cache perf_maps;
 	uint64_t maps_reads, start_reads;
 	size_t pidfds, max_pidfds; /* held by entries, and the most they may hold */
 	long user_hz; /* the clock ticks of /proc/PID/stat's start time */
@@ -114,7 +115,7 @@ static size_t proc_entry__bytes(const struct proc_entry *p)
 
 	for (i = 0; i < p->maps.n; i++)
 		n += strlen(p->maps.maps[i].path) + 1;
-	return n + (p->perf_map ? perf_map__bytes(p->perf_map) : 0);
+	return n;
 }
 
 /* What @p says about its addresses changed: a new generation, and new accounting. */
@@ -124,13 +125,12 @@ static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 	lru__resize(&s->proc_lru, &p->lru, proc_entry__bytes(p));
 }
 
-static void proc_entry__clear(struct proc_entry *p)
+/* Forgets what @p knew of its process's addresses. */
+static void proc_entry__clear(struct symbolizer *s, struct proc_entry *p)
 {
 	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
 	proc_maps__free(&p->maps);
-	perf_map__free(p->perf_map);
-	p->perf_map = NULL;
-	p->perf_map_pass = 0;
+	perf_map_cache__clear(&s->perf_maps, &p->perf_map);
 	p->vdso_key = 0;
 }
 
@@ -157,7 +157,7 @@ static void symbolizer__release(struct symbolizer *s, struct proc_entry *p)
 	lru__remove(&s->proc_lru, &p->lru);
 	id_table__remove(&s->procs, &p->node);
 	symbolizer__drop_pidfd(s, p);
-	proc_entry__clear(p);
+	proc_entry__clear(s, p);
 	free(p);
 }
 
@@ -194,6 +194,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	s->bpf_limit = (struct reload_limit){.backoff = 1, .max = BPF_BACKOFF_MAX};
 	s->stale_limit = (struct reload_limit){.backoff = 1, .max = 1};
 	lru__init(&s->proc_lru);
+	perf_map_cache__init(&s->perf_maps, o->perf_map_bytes ? o->perf_map_bytes : PERF_MAP_BYTES);
 	return s->proc_root && s->kallsyms_path && s->modules_path && s->elfs ? 0 : -ENOMEM;
 }
 
@@ -477,7 +478,7 @@ static void symbolizer__restart(struct symbolizer *s, struct proc_entry *p, uint
 {
 	if (p->pidfd != pidfd)
 		symbolizer__drop_pidfd(s, p);
-	proc_entry__clear(p);
+	proc_entry__clear(s, p);
 	p->start_time = start;
 	symbolizer__changed(s, p);
 	symbolizer__read_maps(s, p);
@@ -724,22 +725,17 @@ static int symbolizer__name_vsyscall(const struct proc_map *m, uint64_t addr, ch
 	return sym_write(buf, size, SYM_UNKNOWN, "[vsyscall]");
 }
 
-/* The perf map's name for @addr of @p, reading the map again at most once per pass on a miss. */
+/* The perf map's name for @addr of @p (see perf_map_cache__lookup()). */
 static const char *symbolizer__perf_map_name(struct symbolizer *s, struct proc_entry *p,
 					     uint64_t addr)
 {
-	const char *name = p->perf_map ? perf_map__lookup(p->perf_map, addr) : NULL;
-	struct perf_map *fresh;
+	bool changed = false;
+	const char *name = perf_map_cache__lookup(&s->perf_maps, &p->perf_map, s->proc_root,
+						  proc_entry__tgid(p), addr, s->pass, &changed);
 
-	if (name || p->perf_map_pass == s->pass)
-		return name;
-	p->perf_map_pass = s->pass;
-	if (perf_map__open(s->proc_root, proc_entry__tgid(p), &fresh))
-		return NULL;
-	perf_map__free(p->perf_map);
-	p->perf_map = fresh;
-	symbolizer__changed(s, p);
-	return perf_map__lookup(fresh, addr);
+	if (changed)
+		symbolizer__changed(s, p);
+	return name;
 }
 
 /* Names @addr in executable anonymous mapping @m of @p: JIT code, "[jit]" or "[anon]". */
@@ -750,7 +746,7 @@ static int symbolizer__name_anon(struct symbolizer *s, struct proc_entry *p,
 
 	if (name)
 		return sym_write_function(s, buf, size, name);
-	if (p->perf_map && perf_map__covers(p->perf_map, m->start, m->end))
+	if (perf_map_slot__covers(&p->perf_map, m->start, m->end))
 		return sym_write(buf, size, SYM_UNKNOWN, "[jit]");
 	return sym_write(buf, size, SYM_UNKNOWN, "[anon]");
 }
@@ -822,7 +818,7 @@ int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
 		if (!(m->perms & MAP_PERM_X))
 			return -ENOENT;
 		snprintf(buf, size, "%s",
-			 p->perf_map && perf_map__lookup(p->perf_map, addr) ? "[jit]" : "[anon]");
+			 perf_map_slot__name(&p->perf_map, addr) ? "[jit]" : "[anon]");
 		return 0;
 	}
 }
@@ -854,10 +850,15 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
 	st->elf_tables = es.tables;
 	st->elf_bytes = es.bytes;
 	st->held_files = es.held_files;
+	st->no_fds = es.no_fds;
 	st->maps_reads = s->maps_reads;
 	st->start_reads = s->start_reads;
 	st->pidfds = s->pidfds;
 	st->kernel_loads = s->kernel_loads;
+	st->perf_map_bytes = s->perf_maps.maps.bytes;
+	st->perf_map_budget = s->perf_maps.max_bytes;
+	st->perf_map_reads = s->perf_maps.reads;
+	st->perf_maps_dropped = s->perf_maps.dropped;
 }
 
 static void proc_entry__release_node(struct id_node *node)
@@ -866,7 +867,8 @@ static void proc_entry__release_node(struct id_node *node)
 
 	if (p->pidfd >= 0)
 		close(p->pidfd);
-	proc_entry__clear(p);
+	proc_maps__free(&p->maps);
+	perf_map__free(p->perf_map.map); /* the cache goes too: no list to leave */
 	free(p);
 }
 

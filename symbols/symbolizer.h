@@ -34,6 +34,7 @@ struct symbolizer_opts {
 	bool raw_names;		   /* keep C++ and Rust names mangled (--no-demangle) */
 	bool defer_kernel;	   /* read the kernel table later (symbolizer__load_kernel()) */
 	size_t elf_cache_bytes;	   /* symbol tables kept; 0: 512 MiB */
+	size_t perf_map_bytes;	   /* perf maps kept, all processes' together; 0: 64 MiB */
 	size_t max_open_files; /* files held open; 0: a quarter of RLIMIT_NOFILE, at most 4096 */
 };
 
@@ -90,9 +91,10 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
  * name of the mapped path and offset the file offset of @ip. vDSO functions
  * are named from the process's vDSO image ("[vdso]+0xoffset" otherwise),
  * vsyscall entries "gettimeofday [vsyscall]" and so on. In executable
- * anonymous memory, the process's perf map (/tmp/perf-PID.map) names JIT
- * code; an address it does not name is "[jit]" when the map has entries in
- * that mapping, else "[anon]". Anything else, including a process whose
+ * anonymous memory, the process's perf map (/tmp/perf-PID.map, read as
+ * the process could read it, and again when it changed: see
+ * perfmap_cache.h) names JIT code; an address it does not name is "[jit]"
+ * when the map has entries in that mapping, else "[anon]". Anything else, including a process whose
  * maps cannot be read, is "[unknown]" (SYM_UNKNOWN). Returns -ENOMEM when
  * memory for the process runs out (@buf then holds "[unknown]").
  */
@@ -188,15 +190,20 @@ void symbolizer__begin_pass(struct symbolizer *s);
 /* What the caches hold, for tests and benchmarks. */
 struct symbolizer_stats {
 	size_t processes;      /* processes with a maps snapshot (or a failed read) */
-	size_t proc_bytes;     /* heap bytes of their snapshots and perf maps */
+	size_t proc_bytes;     /* heap bytes of their maps snapshots */
 	size_t elf_files;      /* ELF cache entries, files that are not ELF included */
 	size_t elf_tables;     /* of those, the ones holding a symbol table */
 	size_t elf_bytes;      /* heap bytes held by those tables */
 	size_t held_files;     /* files held open, waiting to be read */
+	uint64_t no_fds;       /* mapped files not opened for want of file descriptors */
 	uint64_t maps_reads;   /* maps files read so far, first reads and re-reads (not for a pid gone) */
 	uint64_t start_reads;  /* start times read from /proc to check a known process */
 	size_t pidfds;	       /* pidfds held: known processes checked without /proc */
 	uint64_t kernel_loads; /* kernel tables read so far, the first included */
+	size_t perf_map_bytes;	    /* heap bytes of the perf maps held ... */
+	size_t perf_map_budget;	    /* ... and the most they may take */
+	uint64_t perf_map_reads;    /* perf map files read (parsed) so far */
+	uint64_t perf_maps_dropped; /* perf maps dropped to stay within the budget */
 };
 
 /* symbolizer__stats() fills @st with the current state of @s. */

@@ -49,6 +49,7 @@ struct app {
 	char hook[128], notes[512];
 	char walks[256], shown_walks[256];        /* the last refresh's walks, the screen's */
 	char offcpu[256], shown_offcpu[256];      /* the same for off-CPU states */
+	char symbols[256], shown_symbols[256];    /* ... and what kept frames from being named */
 };
 
 static double now_seconds(void)
@@ -73,6 +74,15 @@ static bool pid_exists(int32_t pid)
 	return proc_info__exists("/proc", (uint32_t)pid);
 }
 
+/* Points *@text, when set, at a copy of it in @copy (@size bytes). */
+static void keep_copy(const char **text, char *copy, size_t size)
+{
+	if (!*text)
+		return;
+	snprintf(copy, size, "%s", *text);
+	*text = copy;
+}
+
 /*
  * Shows the last refresh: the view reads the profile's counts as they are
  * now, and the header the refresh's figures, until the next one. A paused
@@ -84,14 +94,9 @@ static void publish(struct app *a)
 		view__say(&a->view, true, "no memory for new counts: the screen shows older ones");
 	a->view.info = a->info;
 	/* Refreshes go on while the screen is paused: it keeps copies. */
-	if (a->info.walks) {
-		snprintf(a->shown_walks, sizeof(a->shown_walks), "%s", a->info.walks);
-		a->view.info.walks = a->shown_walks;
-	}
-	if (a->info.offcpu) {
-		snprintf(a->shown_offcpu, sizeof(a->shown_offcpu), "%s", a->info.offcpu);
-		a->view.info.offcpu = a->shown_offcpu;
-	}
+	keep_copy(&a->view.info.walks, a->shown_walks, sizeof(a->shown_walks));
+	keep_copy(&a->view.info.offcpu, a->shown_offcpu, sizeof(a->shown_offcpu));
+	keep_copy(&a->view.info.symbols, a->shown_symbols, sizeof(a->shown_symbols));
 }
 
 /* The header's figures for a source just opened in @mode; a window starts now. */
@@ -243,8 +248,8 @@ static void drain(struct app *a)
 
 /*
  * Events counted since the capture opened, and lost; with @walks, how the
- * user stacks since the last such call were walked, into the header's
- * figures. False when the capture can't say.
+ * user stacks since the last such call were walked and what kept frames
+ * from being named, into the header's figures. False when the capture can't say.
  */
 static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool walks)
 {
@@ -258,6 +263,8 @@ static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool wa
 	if (walks) {
 		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
 		a->info.walks = a->walks;
+		live__symbols_text(a->live, a->symbols, sizeof(a->symbols));
+		a->info.symbols = a->symbols;
 	}
 	if (walks && a->mode == CAPTURE_OFFCPU) {
 		live__offcpu_text(a->live, &st, true, a->offcpu, sizeof(a->offcpu));

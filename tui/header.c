@@ -139,6 +139,15 @@ static bool offcpu_line(struct line *l, const struct header_state *st)
 	return true;
 }
 
+/* Live, when something kept frames from being named: what (perf maps dropped, files not opened). */
+static bool symbols_line(struct line *l, const struct header_state *st)
+{
+	if (!st->live || !st->info->symbols || !st->info->symbols[0])
+		return false;
+	line_add(l, "%s", st->info->symbols);
+	return true;
+}
+
 size_t header__hook_line(const struct header_info *info, char *buf, size_t size)
 {
 	int n = 0;
@@ -166,6 +175,7 @@ static bool (*const header_lines[])(struct line *l, const struct header_state *s
 	window_line,
 	offcpu_line,
 	walks_line,
+	symbols_line,
 	hook_line,
 };
 

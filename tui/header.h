@@ -5,8 +5,9 @@
  * events; file: its name, stacks and malformed lines), the window and the
  * time it spans, the filters in force, and whether the display is live or
  * paused; in off-CPU mode, how long the waits lasted and in which states;
- * how user stacks are walked and how the walks ended; in read mode, why
- * better hooks failed. Each line is one function
+ * how user stacks are walked and how the walks ended; what kept frames
+ * from being named, when something did; in read mode, why better hooks
+ * failed. Each line is one function
  * in header.c's list: a new line is one more entry there.
  */
 #ifndef FLAMETOP_HEADER_H
@@ -37,6 +38,7 @@ struct header_info {
 	const char *offcpu; /* off-CPU mode: how long the waits lasted, in which states; or NULL */
 	uint64_t folded;   /* stacks folded into others to keep within max_stacks */
 	size_t max_stacks;
+	const char *symbols; /* what kept frames from being named (live__symbols_text()), or NULL */
 	/* both */
 	const char *unit;  /* what a count counts: "samples", "reads", "bytes", "off-CPU time" */
 	bool time_us;      /* counts are microseconds (off-CPU time) */

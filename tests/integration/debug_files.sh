@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Stripped binaries named from their debug files, built here: a build-id
 # debug file in a container's own root, a .gnu_debuglink (CRC checked), and
-# MiniDebugInfo. Real BPF, names asserted.
+# MiniDebugInfo. Real BPF, names asserted. FIFOs where a debug file or the
+# binary was are never opened.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
@@ -101,3 +102,28 @@ start_bg "$md/minidebug" 3
 profile minidebug "$bg_pid"
 check "MiniDebugInfo names it (main;debug_work;debug_leaf)" \
 	grep -qE "^minidebug;.*$NAMED" "$TEST_TMP/minidebug.folded"
+
+# 4. Paths the process names that lead to FIFOs now: where its debug link
+#    points, and its own binary, replaced once it runs. Neither is opened (a
+#    writer waiting on each still waits), and nothing waits on them.
+ff=$TEST_TMP/fifo
+mkdir -p "$ff"
+cp "$dl/linked" "$ff/linked" # its .gnu_debuglink names linked.debug
+mkfifo "$ff/linked.debug"
+start_bg "$ff/linked" 3
+spin_pid=$bg_pid
+for _ in $(seq 50); do grep -q "$ff/linked" "/proc/$spin_pid/maps" 2>/dev/null && break; sleep 0.1; done
+rm "$ff/linked" && mkfifo "$ff/linked"
+start_bg sh -c "echo x >'$ff/linked.debug'"
+debug_writer=$bg_pid
+start_bg sh -c "echo x >'$ff/linked'"
+binary_writer=$bg_pid
+timeout 30 $FLAMETOP --folded --duration 2 -p "$spin_pid" >"$TEST_TMP/fifo.folded" 2>"$TEST_TMP/fifo.err"
+rc=$?
+check "FIFOs at the paths a process names hold nothing up (flametop exits 0 in time)" test "$rc" = 0
+check "its frames stay unnamed (linked+0x...)" \
+	grep -qE '^linked;.*linked\+0x[0-9a-f]+ [0-9]+$' "$TEST_TMP/fifo.folded"
+check "the FIFO where its debug link points is never opened (its writer still waits)" \
+	bash -c "kill -0 $debug_writer 2>/dev/null"
+check "the FIFO that replaced its mapped binary is never opened (its writer still waits)" \
+	bash -c "kill -0 $binary_writer 2>/dev/null"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Code outside ordinary files: JIT code named by a perf map that the process
-# wrote itself (and a planted map with the wrong owner, or a symlink,
-# ignored), anonymous executable memory labeled [anon], and vDSO functions.
+# wrote itself (and a planted map with the wrong owner, a symlink, or a
+# root-only file the process bound over its map, ignored), anonymous
+# executable memory labeled [anon], and vDSO functions.
 . "$(dirname "$0")/../lib.sh"
 
 if [ "$(id -u)" != 0 ]; then
@@ -23,6 +24,21 @@ cp "$WORKLOADS/jit_spin" "$TEST_TMP/bin/"
 start_jit() {
 	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups \
 		"$TEST_TMP/bin/jit_spin" 3 "$@" >"$TEST_TMP/jit.out" &
+	jit_started
+}
+
+# start_jit_bound FILE: starts jit_spin as nobody in its own user and mount
+# namespaces (unshare -Urm, no fork: the pid stays), with FILE bound over its
+# /tmp/perf-PID.map there.
+start_jit_bound() {
+	setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups unshare -Urm sh -c \
+		'touch /tmp/perf-$$.map && mount --bind "$1" /tmp/perf-$$.map && exec "$2" 3' \
+		sh "$1" "$TEST_TMP/bin/jit_spin" >"$TEST_TMP/jit.out" &
+	jit_started
+}
+
+# jit_started: the one just started is jit_pid; waits until it runs its code.
+jit_started() {
 	jit_pid=$!
 	bg_pids+=("$jit_pid")
 	planted+=("/tmp/perf-$jit_pid.map")
@@ -73,6 +89,24 @@ else
 	profile_jit rootmap
 	check "a perf map owned by root is used (;written_by_root)" \
 		grep -qE '^jit_spin;.*;written_by_root [0-9]+$' "$TEST_TMP/rootmap.folded"
+
+	# 5. A root-only file that the process, as root of its own user namespace,
+	#    binds over its map: its owner is root, but the process may not read it,
+	#    and flametop reads the map with the process's own access.
+	secret="$TEST_TMP/bin/secret.map"
+	: >"$secret"
+	chmod 600 "$secret"
+	if ! setpriv --reuid=$NOBODY --regid=$NOBODY --clear-groups unshare -Urm true 2>/dev/null; then
+		skip "a root-only file bound over a perf map is not read" \
+			"unprivileged user namespaces are disabled here"
+	else
+		start_jit_bound "$secret"
+		echo "$jit_addr $jit_size root_only_secret" >"$secret" # the same inode, bound
+		profile_jit bound
+		check "a root-only file bound over the perf map in the process's namespaces is not read (;[anon], never root_only_secret)" \
+			bash -c "grep -qE '^jit_spin;.*;\[anon\] [0-9]+$' '$TEST_TMP/bound.folded' &&
+				! grep -q root_only_secret '$TEST_TMP/bound.folded'"
+	fi
 	rm -f "${planted[@]}"
 fi
 

@@ -287,6 +287,23 @@ static void test_find_by_debuglink(void **state)
 	assert_true(finds_symbols(linked, "/nonexistent", addr));
 }
 
+/* A FIFO where the .gnu_debuglink names the debug file is not opened (its writer still waits). */
+static void test_debuglink_fifo_not_opened(void **state)
+{
+	char saved[700], aside[700];
+	pid_t writer;
+
+	(void)state;
+	build_fixtures();
+	snprintf(saved, sizeof(saved), "%s/linked.debug", dir);
+	snprintf(aside, sizeof(aside), "%s/linked.debug.aside", dir);
+	assert_int_equal(rename(saved, aside), 0);
+	writer = unit_fifo_writer(saved);
+	assert_false(finds_symbols(linked, "/nonexistent", nm_hidden_work(linked_full)));
+	assert_false(unit_fifo_opened(writer));
+	assert_int_equal(rename(aside, saved), 0);
+}
+
 static void test_find_minidebuginfo(void **state)
 {
 	(void)state;
@@ -304,6 +321,7 @@ int main(void)
 	    cmocka_unit_test(test_unxz),
 	    cmocka_unit_test(test_find_by_build_id),
 	    cmocka_unit_test(test_find_by_debuglink),
+	    cmocka_unit_test(test_debuglink_fifo_not_opened),
 	    cmocka_unit_test(test_find_minidebuginfo),
 	};
 

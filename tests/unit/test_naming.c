@@ -174,7 +174,7 @@ static void fake_jit_proc(const char *name, char *root, size_t size)
 			"7f0000100000-7f0000101000 rwxp 00000000 00:00 0 \n"
 			"7f0000200000-7f0000201000 r-xp 00000000 00:00 0    [anon:jit code]\n");
 	snprintf(path, sizeof(path), "%s/4242/status", root);
-	unit_write_file(path, "Name:\tjit\nUid:\t0\t0\t0\t0\nNSpid:\t4242\t17\n");
+	unit_write_file(path, "Name:\tjit\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nNSpid:\t4242\t17\n");
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
 	unit_write_file(path,
 			"7f0000000100 40 jitted_fn\n"

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "symbols/perfmap.h"
+#include "symbols/perfmap_cache.h"
 #include "symbols/sanitize.h"
 
 static struct perf_map *parse(const char *text, size_t *bad)
@@ -153,15 +154,16 @@ static void fake_proc(const char *name, unsigned int euid, char *root, size_t si
 	snprintf(root, size, "%s/%s", unit_tmpdir(), name);
 	unit_sh("mkdir -p '%s/4242/root/tmp'", root);
 	snprintf(path, sizeof(path), "%s/4242/status", root);
-	snprintf(status, sizeof(status), "Name:\tjit\nUid:\t%u\t%u\t%u\t%u\nNSpid:\t4242\t17\n",
-		 euid, euid, euid, euid);
+	snprintf(status, sizeof(status),
+		 "Name:\tjit\nUid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nNSpid:\t4242\t17\n", euid,
+		 euid, euid, euid, euid, euid, euid, euid);
 	unit_write_file(path, status);
 }
 
 static int open_map(const char *root, struct perf_map **pm)
 {
 	*pm = NULL;
-	return perf_map__open(root, 4242, pm);
+	return perf_map__open(root, 4242, NULL, pm);
 }
 
 static void test_open_by_namespace_pid(void **state)
@@ -229,7 +231,13 @@ static void test_symlinks_stay_in_the_root(void **state)
 	assert_null(pm);
 }
 
-static void test_owner_checked(void **state)
+/*
+ * The process runs as uid 4000 (and gid 4000). Its map is read as it could
+ * read it: one it owns, or one root wrote for it; never one another user
+ * planted, nor one it may not read itself, as a root-only file bound over
+ * its /tmp/perf-PID.map in its own mount namespace would be.
+ */
+static void test_read_as_the_process(void **state)
 {
 	char root[600], path[800];
 	struct perf_map *pm;
@@ -237,20 +245,215 @@ static void test_owner_checked(void **state)
 	(void)state;
 	if (geteuid() != 0)
 		skip(); /* files owned by someone else need root to make */
-	/* The process runs as uid 4000; its map belongs to it, to root, or to nobody else. */
 	fake_proc("owner", 4000, root, sizeof(root));
 	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
 	unit_write_file(path, "1000 10 jitted\n");
 	assert_int_equal(chown(path, 4000, 4000), 0);
+	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(open_map(root, &pm), 0);
 	expect_name(pm, 0x1000, "jitted");
 	perf_map__free(pm);
+	/* Root's, readable by all. */
 	assert_int_equal(chown(path, 0, 0), 0);
+	assert_int_equal(chmod(path, 0644), 0);
 	assert_int_equal(open_map(root, &pm), 0);
 	perf_map__free(pm);
+	/* Root's, for root only: the process could not read it. */
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(open_map(root, &pm), -EACCES);
+	assert_null(pm);
+	/* Readable through a group the process is not in. */
+	assert_int_equal(chown(path, 0, 4001), 0);
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(open_map(root, &pm), -EACCES);
+	/* Another user's, readable by all: not the process's map. */
 	assert_int_equal(chown(path, 4001, 4001), 0);
+	assert_int_equal(chmod(path, 0644), 0);
 	assert_int_equal(open_map(root, &pm), -EPERM);
 	assert_null(pm);
+}
+
+/* Writes @text into the map of @root's process 4242 and sets its times to @mtime (0: now). */
+static void write_map(const char *root, const char *text, time_t mtime)
+{
+	char path[800];
+
+	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
+	unit_write_file(path, text);
+	if (mtime)
+		unit_sh("touch -d @%ld '%s'", (long)mtime, path);
+}
+
+/* Opens the map of @root's process 4242 against version @id; the map is freed. */
+static int reopen_map(const char *root, struct perf_map_id *id)
+{
+	struct perf_map *pm = NULL;
+	int err = perf_map__open(root, 4242, id, &pm);
+
+	assert_true(err ? pm == NULL : pm != NULL);
+	perf_map__free(pm);
+	return err;
+}
+
+/* A file is read again only when its inode, size or modification time changed. */
+static void test_read_again_when_changed(void **state)
+{
+	struct perf_map_id id = {0};
+	char root[600], path[800], moved[800];
+
+	(void)state;
+	fake_proc("changed", (unsigned int)geteuid(), root, sizeof(root));
+	write_map(root, "1000 10 a\n", 1000000);
+	assert_int_equal(reopen_map(root, &id), 0);
+	assert_int_equal(reopen_map(root, &id), -EALREADY);
+	/* Longer. */
+	write_map(root, "1000 10 ab\n", 1000000);
+	assert_int_equal(reopen_map(root, &id), 0);
+	assert_int_equal(reopen_map(root, &id), -EALREADY);
+	/* As long, written later. */
+	write_map(root, "1000 10 ac\n", 1000001);
+	assert_int_equal(reopen_map(root, &id), 0);
+	assert_int_equal(reopen_map(root, &id), -EALREADY);
+	/* Another file of the same size and time in its place. */
+	snprintf(path, sizeof(path), "%s/4242/root/tmp/perf-17.map", root);
+	snprintf(moved, sizeof(moved), "%s/4242/root/tmp/new.map", root);
+	unit_write_file(moved, "1000 10 ad\n");
+	unit_sh("touch -d @1000001 '%s' && mv '%s' '%s'", moved, moved, path);
+	assert_int_equal(reopen_map(root, &id), 0);
+	assert_int_equal(reopen_map(root, &id), -EALREADY);
+	/* Without a version, always. */
+	assert_int_equal(reopen_map(root, NULL), 0);
+}
+
+/*
+ * Makes process @pid in proc root @root (created if need be), running as
+ * the test does, with a perf map of one entry named @name at 0x1000.
+ */
+static void fake_jit(const char *root, unsigned int pid, const char *name)
+{
+	char path[800], text[200];
+	unsigned int id = (unsigned int)geteuid();
+
+	unit_sh("mkdir -p '%s/%u/root/tmp'", root, pid);
+	snprintf(path, sizeof(path), "%s/%u/status", root, pid);
+	snprintf(text, sizeof(text), "Uid:\t%u\t%u\t%u\t%u\nGid:\t%u\t%u\t%u\t%u\nNSpid:\t%u\n",
+		 id, id, id, id, id, id, id, id, pid);
+	unit_write_file(path, text);
+	snprintf(path, sizeof(path), "%s/%u/root/tmp/perf-%u.map", root, pid, pid);
+	snprintf(text, sizeof(text), "1000 10 %s\n", name);
+	unit_write_file(path, text);
+}
+
+/* The heap bytes a map of one entry named like fake_jit()'s holds. */
+static size_t one_entry_bytes(void)
+{
+	struct perf_map *pm = parse("1000 10 fn_a\n", NULL);
+	size_t n = perf_map__bytes(pm);
+
+	perf_map__free(pm);
+	return n;
+}
+
+/* Looks up @addr in process @pid's slot @slot at @pass. */
+static const char *cache_name(struct perf_map_cache *c, struct perf_map_slot *slot,
+			      const char *root, unsigned int pid, uint64_t addr, uint64_t pass)
+{
+	bool changed = false;
+
+	return perf_map_cache__lookup(c, slot, root, pid, addr, pass, &changed);
+}
+
+/* Checks that the cache names 0x1000 of process @pid @want at @pass. */
+static void expect_cached(struct perf_map_cache *c, struct perf_map_slot *slot, const char *root,
+			  unsigned int pid, uint64_t pass, const char *want)
+{
+	const char *got = cache_name(c, slot, root, pid, 0x1000, pass);
+
+	if (!got || strcmp(got, want))
+		fail_msg("pid %u, pass %u: got %s, wanted %s", pid, (unsigned int)pass,
+			 got ? got : "none", want);
+}
+
+/* Maps past the budget are dropped, least recently used first, and counted. */
+static void test_cache_budget(void **state)
+{
+	struct perf_map_slot slots[3];
+	struct perf_map_cache c;
+	size_t one = one_entry_bytes();
+	char root[600];
+
+	(void)state;
+	memset(slots, 0, sizeof(slots));
+	snprintf(root, sizeof(root), "%s/budget", unit_tmpdir());
+	fake_jit(root, 101, "fn_a");
+	fake_jit(root, 102, "fn_b");
+	fake_jit(root, 103, "fn_c");
+	perf_map_cache__init(&c, 2 * one + one / 2); /* room for two maps */
+	expect_cached(&c, &slots[0], root, 101, 1, "fn_a");
+	expect_cached(&c, &slots[1], root, 102, 1, "fn_b");
+	assert_int_equal(c.maps.bytes, 2 * one);
+	/* fn_a used last: fn_b is the one dropped for fn_c. */
+	expect_cached(&c, &slots[0], root, 101, 2, "fn_a");
+	expect_cached(&c, &slots[2], root, 103, 2, "fn_c");
+	assert_int_equal(c.dropped, 1);
+	assert_int_equal(c.reads, 3);
+	assert_true(c.maps.bytes <= c.max_bytes);
+	assert_null(perf_map_slot__name(&slots[1], 0x1000));
+	assert_non_null(perf_map_slot__name(&slots[0], 0x1000));
+	/* Dropped, it is not read again while there is no room for it ... */
+	assert_null(cache_name(&c, &slots[1], root, 102, 0x1000, 3));
+	assert_int_equal(c.reads, 3);
+	/* ... and is once there is (its process's entry went). */
+	perf_map_cache__clear(&c, &slots[2]);
+	expect_cached(&c, &slots[1], root, 102, 4, "fn_b");
+	assert_int_equal(c.reads, 4);
+	assert_int_equal(c.maps.bytes, 2 * one);
+	/* A map bigger than the whole budget is dropped itself, and counted. */
+	perf_map_cache__clear(&c, &slots[0]);
+	perf_map_cache__clear(&c, &slots[1]);
+	c.max_bytes = one / 2;
+	assert_null(cache_name(&c, &slots[0], root, 101, 0x1000, 5));
+	assert_int_equal(c.dropped, 2);
+	assert_int_equal(c.maps.bytes, 0);
+	assert_null(slots[0].map);
+	perf_map_cache__clear(&c, &slots[0]);
+}
+
+/*
+ * A map whose entries never hold the address that misses (JIT code it
+ * does not describe): not read again while it is unchanged; changed every
+ * pass, read again after 2, 4, 8, ... PERF_MAP_BACKOFF_MAX passes.
+ */
+static void test_cache_misses_cost_little(void **state)
+{
+	static const uint64_t want_reads[] = {1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4};
+	struct perf_map_slot slot;
+	struct perf_map_cache c;
+	char root[600], path[800];
+	uint64_t pass;
+
+	(void)state;
+	memset(&slot, 0, sizeof(slot));
+	snprintf(root, sizeof(root), "%s/misses", unit_tmpdir());
+	fake_jit(root, 201, "fn_a");
+	perf_map_cache__init(&c, 1 << 20);
+	for (pass = 1; pass <= 5; pass++)
+		assert_null(cache_name(&c, &slot, root, 201, 0x9000, pass));
+	assert_int_equal(c.reads, 1);
+	snprintf(path, sizeof(path), "%s/201/root/tmp/perf-201.map", root);
+	for (pass = 6; pass < 6 + sizeof(want_reads) / sizeof(want_reads[0]); pass++) {
+		unit_sh("echo '2000 10 more_%u' >> '%s'", (unsigned int)pass, path);
+		assert_null(cache_name(&c, &slot, root, 201, 0x9000, pass));
+		if (c.reads != 1 + want_reads[pass - 6])
+			fail_msg("pass %u: %ju reads", (unsigned int)pass, (uintmax_t)c.reads);
+	}
+	/* A re-read that names what missed lets the next come at once. */
+	unit_sh("echo '9000 10 found' >> '%s'", path);
+	for (; !slot.map || !perf_map_slot__name(&slot, 0x9000); pass++)
+		cache_name(&c, &slot, root, 201, 0x9000, pass);
+	unit_sh("echo 'a000 10 next' >> '%s'", path);
+	assert_string_equal(cache_name(&c, &slot, root, 201, 0xa000, pass), "next");
+	perf_map_cache__clear(&c, &slot);
 }
 
 static void test_gone_process(void **state)
@@ -258,7 +461,7 @@ static void test_gone_process(void **state)
 	struct perf_map *pm;
 
 	(void)state;
-	assert_int_equal(perf_map__open("/nonexistent-proc", 4242, &pm), -ENOENT);
+	assert_int_equal(perf_map__open("/nonexistent-proc", 4242, NULL, &pm), -ENOENT);
 	assert_null(pm);
 }
 
@@ -272,7 +475,10 @@ int main(void)
 	    cmocka_unit_test(test_open_by_namespace_pid),
 	    cmocka_unit_test(test_refuses_what_is_not_a_plain_file),
 	    cmocka_unit_test(test_symlinks_stay_in_the_root),
-	    cmocka_unit_test(test_owner_checked),
+	    cmocka_unit_test(test_read_as_the_process),
+	    cmocka_unit_test(test_read_again_when_changed),
+	    cmocka_unit_test(test_cache_budget),
+	    cmocka_unit_test(test_cache_misses_cost_little),
 	    cmocka_unit_test(test_gone_process),
 	};
 

@@ -75,18 +75,25 @@ static void test_status(void **state)
 	struct proc_status st;
 
 	(void)state;
-	assert_int_equal(status_of("Name:\tx\nUid:\t1000\t1001\t1002\t1003\nGid:\t5\t5\t5\t5\n"
-				   "NSpid:\t4242\t17\t3\n",
+	assert_int_equal(status_of("Name:\tx\nUid:\t1000\t1001\t1002\t1003\nGid:\t5\t6\t7\t8\n"
+				   "NSpid:\t4242\t17\t3\nGroups:\t24 25 1000 \n",
 				   4242, &st),
 			 0);
 	assert_int_equal(st.euid, 1001);
+	assert_int_equal(st.creds.uid, 1003); /* the file-system ids are what opens check */
+	assert_int_equal(st.creds.gid, 8);
+	assert_int_equal(st.creds.n_groups, 3);
+	assert_int_equal(st.creds.groups[0], 24);
+	assert_int_equal(st.creds.groups[2], 1000);
 	assert_int_equal(st.ns_pid, 3);
-	/* No NSpid line (old kernels): the pid itself. */
-	assert_int_equal(status_of("Uid:\t0\t0\t0\t0\n", 99, &st), 0);
+	/* No NSpid line (old kernels): the pid itself; no Groups line: none. */
+	assert_int_equal(status_of("Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", 99, &st), 0);
 	assert_int_equal(st.ns_pid, 99);
 	assert_int_equal(st.euid, 0);
+	assert_int_equal(st.creds.n_groups, 0);
 	/* A name that pretends to be a Uid line is not at the start of a line. */
-	assert_int_equal(status_of("Name:\tUid:\t7\t7\nUid:\t8\t9\t9\t9\n", 1, &st), 0);
+	assert_int_equal(
+	    status_of("Name:\tUid:\t7\t7\t7\t7\nUid:\t8\t9\t9\t9\nGid:\t1\t1\t1\t1\n", 1, &st), 0);
 	assert_int_equal(st.euid, 9);
 }
 
@@ -100,6 +107,9 @@ static void test_status_hostile(void **state)
 	    "Uid:\tx\t1\n",
 	    "Uid:\t1\t99999999999\n",
 	    "Uid:\t1\t-2\n",
+	    "Uid:\t1\t2\t3\t4\n",		     /* no Gid line */
+	    "Uid:\t1\t2\t3\t4\nGid:\t1\t2\n", /* no file-system gid */
+	    "Uid:\t1\t2\nGid:\t1\t2\t3\t4\n", /* no file-system uid */
 	};
 	struct proc_status st;
 
@@ -108,11 +118,16 @@ static void test_status_hostile(void **state)
 		if (status_of(bad[i], 1, &st) != -EINVAL)
 			fail_msg("accepted: \"%s\"", bad[i]);
 	}
-	/* A malformed NSpid keeps what parsed before it. */
-	assert_int_equal(status_of("Uid:\t1\t2\t3\t4\nNSpid:\t50\tzz\n", 50, &st), 0);
+	/* A malformed NSpid or Groups line keeps what parsed before it. */
+	assert_int_equal(
+	    status_of("Uid:\t1\t2\t3\t4\nGid:\t1\t2\t3\t4\nNSpid:\t50\tzz\n", 50, &st), 0);
 	assert_int_equal(st.ns_pid, 50);
-	assert_int_equal(status_of("Uid:\t1\t2\t3\t4\nNSpid:\n", 50, &st), 0);
+	assert_int_equal(status_of("Uid:\t1\t2\t3\t4\nGid:\t1\t2\t3\t4\nNSpid:\n", 50, &st), 0);
 	assert_int_equal(st.ns_pid, 50);
+	assert_int_equal(
+	    status_of("Uid:\t1\t2\t3\t4\nGid:\t1\t2\t3\t4\nGroups:\t5 x 7\n", 50, &st), 0);
+	assert_int_equal(st.creds.n_groups, 1);
+	assert_int_equal(st.creds.groups[0], 5);
 }
 
 /* Field @field of /proc/@pid/@file, as awk reads it. */
@@ -142,6 +157,8 @@ static void test_live_processes(void **state)
 	assert_int_equal(start, awk_field(getpid(), "stat", "{ print $22 }"));
 	assert_int_equal(proc_info__status("/proc", (uint32_t)getpid(), &st), 0);
 	assert_int_equal(st.euid, awk_field(getpid(), "status", "/^Uid:/ { print $3 }"));
+	assert_int_equal(st.creds.uid, awk_field(getpid(), "status", "/^Uid:/ { print $5 }"));
+	assert_int_equal(st.creds.gid, awk_field(getpid(), "status", "/^Gid:/ { print $5 }"));
 	assert_int_equal(st.ns_pid, (uint32_t)getpid());
 	pid = fork();
 	assert_true(pid >= 0);

@@ -14,6 +14,7 @@
 #include <inttypes.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -883,6 +884,41 @@ static void test_open_files_capped(void **state)
 	symbolizer__free(s);
 }
 
+/*
+ * Out of file descriptors, a file cannot be opened and its functions show
+ * as "file+0x...": counted, for the header and the summary to say why; a
+ * later pass with descriptors to spare names them.
+ */
+static void test_out_of_fds_counted(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	uint64_t fn = (uint64_t)(uintptr_t)&symbolizer_test_target;
+	uint32_t self = (uint32_t)getpid();
+	struct symbolizer_stats st;
+	struct rlimit old, none;
+	char buf[256];
+	int fd;
+
+	(void)state;
+	assert_true(symbolizer__in_code(s, self, fn)); /* the maps are read now */
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	fd = dup(0);
+	assert_true(fd >= 0);
+	close(fd);
+	none = (struct rlimit){.rlim_cur = (rlim_t)fd, .rlim_max = old.rlim_max}; /* no new fd */
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &none), 0);
+	assert_int_equal(symbolizer__user(s, self, fn, false, buf, sizeof(buf)), SYM_MODULE_OFF);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_true(strncmp(buf, "test_symbolizer+0x", 18) == 0);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.no_fds, 1);
+	symbolizer__begin_pass(s);
+	expect_user(s, self, fn, false, SYM_NAMED, "symbolizer_test_target");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.no_fds, 1);
+	symbolizer__free(s);
+}
+
 static void test_tables_bounded_by_bytes(void **state)
 {
 	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .elf_cache_bytes = 1};
@@ -1030,6 +1066,7 @@ int main(void)
 	    cmocka_unit_test(test_running_process_checked_by_pidfd),
 	    cmocka_unit_test(test_note_start_time_tells_pids_apart),
 	    cmocka_unit_test(test_open_files_capped),
+	    cmocka_unit_test(test_out_of_fds_counted),
 	    cmocka_unit_test(test_tables_bounded_by_bytes),
 	    cmocka_unit_test(test_kernel_names_through_facade),
 	    cmocka_unit_test(test_kernel_hidden),

@@ -1322,6 +1322,32 @@ static void test_header_window_span(void **state)
 	close_view(&f);
 }
 
+/* What kept frames from being named gets a header line of its own, only when something did. */
+static void test_header_says_what_kept_names_away(void **state)
+{
+	static const char symbols[] = "symbols: 2 perf maps dropped (over their 64 MiB budget)";
+	struct fixture f;
+	char *text;
+	int rows;
+
+	(void)state;
+	open_view(&f, P1, 100, 20, true);
+	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
+					    .notes = "", .freq = 99, .ncpus = 2, .rate = 99.3,
+					    .event = "samples", .unit = "samples", .symbols = "" };
+	text = render(&f);
+	rows = header__rows(&(struct header_state){ .info = &f.view.info, .live = true });
+	assert_null(strstr(text, "symbols:"));
+	free(text);
+	f.view.info.symbols = symbols;
+	text = render(&f);
+	assert_non_null(strstr(text, "\nsymbols: 2 perf maps dropped (over their 64 MiB budget)"));
+	assert_int_equal(header__rows(&(struct header_state){ .info = &f.view.info, .live = true }),
+			 rows + 1);
+	free(text);
+	close_view(&f);
+}
+
 /* The help shows the hook line the header cuts, whole. */
 static void test_help_shows_the_hook_line(void **state)
 {
@@ -1473,6 +1499,7 @@ int main(void)
 		cmocka_unit_test(test_search_as_typed),
 		cmocka_unit_test(test_paused_screen_keeps_its_data),
 		cmocka_unit_test(test_header_window_span),
+		cmocka_unit_test(test_header_says_what_kept_names_away),
 		cmocka_unit_test(test_help_shows_the_hook_line),
 		cmocka_unit_test(test_flat_by_total),
 		cmocka_unit_test(test_snapshot_new_name_never_follows_symlink),

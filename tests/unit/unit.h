@@ -6,13 +6,19 @@
 #ifndef FLAMETOP_UNIT_H
 #define FLAMETOP_UNIT_H
 
+#include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -94,5 +100,57 @@ static inline unsigned char *unit_read_file(const char *path, size_t *len)
 		if (unit_rc__ != 0)                                                                \
 			fail_msg("command failed (%d): %s", unit_rc__, unit_cmd__);               \
 	} while (0)
+
+/*
+ * unit_fifo_writer() makes a FIFO at @path and a child that opens it for
+ * writing, which blocks until someone opens it for reading; returns the
+ * child once it waits in open(). unit_fifo_opened() tells whether the FIFO
+ * was opened for reading since (the child got through and exited), and
+ * ends the child.
+ */
+static inline pid_t unit_fifo_writer(const char *path)
+{
+	char proc[64], call[64] = "";
+	pid_t pid;
+	FILE *f;
+	int i;
+
+	assert_int_equal(mkfifo(path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int fd = open(path, O_WRONLY);
+
+		_exit(fd < 0 ? 2 : 0);
+	}
+	/* /proc/PID/syscall starts with the number of the call the child waits in. */
+	snprintf(proc, sizeof(proc), "/proc/%d/syscall", (int)pid);
+	for (i = 0; i < 500; i++) {
+		f = fopen(proc, "r");
+		if (f && fgets(call, sizeof(call), f) && atoi(call) == SYS_openat) {
+			fclose(f);
+			return pid;
+		}
+		if (f)
+			fclose(f);
+		usleep(10000);
+	}
+	fail_msg("the FIFO writer never waited in open (%s)", call);
+	return pid;
+}
+
+static inline bool unit_fifo_opened(pid_t writer)
+{
+	int status, i;
+
+	for (i = 0; i < 20; i++) { /* an opened FIFO lets the child exit at once: 200 ms is plenty */
+		if (waitpid(writer, &status, WNOHANG) == writer)
+			return true;
+		usleep(10000);
+	}
+	kill(writer, SIGKILL);
+	waitpid(writer, &status, 0);
+	return false;
+}
 
 #endif

@@ -603,7 +603,8 @@ static int run_batch_live(const struct options *o)
 		fprintf(stderr, "flametop: kernel addresses hidden (kptr_restrict): kernel frames "
 				"will show as [unknown]\n");
 
-	for (next = w.start + 1.0; !cutoff_reached(&cutoff); next += 1.0) {
+	/* A drain a second; one that ran late (a big perf map read) is not caught up on. */
+	for (next = w.start + 1.0; !cutoff_reached(&cutoff); next = now_seconds() + 1.0) {
 		wait_until(live, next < cutoff.at ? next : cutoff.at);
 		if (cutoff_reached(&cutoff) || live__drain(live) < 0)
 			break;

@@ -1536,11 +1536,13 @@ static __always_inline void offcpu_close(__u32 pid, __u64 now)
 static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int state, __u64 now)
 {
 	struct offcpu_wait w = { .start = now, .from = now };
+	__u64 id = bpf_get_current_pid_tgid();
 	bool stale = false;
 
-	if (state & (TASK_DEAD | EXIT_ZOMBIE | EXIT_DEAD)) /* it will not come back */
+	/* An idle task (the commonest to leave a CPU), flametop, or a task that will not come back. */
+	if ((__u32)id == 0 || id >> 32 == self_tgid || (state & (TASK_DEAD | EXIT_ZOMBIE | EXIT_DEAD)))
 		return;
-	if (!event_wanted(&w.key) || w.key.pid == 0 || w.key.tgid == self_tgid)
+	if (!event_wanted(&w.key))
 		return;
 	w.state = offcpu_state(preempt, state);
 	walk_stacks(ctx, &w.key, &in_kernel, &stale);

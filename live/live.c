@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +18,7 @@
 #include "live/idle_account.h"
 #include "live/live.h"
 #include "live/name_cache.h"
+#include "symbols/procinfo.h"
 
 /*
  * Seconds between two wakeups for process notes. A process is first
@@ -28,7 +28,6 @@
  * flametop's cost at 25 ms).
  */
 #define EVENTS_QUIET 0.040
-#define PASS_MIN_SECONDS 0.5 /* drains closer together share a symbolizer pass */
 
 struct live {
 	struct capture *cap;
@@ -44,7 +43,6 @@ struct live {
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
 	bool (*stop)(void *ctx);             /* the capture's stop callback, or NULL */
 	void *stop_ctx;
-	double pass_started; /* when the symbolizer's pass began (monotonic seconds) */
 };
 
 static double monotonic_seconds(void)
@@ -186,27 +184,11 @@ uint64_t live__idle_credited(const struct live *l)
 	return l->idle.credited;
 }
 
-/* Has process @tgid exited? A signal 0 costs a tenth of a look at /proc/PID. */
+/* Has process @tgid exited? (the name cache's and the profile's callback) */
 static bool process_gone(void *ctx, int32_t tgid)
 {
 	(void)ctx;
-	return tgid > 0 && kill((pid_t)tgid, 0) && errno == ESRCH;
-}
-
-/*
- * Starts a symbolizer pass, unless one started less than PASS_MIN_SECONDS
- * ago: drains that catch up after a slow one (a big perf map read) share
- * its pass, so that a process sampled before it is not taken for gone
- * after PROC_GRACE_PASSES quick empty drains, released, and read afresh.
- */
-static void live__begin_pass(struct live *l)
-{
-	double now = monotonic_seconds();
-
-	if (now - l->pass_started < PASS_MIN_SECONDS)
-		return;
-	l->pass_started = now;
-	symbolizer__begin_pass(l->sym);
+	return proc_info__exited(tgid);
 }
 
 int live__drain(struct live *l)
@@ -215,7 +197,7 @@ int live__drain(struct live *l)
 
 	live__handle_events(l); /* snapshot new processes before their stacks are named */
 	name_cache__begin_drain(l->names, process_gone, NULL);
-	live__begin_pass(l);
+	symbolizer__begin_pass(l->sym);
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
 		idle_account__update(&l->idle, l->cap, credit_idle, l);
@@ -285,6 +267,19 @@ void live__stop(struct live *l)
 	capture__stop(l->cap);
 }
 
+/*
+ * The part of the running total @total to show: all of it, or with
+ * @interval what came since *@shown, which then moves up to @total.
+ */
+static uint64_t shown_part(uint64_t *shown, uint64_t total, bool interval)
+{
+	uint64_t part = total - (interval ? *shown : 0);
+
+	if (interval)
+		*shown = total;
+	return part;
+}
+
 void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size)
 {
@@ -293,9 +288,7 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 	size_t len;
 
 	for (uint32_t end = 0; end < UNWIND_END_NR; end++) {
-		walks[end] = st->slot[STAT_UWALK + end] - (interval ? l->walks_shown[end] : 0);
-		if (interval)
-			l->walks_shown[end] = st->slot[STAT_UWALK + end];
+		walks[end] = shown_part(&l->walks_shown[end], st->slot[STAT_UWALK + end], interval);
 		cut += end == UNWIND_WHOLE ? 0 : walks[end];
 	}
 	len = (size_t)snprintf(buf, size, "user stacks by %s: ",
@@ -337,14 +330,10 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 	size_t len;
 
 	for (int i = 0; i < OFFCPU_STATE_NR; i++) {
-		ns[i] = st->slot[STAT_OFFCPU_NS + i] - (interval ? l->offcpu_shown[i] : 0);
-		if (interval)
-			l->offcpu_shown[i] = st->slot[STAT_OFFCPU_NS + i];
+		ns[i] = shown_part(&l->offcpu_shown[i], st->slot[STAT_OFFCPU_NS + i], interval);
 		total += ns[i];
 	}
-	shorter = st->slot[STAT_OFFCPU_SHORT] - (interval ? l->short_shown : 0);
-	if (interval)
-		l->short_shown = st->slot[STAT_OFFCPU_SHORT];
+	shorter = shown_part(&l->short_shown, st->slot[STAT_OFFCPU_SHORT], interval);
 	len = (size_t)snprintf(buf, size, "off-CPU %.3f s", (double)total / 1e9);
 	for (int i = 0; i < OFFCPU_STATE_NR && len < size; i++) {
 		if (!ns[i])

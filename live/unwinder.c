@@ -23,7 +23,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -37,6 +36,7 @@
 #include "symbols/id_table.h"
 #include "symbols/lru.h"
 #include "symbols/mapped_file.h"
+#include "symbols/procinfo.h"
 #include "symbols/rootfs.h"
 
 #define FILE_IDLE_PASSES 64 /* a file no note met for this long is forgotten */
@@ -612,7 +612,7 @@ static void proc_free(struct unwinder *u, struct proc *p)
 /* Has @tgid exited? Only for this machine's /proc. */
 static bool proc_gone(const struct unwinder *u, uint32_t tgid)
 {
-	return u->host_proc && kill((pid_t)tgid, 0) && errno == ESRCH;
+	return u->host_proc && proc_info__exited((int32_t)tgid);
 }
 
 /*

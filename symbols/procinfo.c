@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -190,6 +191,11 @@ int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *s
 	if (n < 0)
 		return (int)n;
 	return proc_status__parse(buf, (size_t)n, pid, st);
+}
+
+bool proc_info__exited(int32_t tgid)
+{
+	return tgid > 0 && kill((pid_t)tgid, 0) && errno == ESRCH;
 }
 
 bool proc_info__exists(const char *proc_root, uint32_t pid)

@@ -62,4 +62,12 @@ int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *s
  */
 bool proc_info__exists(const char *proc_root, uint32_t pid);
 
+/*
+ * proc_info__exited() is true when process @tgid of this pid namespace is
+ * known to have exited: a signal 0 says so (ESRCH) for a tenth of the cost
+ * of a failed look at /proc/PID. Only for the host's /proc: the pids of a
+ * copy are not this machine's. False for a tgid of 0 or less.
+ */
+bool proc_info__exited(int32_t tgid);
+
 #endif

@@ -437,7 +437,7 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
  */
 static bool symbolizer__gone(const struct symbolizer *s, uint32_t tgid)
 {
-	return s->host_proc && kill((pid_t)tgid, 0) && errno == ESRCH;
+	return s->host_proc && proc_info__exited((int32_t)tgid);
 }
 
 /*

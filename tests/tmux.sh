@@ -50,11 +50,12 @@ screen_gone() {
 	return 1
 }
 
-# screen_exit_code [SECONDS]: the command's exit status once it ended, or "running".
+# screen_exit_code [SECONDS [FILE]]: the command's exit status once it ended,
+# or "running"; from FILE where the command writes it there itself.
 screen_exit_code() {
-	local deadline=$((SECONDS + ${1:-10}))
+	local deadline=$((SECONDS + ${1:-10})) file=${2:-$SCREEN_EXIT}
 	while [ "$SECONDS" -lt "$deadline" ]; do
-		[ -s "$SCREEN_EXIT" ] && { cat "$SCREEN_EXIT"; return 0; }
+		[ -s "$file" ] && { cat "$file"; return 0; }
 		sleep 0.1
 	done
 	echo running

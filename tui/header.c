@@ -121,31 +121,31 @@ void header__window_line(const struct header_state *h, char *buf, size_t size)
 	snprintf(buf, size, "%.*s", (int)l.len, l.text);
 }
 
+/* A live line holding @text, when there is any. */
+static bool live_text(struct line *l, const struct header_state *st, const char *text)
+{
+	if (!st->live || !text || !text[0])
+		return false;
+	line_add(l, "%s", text);
+	return true;
+}
+
 /* Line 3, live: how user stacks are walked, and how the last interval's walks ended. */
 static bool walks_line(struct line *l, const struct header_state *st)
 {
-	if (!st->live || !st->info->walks || !st->info->walks[0])
-		return false;
-	line_add(l, "%s", st->info->walks);
-	return true;
+	return live_text(l, st, st->info->walks);
 }
 
 /* Line 3, live in off-CPU mode: how long the last interval's waits lasted, in which states. */
 static bool offcpu_line(struct line *l, const struct header_state *st)
 {
-	if (!st->live || !st->info->offcpu || !st->info->offcpu[0])
-		return false;
-	line_add(l, "%s", st->info->offcpu);
-	return true;
+	return live_text(l, st, st->info->offcpu);
 }
 
 /* Live, when something kept frames from being named: what (perf maps dropped, files not opened). */
 static bool symbols_line(struct line *l, const struct header_state *st)
 {
-	if (!st->live || !st->info->symbols || !st->info->symbols[0])
-		return false;
-	line_add(l, "%s", st->info->symbols);
-	return true;
+	return live_text(l, st, st->info->symbols);
 }
 
 size_t header__hook_line(const struct header_info *info, char *buf, size_t size)

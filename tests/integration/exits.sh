@@ -38,14 +38,7 @@ EOF
 flametop_pid() { cat "$PID_FILE"; }
 
 # exit_code [SECONDS]: flametop's exit status once it ended, or "running".
-exit_code() {
-	local deadline=$((SECONDS + ${1:-10}))
-	while [ "$SECONDS" -lt "$deadline" ]; do
-		[ -s "$EXIT_FILE" ] && { cat "$EXIT_FILE"; return 0; }
-		sleep 0.1
-	done
-	echo running
-}
+exit_code() { screen_exit_code "${1:-10}" "$EXIT_FILE"; }
 
 # check_back "what" CODE: flametop ended with CODE and the terminal is as before it.
 check_back() {

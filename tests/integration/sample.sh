@@ -16,19 +16,31 @@ summary_field() {
 	grep 'samples in' "$1" | tail -n 1 | sed -nE "s/$2/\\1/p"
 }
 
-# 1. A known 3:1 CPU split between two leaves, sampled with -p.
-start_bg "$WORKLOADS/cpu_split" 6
+# 1. A known 3:1 CPU split between two leaves, sampled with -p. The leaves
+# burn 3:1 of the thread's CPU time (clock_gettime says 3.00), but a
+# cpu-clock sampler on this VM sees leaf_a 5-20% more often than that, perf
+# record as much as flametop: the share is checked against perf's on the same
+# process, sampled the same way right after.
+start_bg "$WORKLOADS/cpu_split" 9
 split_pid=$bg_pid
 sleep 0.3
-$FLAMETOP --folded --duration 4 -F 499 -p "$split_pid" >"$TEST_TMP/split.folded" 2>"$TEST_TMP/split.err"
+$FLAMETOP --folded --duration 4 -F 997 -p "$split_pid" >"$TEST_TMP/split.folded" 2>"$TEST_TMP/split.err"
 rc=$?
 a=$(folded_sum "$TEST_TMP/split.folded" ';main;work;leaf_a$')
 b=$(folded_sum "$TEST_TMP/split.folded" ';main;work;leaf_b$')
 check "--folded -p exits 0" [ "$rc" = 0 ]
 check "folded lines are well formed (comm;frames count)" folded_ok "$TEST_TMP/split.folded"
 check "leaf_a and leaf_b stacks end ;main;work;leaf_x (a=$a b=$b)" [ "$a" -gt 0 -a "$b" -gt 0 ]
-if ratio_within "$a" "$b" 3 0.25; then ok "leaf_a:leaf_b is 3:1 within 25% ($a:$b)"; else
-	not_ok "leaf_a:leaf_b is 3:1 within 25% ($a:$b)"; fi
+if command -v perf >/dev/null; then
+	perf record -q -F 997 -e cpu-clock -p "$split_pid" -o "$TEST_TMP/split.data" -- sleep 4 >/dev/null 2>&1
+	read -r pa pb < <(perf script -i "$TEST_TMP/split.data" -F ip,sym 2>/dev/null |
+		awk '$2 == "leaf_a" { a++ } $2 == "leaf_b" { b++ } END { print a + 0, b + 0 }')
+	truth=$(awk -v a="$pa" -v b="$pb" 'BEGIN { if (b > 0) printf "%.3f", a / b; else print 0 }')
+	what="leaf_a:leaf_b ($a:$b) is perf record's ($pa:$pb, $truth) within 20%"
+	if [ "$pb" -gt 200 ] && ratio_within "$a" "$b" "$truth" 0.2; then ok "$what"; else not_ok "$what"; fi
+else
+	skip "leaf_a:leaf_b against perf record's" "perf is missing (Debian's linux-perf, which make test installs)"
+fi
 check "-p keeps only the workload's process" bash -c "! grep -qv '^cpu_split;' '$TEST_TMP/split.folded'"
 
 # 2. The summary accounts for every sample: counted + lost = samples.
@@ -37,7 +49,7 @@ samples=$(summary_field "$TEST_TMP/split.err" '^flametop: ([0-9]+) samples in .*
 lost=$(summary_field "$TEST_TMP/split.err" '.* ([0-9]+) lost.*')
 counted=$(folded_sum "$TEST_TMP/split.folded" '.')
 check "summary line names samples, hook, rate, CPUs, stacks and lost ($summary)" \
-	grep -qE '^flametop: [0-9]+ samples in [0-9.]+ s \(perf_event (cpu-clock|cycles), 499 Hz, [0-9]+ CPUs\), [0-9]+ stacks, [0-9]+ lost' <<<"$summary"
+	grep -qE '^flametop: [0-9]+ samples in [0-9.]+ s \(perf_event (cpu-clock|cycles), 997 Hz, [0-9]+ CPUs\), [0-9]+ stacks, [0-9]+ lost' <<<"$summary"
 check "counted ($counted) + lost ($lost) = samples ($samples)" \
 	[ -n "$samples" -a "$((counted + lost))" = "$samples" ]
 

@@ -47,11 +47,16 @@
 #endif
 
 static volatile sig_atomic_t stop_signals; /* SIGINT, SIGTERM, SIGHUP or SIGQUIT received */
+static struct capture *volatile signal_pauses; /* a batch run's capture, paused at a stop signal */
 
 static void on_stop_signal(int sig)
 {
+	struct capture *cap = signal_pauses;
+
 	(void)sig;
 	stop_signals++;
+	if (cap)
+		capture__pause(cap);
 }
 
 /* Prints "flametop: <message>" on stderr and returns EXIT_USAGE. */
@@ -571,6 +576,7 @@ static int run_batch_live(const struct options *o)
 		goto cleanup;
 	}
 	capture_opts_from(o, &copts);
+	copts.duration = o->duration;
 	copts.stop = cutoff_reached;
 	copts.stop_ctx = &cutoff;
 	catch_stop_signals();
@@ -581,6 +587,13 @@ static int run_batch_live(const struct options *o)
 		goto cleanup;
 	}
 	ret = EXIT_USAGE;
+	/*
+	 * Until the hooks are attached the deadline counts from before the
+	 * load, so it can only come early: the running processes described
+	 * meanwhile stop being described (the rest are at their first sample).
+	 */
+	if (o->duration > 0)
+		cutoff.at = now_seconds() + o->duration;
 	if (live__open(&copts, live_units(o->mode, o->weight).weight, sym, unwinder, prof, &live,
 		       err, sizeof(err))) {
 		fail("%s", err);
@@ -588,6 +601,9 @@ static int run_batch_live(const struct options *o)
 	}
 	w.start = capture__started(live__capture(live));
 	w.started = unix_ns() - (int64_t)((now_seconds() - w.start) * 1e9);
+	signal_pauses = live__capture(live);
+	if (stop_signals)
+		capture__pause(live__capture(live));
 	if (o->duration > 0)
 		cutoff.at = w.start + o->duration;
 	ret = live__start(live);
@@ -615,8 +631,8 @@ static int run_batch_live(const struct options *o)
 	 * then drain twice: the second catches events that were still running
 	 * on the other map set when the hooks went away.
 	 */
-	live__stop(live);
-	w.stop = now_seconds();
+	live__stop(live); /* may have been stopped already, waiting for the kernel's symbols */
+	w.stop = capture__stopped(live__capture(live));
 	cutoff = (struct read_cutoff){ w.stop + FINAL_READ, stop_signals };
 	live__drain(live);
 	live__drain(live);
@@ -636,6 +652,7 @@ static int run_batch_live(const struct options *o)
 	print_summary(live, prof, &w, o, lines);
 	ret = 0;
 cleanup:
+	signal_pauses = NULL;
 	live__close(live);
 	unwinder__free(unwinder);
 	profile__free(prof);

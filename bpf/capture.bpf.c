@@ -61,6 +61,7 @@ __u32 filter_tgids_on;
 __u32 filter_comm_on;
 __u64 filter_comm[COMM_LEN / 8];
 __u64 stack_gen; /* bumped by the loader each time it switches seen maps */
+__u32 paused;    /* set by capture__pause(): sample and read mode count nothing more */
 __u32 seen_sel;  /* the seen map in use: seen[seen_sel & 1] */
 
 #define COUNTS_MAP(name)                                                                           \
@@ -1349,7 +1350,7 @@ static __always_inline int record_event(void *ctx, __u64 weight, const struct wh
 	bool stale = false;
 	int set;
 
-	if (!event_wanted(&key))
+	if (*(volatile __u32 *)&paused || !event_wanted(&key))
 		return 0;
 
 	stat_add(STAT_EVENTS, 1);

@@ -116,6 +116,10 @@ struct capture {
 	bool unwind_tables; /* user stacks walked with the unwind maps */
 	struct bpf_program *at_drain; /* the hook's program to run at each drain, or NULL */
 	double started;     /* when the hook was attached, CLOCK_MONOTONIC seconds */
+	uint64_t stopped_ns; /* when it stopped counting (0: not yet), CLOCK_MONOTONIC ns */
+	pthread_t deadline;  /* pauses the capture at deadline_at ... */
+	bool deadline_on;    /* ... while this is set */
+	struct timespec deadline_at; /* CLOCK_MONOTONIC */
 
 	uint32_t stack_entries, count_entries, ring_bytes;
 	int active; /* the set events go to */
@@ -538,8 +542,43 @@ static void detach_links(struct capture *cap)
 		capture_bpf__detach(cap->skel);
 }
 
+/* The deadline thread: pauses its capture at deadline_at. */
+static void *pause_at_deadline(void *arg)
+{
+	struct capture *cap = arg;
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &cap->deadline_at, NULL) == EINTR)
+		;
+	capture__pause(cap);
+	return NULL;
+}
+
+/* Pauses @cap @seconds after its attach, from a thread ahead of the others when allowed. */
+static void start_deadline(struct capture *cap, double seconds)
+{
+	double at = cap->started + seconds;
+
+	cap->deadline_at.tv_sec = (time_t)at;
+	cap->deadline_at.tv_nsec = (long)((at - (double)cap->deadline_at.tv_sec) * 1e9);
+	cap->deadline_on = pthread_create(&cap->deadline, NULL, pause_at_deadline, cap) == 0;
+	/* It runs for microseconds once awake: SCHED_FIFO, as root, so nothing delays it. */
+	if (cap->deadline_on)
+		pthread_setschedparam(cap->deadline, SCHED_FIFO,
+				      &(struct sched_param){ .sched_priority = 1 });
+}
+
+static void end_deadline(struct capture *cap)
+{
+	if (!cap->deadline_on)
+		return;
+	pthread_cancel(cap->deadline);
+	pthread_join(cap->deadline, NULL);
+	cap->deadline_on = false;
+}
+
 static void detach(struct capture *cap)
 {
+	end_deadline(cap);
 	detach_links(cap);
 	ring_buffer__free(cap->proc_notes);
 	cap->proc_notes = NULL;
@@ -888,6 +927,9 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 	if (!err) {
 		cap->hook = h->name;
 		cap->started = monotonic_seconds();
+		/* Now: at a high rate the rest of the opening takes a second under the load. */
+		if (cap->opts->duration > 0)
+			start_deadline(cap, cap->opts->duration);
 		err = h->attach(cap, why, size);
 	}
 	if (err) {
@@ -1049,6 +1091,11 @@ enum capture_mode capture__mode(const struct capture *cap)
 double capture__started(const struct capture *cap)
 {
 	return cap->started;
+}
+
+double capture__stopped(const struct capture *cap)
+{
+	return (double)__atomic_load_n(&cap->stopped_ns, __ATOMIC_SEQ_CST) / 1e9;
 }
 
 int capture__ncpus(const struct capture *cap)
@@ -1342,9 +1389,30 @@ bool capture__fixed_rate(const struct capture *cap)
 	return cap->fixed_rate;
 }
 
+/* Notes when the capture stopped counting, once: the first caller's time stays. */
+static void note_stopped(struct capture *cap)
+{
+	struct timespec ts;
+	uint64_t none = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	__atomic_compare_exchange_n(&cap->stopped_ns, &none,
+				    (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+
+void capture__pause(struct capture *cap)
+{
+	if (cap->mode == CAPTURE_OFFCPU || !cap->skel || !cap->skel->bss)
+		return;
+	__atomic_store_n(&cap->skel->bss->paused, 1, __ATOMIC_SEQ_CST);
+	note_stopped(cap);
+}
+
 void capture__stop(struct capture *cap)
 {
 	detach_links(cap);
+	note_stopped(cap);
 	/* Waits still open count up to now, not up to the last drains. */
 	run_at_drain(cap);
 	cap->at_drain = NULL;

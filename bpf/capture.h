@@ -51,6 +51,13 @@ struct capture_opts {
 	double read_budget;
 	bool (*stop)(void *ctx);
 	void *stop_ctx;
+	/*
+	 * Seconds after the attach at which counting pauses by itself
+	 * (capture__pause(), from a thread of the capture's own; 0: never): at
+	 * a high rate sampling takes most of the CPU and the caller can be
+	 * seconds late to its own deadline.
+	 */
+	double duration;
 };
 
 /* One counted stack, as drained. Addresses are leaf first. */
@@ -113,6 +120,13 @@ bool capture__unwinds_with_tables(const struct capture *cap);
  */
 double capture__started(const struct capture *cap);
 
+/*
+ * When capture ended: CLOCK_MONOTONIC seconds taken at the first
+ * capture__pause(), or once the first capture__stop() had detached every
+ * hook (nothing counts after either), or 0 before that.
+ */
+double capture__stopped(const struct capture *cap);
+
 /* Number of CPUs sampled (sample mode) or traced. */
 int capture__ncpus(const struct capture *cap);
 
@@ -168,6 +182,16 @@ int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx);
  * with the waits still open counted up to now).
  */
 void capture__stop(struct capture *cap);
+
+/*
+ * capture__pause() makes sample and read mode count nothing more, at once
+ * (the programs return at their first instruction), and notes the time;
+ * the hooks stay attached until capture__stop(). Async-signal-safe, and
+ * safe from any thread while another uses @cap: a deadline or a signal
+ * ends counting on time however busy sampling keeps the loader. Off-CPU
+ * mode has waits open that only capture__stop() counts up: it ignores it.
+ */
+void capture__pause(struct capture *cap);
 
 /*
  * capture__cpu_events() writes, for each CPU id below @n, the number of

@@ -549,7 +549,7 @@ static void live_info(const struct options *o, const struct live *live, const st
 /* Samples (or traces) until --duration or a signal, then writes the outputs asked for. */
 static int run_batch_live(const struct options *o)
 {
-	/* The kernel table is read once sampling runs: the two overlap. */
+	/* The kernel table is read while the programs load and sampling starts. */
 	struct symbolizer_opts sopts = { .raw_names = o->no_demangle, .defer_kernel = true };
 	struct capture_opts copts;
 	struct symbolizer *sym = NULL;
@@ -594,6 +594,7 @@ static int run_batch_live(const struct options *o)
 	 */
 	if (o->duration > 0)
 		cutoff.at = now_seconds() + o->duration;
+	symbolizer__load_kernel_begin(sym); /* while the programs load */
 	if (live__open(&copts, live_units(o->mode, o->weight).weight, sym, unwinder, prof, &live,
 		       err, sizeof(err))) {
 		fail("%s", err);

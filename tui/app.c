@@ -147,7 +147,8 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 	/* What the profile held when it was swapped out is no recent window of this one. */
 	profile__close_interval(a->shown);
 	profile__close_interval(a->shown);
-	start_figures(a, now_seconds());
+	/* From the attach: the processes running were described since, while sampling ran. */
+	start_figures(a, capture__started(live__capture(a->live)));
 	publish(a);
 	return 0;
 }
@@ -534,8 +535,9 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 		free_app(&a);
 		return ret ? ret : -ENOMEM;
 	}
+	/* The kernel table is read while the programs load: it sets the first screen's time. */
+	symbolizer__load_kernel_begin(a.sym);
 	ret = open_source(&a, c->capture.mode, err, err_size);
-	/* The kernel table is read once sampling runs: the two overlap. */
 	if (!ret && (ret = live__start(a.live)))
 		snprintf(err, err_size, "can't read /proc/kallsyms: %s", strerror(-ret));
 	if (!ret) {

@@ -54,6 +54,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool walk_kernel = true;
 const volatile bool walk_user = true;
 const volatile bool unwind_with_tables = false; /* --unwind auto: the loader fills the unwind maps */
+const volatile bool memo_walks = false; /* off-CPU mode: a thread's last walk is kept (walk_memos) */
 
 /* Live state, written by the loader through the mmapped .bss. */
 __u32 active_set;
@@ -837,11 +838,60 @@ static __always_inline struct stack_window *stack_window(void)
 }
 
 /*
+ * The stack words a table walk read, in order, per CPU: with the registers
+ * it started from, they decide its result (off-CPU mode's walk memo checks
+ * them). Past WALK_READS reads only the count goes on.
+ */
+#define WALK_READS 24
+
+struct stack_read {
+	__u64 addr;
+	__u64 val[2]; /* val[1]: 0 for an 8-byte read */
+};
+
+struct walk_reads {
+	__u32 n;
+	__u32 pad;
+	struct stack_read r[WALK_READS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct walk_reads);
+	__uint(max_entries, 1);
+} walk_reads SEC(".maps");
+
+static __always_inline struct walk_reads *walk_reads_log(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&walk_reads, &zero);
+}
+
+/* Logs a read of @size (8 or 16) bytes @val at @addr. */
+static __always_inline void log_stack_read(__u64 addr, const __u64 *val, __u32 size)
+{
+	struct walk_reads *l;
+	__u32 n;
+
+	if (!memo_walks || !(l = walk_reads_log()))
+		return;
+	n = l->n;
+	if (n < WALK_READS) {
+		l->r[n].addr = addr;
+		l->r[n].val[0] = val[0];
+		l->r[n].val[1] = size == 16 ? val[1] : 0;
+	}
+	l->n = n + 1;
+}
+
+/*
  * Reads @size (8 or 16) bytes of user memory at @addr into @dst, from this
  * CPU's window, copied anew from @addr when it does not hold them. Returns
  * 0 or a negative errno, as bpf_probe_read_user().
  */
-static __always_inline long read_user_stack(void *dst, __u32 size, __u64 addr)
+static __always_inline long read_stack_window(void *dst, __u32 size, __u64 addr)
 {
 	struct stack_window *win = stack_window();
 	__u64 off, len;
@@ -869,6 +919,16 @@ static __always_inline long read_user_stack(void *dst, __u32 size, __u64 addr)
 	else
 		return -EFAULT;
 	return 0;
+}
+
+/* read_stack_window(), each read logged in walk_reads. */
+static __always_inline long read_user_stack(__u64 *dst, __u32 size, __u64 addr)
+{
+	long err = read_stack_window(dst, size, addr);
+
+	if (!err)
+		log_stack_read(addr, dst, size);
+	return err;
 }
 
 /* What a step returns when the walk goes on: anything else is why it ends. */
@@ -999,6 +1059,7 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 {
 	struct sent_stack *t = scratch_stack(true);
 	struct unwind_walk *w = unwind_walk_state();
+	struct walk_reads *log = memo_walks ? walk_reads_log() : NULL;
 	struct stack_window *win;
 	__u32 end;
 
@@ -1006,6 +1067,8 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 		stack_failed(-EFAULT, true);
 		return -EFAULT;
 	}
+	if (log)
+		log->n = 0;
 	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
 				   .end = UNWIND_DEPTH, .slot = unwind_slot_of(tgid),
 				   .hash = hash_step(HASH_MUL, r->ip) };
@@ -1310,13 +1373,9 @@ static __always_inline long idle_kernel_stack(void *ctx, const struct where *at,
 	return err;
 }
 
-/*
- * Walks the current task's stacks, as the event @at met them, into @key
- * (its identity filled in by event_wanted()). *@stale as
- * walk_user_tables() sets it.
- */
-static __always_inline void walk_stacks(void *ctx, struct stack_key *key, const struct where *at,
-					bool *stale)
+/* Walks the current task's kernel stack, as the event @at met it, into @key. */
+static __always_inline void walk_kernel_side(void *ctx, struct stack_key *key,
+					     const struct where *at)
 {
 	if (!walk_kernel)
 		key->kerr = STACK_NOT_WALKED;
@@ -1326,12 +1385,30 @@ static __always_inline void walk_stacks(void *ctx, struct stack_key *key, const 
 		key->kerr = idle_kernel_stack(ctx, at, &key->kstack);
 	else
 		key->kerr = walk_stack(ctx, false, &key->kstack);
+}
+
+/* Walks its user stack into @key; *@stale as walk_user_tables() sets it. */
+static __always_inline void walk_user_side(void *ctx, struct stack_key *key,
+					   const struct where *at, bool *stale)
+{
 	if (!walk_user)
 		key->uerr = STACK_NOT_WALKED;
 	else if (!at->user.ip && !has_user_stack(key->pid)) /* user registers: there is one */
 		key->uerr = STACK_NO_USER;
 	else
 		key->uerr = walk_user_stack(ctx, &at->user, key->tgid, &key->ustack, stale);
+}
+
+/*
+ * Walks the current task's stacks, as the event @at met them, into @key
+ * (its identity filled in by event_wanted()). *@stale as
+ * walk_user_tables() sets it.
+ */
+static __always_inline void walk_stacks(void *ctx, struct stack_key *key, const struct where *at,
+					bool *stale)
+{
+	walk_kernel_side(ctx, key, at);
+	walk_user_side(ctx, key, at, stale);
 }
 
 /* Tells user space about the process of @key, walked: new, or its maps changed (@stale). */
@@ -1533,6 +1610,123 @@ static __always_inline void offcpu_close(__u32 pid, __u64 now)
 	bpf_map_delete_elem(&offcpu_waits, &pid);
 }
 
+/*
+ * A thread's last whole user walk, where it left the CPU: a thread that
+ * blocks again and again at the same place (a loop around read(), a lock)
+ * starts from the same registers each time, and when every stack word the
+ * walk read holds what it held then, the walk would find the same frames
+ * (its tables only ever add code: a whole walk stays whole). Kept while
+ * the stacks sent since stay known (stack_gen), and only for a walk whose
+ * stack was sent.
+ */
+struct walk_memo {
+	__u64 ip, sp, fp;
+	__u64 gen;  /* stack_gen when it was sent */
+	__u64 hash; /* its stack */
+	__u32 tgid;
+	__u32 n;    /* reads[] in use */
+	struct stack_read reads[WALK_READS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct walk_memo);
+} walk_memos SEC(".maps");
+
+/* A memo being checked, read by read (bpf_loop()'s context). */
+struct memo_check {
+	struct walk_memo *m;
+	bool differs;
+};
+
+/* bpf_loop()'s callback: is read @i of the memo still what it was? 1 stops the loop. */
+static long memo_read_same(__u32 i, void *arg)
+{
+	struct memo_check *c = arg;
+	struct walk_memo *m = c->m;
+	__u64 v[2] = {};
+	struct stack_read *r;
+
+	if (i >= WALK_READS)
+		return 1;
+	r = &m->reads[i];
+	if (read_stack_window(v, r->val[1] ? 16 : 8, r->addr) || v[0] != r->val[0] ||
+	    v[1] != r->val[1]) {
+		c->differs = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether memo @m holds the walk from @r of process @tgid, as it would be now. */
+static __always_inline bool walk_memo_holds(struct walk_memo *m, const struct user_regs *r,
+					    __u32 tgid)
+{
+	struct memo_check c = { .m = m };
+	struct stack_window *win = stack_window();
+
+	if (m->ip != r->ip || m->sp != r->sp || m->fp != r->fp || m->tgid != tgid ||
+	    m->gen != *(volatile __u64 *)&stack_gen || !m->n || m->n > WALK_READS || !win)
+		return false;
+	win->len = 0; /* it holds the stack as an earlier walk read it */
+	bpf_loop(m->n, memo_read_same, &c, 0);
+	return !c.differs;
+}
+
+/* Keeps the walk just made from @r (its stack @hash, sent in generation @gen) in @m, when whole. */
+static __always_inline void walk_memo_keep(struct walk_memo *m, const struct user_regs *r,
+					   __u32 tgid, __u64 hash, __u64 gen)
+{
+	struct unwind_walk *w = unwind_walk_state();
+	struct walk_reads *log = walk_reads_log();
+
+	m->n = 0;
+	if (!w || !log || w->end != UNWIND_WHOLE || w->stale || !log->n || log->n > WALK_READS)
+		return;
+	if (bpf_probe_read_kernel(m->reads, sizeof(m->reads), log->r))
+		return;
+	m->ip = r->ip;
+	m->sp = r->sp;
+	m->fp = r->fp;
+	m->gen = gen;
+	m->hash = hash;
+	m->tgid = tgid;
+	m->n = log->n;
+}
+
+/*
+ * Off-CPU mode's user side: from the thread's memo when it holds the walk,
+ * else walked (and sent), the memo kept for next time.
+ */
+static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key, bool *stale)
+{
+	__u64 gen = *(volatile __u64 *)&stack_gen;
+	struct where at = {};
+	struct walk_memo *m;
+
+	if (!walk_user || !memo_walks || !unwind_with_tables || !saved_user_regs(&at.user)) {
+		walk_user_side(ctx, key, &in_kernel, stale);
+		if (!key->uerr)
+			key->uerr = send_walked(true, key->ustack);
+		return;
+	}
+	m = bpf_task_storage_get(&walk_memos, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (m && walk_memo_holds(m, &at.user, key->tgid)) {
+		key->ustack = m->hash;
+		key->uerr = 0;
+		stat_add(STAT_UWALK + UNWIND_WHOLE, 1);
+		return;
+	}
+	walk_user_side(ctx, key, &at, stale);
+	if (!key->uerr)
+		key->uerr = send_walked(true, key->ustack);
+	if (m && !key->uerr)
+		walk_memo_keep(m, &at.user, key->tgid, key->ustack, gen);
+}
+
 /* The current task leaves the CPU at @now in @state: walks its stacks and opens its wait. */
 static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int state, __u64 now)
 {
@@ -1546,12 +1740,11 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	if (!event_wanted(&w.key))
 		return;
 	w.state = offcpu_state(preempt, state);
-	walk_stacks(ctx, &w.key, &in_kernel, &stale);
 	/* Sent now, while they are in the scratch records: counted later, elsewhere. */
+	walk_kernel_side(ctx, &w.key, &in_kernel);
 	if (!w.key.kerr)
 		w.key.kerr = send_walked(false, w.key.kstack);
-	if (!w.key.uerr)
-		w.key.uerr = send_walked(true, w.key.ustack);
+	offcpu_user_side(ctx, &w.key, &stale);
 	if (bpf_map_update_elem(&offcpu_waits, &w.key.pid, &w, BPF_ANY))
 		stat_add(STAT_LOST_WAITS_FULL, 1);
 	note_process(&w.key, stale);

@@ -852,6 +852,7 @@ struct stack_read {
 struct walk_reads {
 	__u32 n;
 	__u32 pad;
+	__u64 lo, hi; /* the span of stack they lie in */
 	struct stack_read r[WALK_READS];
 };
 
@@ -878,6 +879,10 @@ static __always_inline void log_stack_read(__u64 addr, const __u64 *val, __u32 s
 	if (!memo_walks || !(l = walk_reads_log()))
 		return;
 	n = l->n;
+	if (!n || addr < l->lo)
+		l->lo = addr;
+	if (!n || addr + size > l->hi)
+		l->hi = addr + size;
 	if (n < WALK_READS) {
 		l->r[n].addr = addr;
 		l->r[n].val[0] = val[0];
@@ -1623,8 +1628,11 @@ struct walk_memo {
 	__u64 ip, sp, fp;
 	__u64 gen;  /* stack_gen when it was sent */
 	__u64 hash; /* its stack */
+	__u64 lo;   /* the span of stack its reads lie in */
+	__u32 len;
 	__u32 tgid;
 	__u32 n;    /* reads[] in use */
+	__u32 pad;
 	struct stack_read reads[WALK_READS];
 };
 
@@ -1667,10 +1675,17 @@ static __always_inline bool walk_memo_holds(struct walk_memo *m, const struct us
 	struct memo_check c = { .m = m };
 	struct stack_window *win = stack_window();
 
+	__u32 len = m->len;
+
 	if (m->ip != r->ip || m->sp != r->sp || m->fp != r->fp || m->tgid != tgid ||
 	    m->gen != *(volatile __u64 *)&stack_gen || !m->n || m->n > WALK_READS || !win)
 		return false;
-	win->len = 0; /* it holds the stack as an earlier walk read it */
+	/* The span the walk read, copied once: the window holds an earlier copy. */
+	win->len = 0;
+	if (!len || len > STACK_WINDOW || bpf_probe_read_user(win->data, len, (void *)m->lo))
+		return false;
+	win->base = m->lo;
+	win->len = len;
 	bpf_loop(m->n, memo_read_same, &c, 0);
 	return !c.differs;
 }
@@ -1683,7 +1698,8 @@ static __always_inline void walk_memo_keep(struct walk_memo *m, const struct use
 	struct walk_reads *log = walk_reads_log();
 
 	m->n = 0;
-	if (!w || !log || w->end != UNWIND_WHOLE || w->stale || !log->n || log->n > WALK_READS)
+	if (!w || !log || w->end != UNWIND_WHOLE || w->stale || !log->n || log->n > WALK_READS ||
+	    log->hi - log->lo > STACK_WINDOW)
 		return;
 	if (bpf_probe_read_kernel(m->reads, sizeof(m->reads), log->r))
 		return;
@@ -1692,6 +1708,8 @@ static __always_inline void walk_memo_keep(struct walk_memo *m, const struct use
 	m->fp = r->fp;
 	m->gen = gen;
 	m->hash = hash;
+	m->lo = log->lo;
+	m->len = (__u32)(log->hi - log->lo);
 	m->tgid = tgid;
 	m->n = log->n;
 }

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,7 +209,16 @@ int live__drain(struct live *l)
 
 long live__fold(struct live *l, size_t max_stacks)
 {
-	return profile__fold(l->prof, max_stacks, process_gone, NULL);
+	long folded = profile__fold(l->prof, max_stacks, process_gone, NULL);
+
+	/*
+	 * A fold frees the stacks it folded away, and its own copies, at once:
+	 * glibc would keep the pages in its arenas and a long session's RSS
+	 * step up at each fold.
+	 */
+	if (folded > 0)
+		malloc_trim(0);
+	return folded;
 }
 
 int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const char *comm)

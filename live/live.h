@@ -71,7 +71,8 @@ int live__drain(struct live *l);
  * live__fold() keeps the profile within @max_stacks stacks for a long
  * session (profile__fold(): the stacks of processes that have exited fold
  * into their command's first). The profile's stacks move when it folds:
- * what borrows their frames (a view's trie) must be made again. Returns the
+ * what borrows their frames (a view's trie) must be made again. The memory
+ * a fold frees goes back to the system. Returns the
  * number of stacks folded away, or -ENOMEM (the totals still exact).
  */
 long live__fold(struct live *l, size_t max_stacks);

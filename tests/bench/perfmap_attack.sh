@@ -61,9 +61,11 @@ jits_stop() {
 	JIT_PIDS=()
 }
 
-# measure WITH_MAPS: one run; prints "warmup_cpu_pct window_cpu_pct hwm_mb rss_mb".
+# measure WITH_MAPS: one run; prints "warmup_cpu_pct window_cpu_pct hwm_mb rss_mb" once its
+# flametop has ended and its processes are gone (the next run must not see them: flametop
+# runs system-wide, and would read their maps).
 measure() {
-	local pid t0 t1 t2
+	local pid t0 t1 t2 hwm rss
 	jits_start "$1"
 	$FLAMETOP --folded --duration $((WARMUP + WINDOW + 2)) >/dev/null 2>"$BENCH_TMP/err" &
 	pid=$!
@@ -72,11 +74,13 @@ measure() {
 	t1=$(cpu_ticks "$pid")
 	sleep $WINDOW
 	t2=$(cpu_ticks "$pid")
-	echo "$(awk -v a="$t0" -v b="$t1" -v t="$TICK" -v s=$WARMUP 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
-$(awk -v a="$t1" -v b="$t2" -v t="$TICK" -v s=$WINDOW 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
-$(($(status_kb "$pid" VmHWM) / 1024)) $(($(status_kb "$pid" VmRSS) / 1024))"
+	hwm=$(($(status_kb "$pid" VmHWM) / 1024))
+	rss=$(($(status_kb "$pid" VmRSS) / 1024))
 	wait "$pid"
 	jits_stop
+	echo "$(awk -v a="$t0" -v b="$t1" -v t="$TICK" -v s=$WARMUP 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
+$(awk -v a="$t1" -v b="$t2" -v t="$TICK" -v s=$WINDOW 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
+$hwm $rss"
 }
 
 declare -A WARM CPU HWM RSS

@@ -24,6 +24,7 @@
 #include "symbols/text_line.h"
 
 #define PERF_MAP_LINE_MAX 4096
+#define PERF_MAP_BLOCK (64 * 1024) /* bytes read at once */
 
 struct perf_map_entry {
 	uint64_t start, end;
@@ -116,36 +117,119 @@ static int perf_map__text_line(struct perf_map *pm, const char *s, size_t len)
 	return perf_map__line(pm, line, len);
 }
 
-int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t *bad)
+/* A map being read, and what may still go into it. */
+struct perf_map_reader {
+	struct perf_map *pm;
+	size_t max_bytes; /* the most perf_map__bytes() may come to */
+	size_t bad;	  /* lines skipped */
+	bool skipping;	  /* in a line too long to keep: skipped up to its newline */
+};
+
+/*
+ * Takes one line of @len bytes at @s (without its newline). Returns 0,
+ * -ENOSPC once the map holds more than the reader allows, or -ENOMEM.
+ */
+static int perf_map_reader__line(struct perf_map_reader *r, const char *s, size_t len)
 {
-	struct perf_map *pm = calloc(1, sizeof(*pm));
-	const char *s = text, *end = text + len;
-	size_t n_bad = 0;
+	int rc = perf_map__text_line(r->pm, s, len);
+
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc)
+		r->bad++;
+	return perf_map__bytes(r->pm) > r->max_bytes ? -ENOSPC : 0;
+}
+
+/*
+ * Takes the whole lines of the @len bytes at @text, the end of a line
+ * being skipped first; returns the bytes taken (those after the last
+ * newline are not), or -errno as perf_map_reader__line().
+ */
+static ssize_t perf_map_reader__lines(struct perf_map_reader *r, const char *text, size_t len)
+{
+	const char *s = text, *end = text + len, *nl;
 	int rc = 0;
 
-	*out = NULL;
-	if (!pm)
-		return -ENOMEM;
-	while (s < end && pm->n < PERF_MAP_MAX_ENTRIES) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		const char *eol = nl ? nl : end;
+	while (!rc && r->pm->n < PERF_MAP_MAX_ENTRIES &&
+	       (nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
+		if (!r->skipping)
+			rc = perf_map_reader__line(r, s, (size_t)(nl - s));
+		r->skipping = false;
+		s = nl + 1;
+	}
+	return rc ? rc : s - text;
+}
 
-		rc = perf_map__text_line(pm, s, (size_t)(eol - s));
-		if (rc == -ENOMEM)
+/* Takes the last line, of @len bytes at @rest, which has no newline. */
+static int perf_map_reader__last(struct perf_map_reader *r, const char *rest, size_t len)
+{
+	if (r->skipping || !len || r->pm->n >= PERF_MAP_MAX_ENTRIES)
+		return 0;
+	return perf_map_reader__line(r, rest, len);
+}
+
+/*
+ * Reads the lines of @fd into @r, PERF_MAP_BLOCK bytes at a time, keeping
+ * less than PERF_MAP_LINE_MAX bytes of a line not ended yet (a longer one
+ * is skipped, and counted, as it starts). Stops when the map no longer fits
+ * (-ENOSPC), at PERF_MAP_MAX_ENTRIES, or at the end of the file; a file
+ * that grows past PERF_MAP_MAX_BYTES as it is read is given up (-EFBIG).
+ */
+static int perf_map_reader__fd(struct perf_map_reader *r, int fd)
+{
+	size_t cap = PERF_MAP_LINE_MAX + PERF_MAP_BLOCK, len = 0, total = 0;
+	char *buf = malloc(cap);
+	ssize_t n, used;
+	int err = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : perf_map_reader__last(r, buf, len);
 			break;
-		if (rc)
-			n_bad++;
-		rc = 0;
-		s = eol + 1;
+		}
+		total += (size_t)n;
+		len += (size_t)n;
+		used = perf_map_reader__lines(r, buf, len);
+		if (used < 0 || total > PERF_MAP_MAX_BYTES) {
+			err = used < 0 ? (int)used : -EFBIG;
+			break;
+		}
+		if (r->pm->n >= PERF_MAP_MAX_ENTRIES)
+			break; /* the rest is ignored */
+		len -= (size_t)used;
+		memmove(buf, buf + used, len);
+		if (len >= PERF_MAP_LINE_MAX) {
+			r->bad += !r->skipping;
+			r->skipping = true;
+			len = 0;
+		}
 	}
+	free(buf);
+	return err;
+}
+
+int perf_map__read(int fd, size_t max_bytes, struct perf_map **out, size_t *bad)
+{
+	struct perf_map_reader r = {.pm = calloc(1, sizeof(*r.pm)), .max_bytes = max_bytes};
+	int err;
+
+	*out = NULL;
+	if (!r.pm)
+		return -ENOMEM;
+	err = perf_map_reader__fd(&r, fd);
 	if (bad)
-		*bad = n_bad;
-	if (rc) {
-		perf_map__free(pm);
-		return rc;
+		*bad = r.bad;
+	if (err) {
+		perf_map__free(r.pm);
+		return err;
 	}
-	perf_map__sort(pm);
-	*out = pm;
+	perf_map__sort(r.pm);
+	*out = r.pm;
 	return 0;
 }
 
@@ -218,69 +302,17 @@ static int perf_map__open_checked(const char *proc_root, uint32_t pid,
 	return fd;
 }
 
-/* Makes room for one more read in @buf, never beyond @max + 1 bytes. */
-static int grow_bounded(char **buf, size_t *cap, size_t max)
-{
-	size_t want = *cap ? *cap * 2 : 64 * 1024;
-	char *p;
-
-	if (*cap > max)
-		return -EFBIG;
-	if (want > max + 1)
-		want = max + 1;
-	p = realloc(*buf, want);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = want;
-	return 0;
-}
-
-/* Reads all of @fd, at most @max bytes, into a new buffer; returns its length or -errno. */
-static ssize_t read_bounded(int fd, size_t max, char **out)
-{
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	ssize_t n = 0;
-	int err = 0;
-
-	while (!err) {
-		if (len == cap && (err = grow_bounded(&buf, &cap, max)) != 0)
-			break;
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	if (!err && n < 0)
-		err = -errno;
-	if (err) {
-		free(buf);
-		return err;
-	}
-	*out = buf;
-	return (ssize_t)len;
-}
-
-int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id,
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id, size_t max_bytes,
 		   struct perf_map **out)
 {
 	struct perf_map_id now;
 	int fd = perf_map__open_checked(proc_root, pid, id, &now), err;
-	char *text = NULL;
-	ssize_t len;
 
 	*out = NULL;
 	if (fd < 0)
 		return fd;
-	len = read_bounded(fd, PERF_MAP_MAX_BYTES, &text);
+	err = perf_map__read(fd, max_bytes, out, NULL);
 	close(fd);
-	if (len < 0)
-		return (int)len;
-	err = perf_map__parse(text, (size_t)len, out, NULL);
-	free(text);
 	if (!err && id)
 		*id = now;
 	return err;

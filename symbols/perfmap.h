@@ -19,15 +19,19 @@
 struct perf_map;
 
 /*
- * perf_map__parse() reads the perf-map lines of the @len bytes at @text (at most
- * PERF_MAP_MAX_ENTRIES entries; more are ignored). Malformed lines, lines
- * longer than 4 KiB, zero sizes and ranges that wrap around are skipped and
- * counted in *@bad when @bad is not NULL. Names are sanitized and capped
- * where they are read. When two entries start at one address the later
- * line wins (a JIT reusing memory). Returns 0 and a map in *@out (possibly
- * empty), or -errno.
+ * perf_map__read() reads the perf-map lines of @fd from where it is, a
+ * block at a time, and stops as soon as the map they make holds more than
+ * @max_bytes (perf_map__bytes()): it cannot fit, and the file is read no
+ * further (-ENOSPC). At most PERF_MAP_MAX_ENTRIES entries are kept (the
+ * lines after them are not parsed), and a file that grows past PERF_MAP_MAX_BYTES
+ * as it is read is given up (-EFBIG). Malformed lines, lines longer than
+ * 4 KiB, lines with a NUL, zero sizes and ranges that wrap around are
+ * skipped and counted in *@bad when @bad is not NULL. Names are sanitized
+ * and capped where they are read. When two entries start at one address
+ * the later line wins (a JIT reusing memory). Returns 0 and a map in *@out
+ * (possibly empty), or -errno.
  */
-int perf_map__parse(const char *text, size_t len, struct perf_map **out, size_t *bad);
+int perf_map__read(int fd, size_t max_bytes, struct perf_map **out, size_t *bad);
 
 /* The version of a perf map file read: a file with all four the same is not read again. */
 struct perf_map_id {
@@ -48,11 +52,12 @@ struct perf_map_id {
  *
  * When @id is not NULL it names the version read last (zeroed: none):
  * the same file with the same size and modification time is not read
- * again (-EALREADY); *@id is updated when the file is read. Returns 0 and
- * the map in *@out, -ENOENT when there is none, -EPERM or -EACCES when it
- * is refused, -EALREADY, or another -errno.
+ * again (-EALREADY); *@id is updated when the file is read. The file is
+ * read by perf_map__read() with @max_bytes: -ENOSPC when its map is larger.
+ * Returns 0 and the map in *@out, -ENOENT when there is none, -EPERM or
+ * -EACCES when it is refused, -EALREADY, -ENOSPC, or another -errno.
  */
-int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id,
+int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id, size_t max_bytes,
 		   struct perf_map **out);
 
 /*

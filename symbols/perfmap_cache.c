@@ -5,6 +5,7 @@
  */
 #include "symbols/perfmap_cache.h"
 
+#include <errno.h>
 #include <string.h>
 
 void perf_map_cache__init(struct perf_map_cache *c, size_t max_bytes)
@@ -19,10 +20,13 @@ static struct perf_map_slot *perf_map_slot__of(struct lru_node *node)
 	return lru_entry(node, struct perf_map_slot, lru);
 }
 
-/* Drops the map of @slot for the budget: it is read again once there is room. */
-static void perf_map_cache__drop(struct perf_map_cache *c, struct perf_map_slot *slot)
+/*
+ * Drops the map of @slot for the budget, in which it needs @bytes: it is
+ * read again once there is room for them.
+ */
+static void perf_map_cache__drop(struct perf_map_cache *c, struct perf_map_slot *slot, size_t bytes)
 {
-	slot->dropped_bytes = slot->lru.bytes;
+	slot->dropped_bytes = bytes;
 	lru__remove(&c->maps, &slot->lru);
 	perf_map__free(slot->map);
 	slot->map = NULL;
@@ -30,7 +34,10 @@ static void perf_map_cache__drop(struct perf_map_cache *c, struct perf_map_slot 
 	c->dropped++;
 }
 
-/* Puts @fresh in @slot, in place of its map, and makes room for it. */
+/*
+ * Puts @fresh (at most the whole budget) in @slot, in place of its map,
+ * and makes room for it.
+ */
 static void perf_map_cache__install(struct perf_map_cache *c, struct perf_map_slot *slot,
 				    struct perf_map *fresh)
 {
@@ -43,9 +50,7 @@ static void perf_map_cache__install(struct perf_map_cache *c, struct perf_map_sl
 	lru__add(&c->maps, &slot->lru, perf_map__bytes(fresh));
 	while (c->maps.bytes > c->max_bytes && (old = lru__oldest(&c->maps)) != NULL &&
 	       old != &slot->lru)
-		perf_map_cache__drop(c, perf_map_slot__of(old));
-	if (c->maps.bytes > c->max_bytes)
-		perf_map_cache__drop(c, slot);
+		perf_map_cache__drop(c, perf_map_slot__of(old), old->bytes);
 }
 
 /* Whether @slot's file may be looked at in @pass. */
@@ -73,6 +78,7 @@ const char *perf_map_cache__lookup(struct perf_map_cache *c, struct perf_map_slo
 {
 	const char *name = perf_map_slot__name(slot, addr);
 	struct perf_map *fresh;
+	int err;
 
 	if (name) {
 		lru__touch(&c->maps, &slot->lru);
@@ -81,14 +87,22 @@ const char *perf_map_cache__lookup(struct perf_map_cache *c, struct perf_map_slo
 	if (!perf_map_cache__may_look(c, slot, pass))
 		return NULL;
 	slot->looked_pass = pass;
-	if (perf_map__open(proc_root, pid, &slot->id, &fresh))
+	err = perf_map__open(proc_root, pid, &slot->id, c->max_bytes, &fresh);
+	if (err == -ENOSPC) {
+		/* Larger than the whole budget: read no further, and dropped. */
+		c->reads++;
+		*changed = slot->map != NULL;
+		perf_map_cache__drop(c, slot, c->max_bytes + 1);
+		return NULL;
+	}
+	if (err)
 		return NULL; /* unchanged, gone or refused: what was read stays */
 	c->reads++;
 	name = perf_map__lookup(fresh, addr);
 	perf_map_slot__count_read(slot, pass, name != NULL);
 	perf_map_cache__install(c, slot, fresh);
 	*changed = true;
-	return slot->map ? name : NULL;
+	return name;
 }
 
 const char *perf_map_slot__name(const struct perf_map_slot *slot, uint64_t addr)

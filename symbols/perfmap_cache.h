@@ -25,7 +25,7 @@ struct perf_map_slot {
 	struct lru_node lru;	/* on the cache's list while it holds a map */
 	struct perf_map *map;	/* NULL: none read, or dropped */
 	struct perf_map_id id;	/* the version of the file read last; zeros: none */
-	size_t dropped_bytes;	/* the map's bytes when dropped for the budget; 0: not dropped */
+	size_t dropped_bytes;	/* what the map needs, dropped for the budget; 0: not dropped */
 	uint64_t looked_pass;	/* the pass the file was last looked at */
 	uint64_t next_pass;	/* no look before this pass ... */
 	uint64_t backoff;	/* ... set this many passes after a re-read that named nothing */
@@ -49,9 +49,10 @@ void perf_map_cache__init(struct perf_map_cache *c, size_t max_bytes);
  * re-read that named nothing holds it off (2, 4, ... PERF_MAP_BACKOFF_MAX
  * passes). A file that cannot be read keeps the map read before. A map read
  * in takes its place under the budget: the least recently used maps of
- * other slots are dropped to make room, and a map larger than the whole
- * budget is dropped itself; a dropped map is read again (on a miss) only
- * once the budget has room for it. *@changed is set to true
+ * other slots are dropped to make room. A map larger than the whole budget
+ * is read only until it passes it (perf_map__read()), and dropped with
+ * the map the slot held; a dropped map is read again (on a miss) only
+ * once the budget has room for it, one larger than the budget never. *@changed is set to true
  * when the map of @slot was replaced (the names it gives may differ). The
  * name lives until the slot's map is replaced or dropped.
  */

@@ -95,6 +95,16 @@ static size_t sanitize__ellipsis(char *dst, size_t room)
 	return n;
 }
 
+/* The number of printable ASCII bytes (each a unit kept as it is) at @s, at most @max. */
+static size_t ascii_run(const unsigned char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n] >= 0x20 && s[n] < 0x7f)
+		n++;
+	return n;
+}
+
 size_t sanitize_name(char *dst, size_t size, const char *src, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)src;
@@ -103,9 +113,21 @@ size_t sanitize_name(char *dst, size_t size, const char *src, size_t len)
 
 	len = strnlen(src, len);
 	while (pos < len) {
-		struct utf8_unit u = utf8_unit__next(s + pos, len - pos);
-		size_t w = u.valid ? u.len : 1;
+		/* Printable ASCII that leaves room for "..", copied at once (the common case). */
+		size_t room = out + 2 <= cap ? cap - out - 2 : 0;
+		size_t run = ascii_run(s + pos, len - pos < room ? len - pos : room);
+		struct utf8_unit u;
+		size_t w;
 
+		if (run) {
+			memcpy(dst + out, s + pos, run);
+			out += run;
+			keep = out;
+			pos += run;
+			continue;
+		}
+		u = utf8_unit__next(s + pos, len - pos);
+		w = u.valid ? u.len : 1;
 		if (out + w > cap) {
 			/* Cut after the last unit that leaves room for "..". */
 			out = keep + sanitize__ellipsis(dst + keep, cap - keep);

@@ -45,12 +45,13 @@ static int digit_value(char c)
 
 int text_line__parse_u64(const char **s, unsigned int base, uint64_t *val)
 {
+	const uint64_t most = UINT64_MAX / base, last = UINT64_MAX % base; /* most * base + last */
 	const char *p = *s;
 	uint64_t v = 0;
 	int d;
 
 	while ((d = digit_value(*p)) >= 0 && (unsigned int)d < base) {
-		if (v > (UINT64_MAX - (uint64_t)d) / base)
+		if (v > most || (v == most && (uint64_t)d > last))
 			return -EINVAL;
 		v = v * base + (uint64_t)d;
 		p++;

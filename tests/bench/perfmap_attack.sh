@@ -7,7 +7,7 @@
 # time per wall second over the window (utime + stime of all its threads,
 # after the warmup in which it reads the maps once), its CPU during the
 # warmup, its peak RSS (VmHWM) and its RSS at the end, and what its summary
-# says of the maps. Measured, never asserted.
+# says of the maps. Each run ends before the next starts. Measured, never asserted.
 . "$(dirname "$0")/../bench_lib.sh"
 
 WARMUP=10
@@ -35,8 +35,10 @@ chmod 711 "$BENCH_TMP"
 mkdir -m 755 "$BENCH_TMP/bin"
 cp "$WORKLOADS/jit_spin" "$BENCH_TMP/bin/"
 JIT_PIDS=()
-MAPS=()
-on_exit 'for p in "${JIT_PIDS[@]}"; do kill "$p" 2>/dev/null; done; rm -f "${MAPS[@]}"'
+# The JIT processes of the run under way, a pid a line: a run is measured in a subshell, so an
+# interrupted one is cleaned up from here.
+RUNNING=$BENCH_TMP/running
+on_exit '[ -f "$RUNNING" ] && while read -r p; do kill "$p"; rm -f "/tmp/perf-$p.map"; done <"$RUNNING" 2>/dev/null'
 
 # jits_start WITH_MAPS: four jit_spin as nobody, with the map when WITH_MAPS is 1.
 jits_start() {
@@ -47,7 +49,7 @@ jits_start() {
 			"$BENCH_TMP/bin/jit_spin" $((WARMUP + WINDOW + 20)) >/dev/null &
 		p=$!
 		JIT_PIDS+=("$p")
-		MAPS+=("/tmp/perf-$p.map")
+		echo "$p" >>"$RUNNING"
 		if [ "$1" = 1 ]; then
 			cp "$BENCH_TMP/map" "/tmp/perf-$p.map"
 			chown $NOBODY:$NOBODY "/tmp/perf-$p.map"
@@ -56,14 +58,20 @@ jits_start() {
 }
 jits_stop() {
 	local p
-	for p in "${JIT_PIDS[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	rm -f "${MAPS[@]}"
+	for p in "${JIT_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+		rm -f "/tmp/perf-$p.map"
+	done
+	rm -f "$RUNNING"
 	JIT_PIDS=()
 }
 
-# measure WITH_MAPS: one run; prints "warmup_cpu_pct window_cpu_pct hwm_mb rss_mb".
+# measure WITH_MAPS: one run; prints "warmup_cpu_pct window_cpu_pct hwm_mb rss_mb" once its
+# flametop has ended and its processes are gone (the next run must not see them: flametop
+# runs system-wide, and would read their maps).
 measure() {
-	local pid t0 t1 t2
+	local pid t0 t1 t2 hwm rss
 	jits_start "$1"
 	$FLAMETOP --folded --duration $((WARMUP + WINDOW + 2)) >/dev/null 2>"$BENCH_TMP/err" &
 	pid=$!
@@ -72,11 +80,13 @@ measure() {
 	t1=$(cpu_ticks "$pid")
 	sleep $WINDOW
 	t2=$(cpu_ticks "$pid")
-	echo "$(awk -v a="$t0" -v b="$t1" -v t="$TICK" -v s=$WARMUP 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
-$(awk -v a="$t1" -v b="$t2" -v t="$TICK" -v s=$WINDOW 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
-$(($(status_kb "$pid" VmHWM) / 1024)) $(($(status_kb "$pid" VmRSS) / 1024))"
+	hwm=$(($(status_kb "$pid" VmHWM) / 1024))
+	rss=$(($(status_kb "$pid" VmRSS) / 1024))
 	wait "$pid"
 	jits_stop
+	echo "$(awk -v a="$t0" -v b="$t1" -v t="$TICK" -v s=$WARMUP 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
+$(awk -v a="$t1" -v b="$t2" -v t="$TICK" -v s=$WINDOW 'BEGIN { printf "%.1f", 100 * (b - a) / t / s }') \
+$hwm $rss"
 }
 
 declare -A WARM CPU HWM RSS
@@ -97,8 +107,9 @@ echo "Four processes (as nobody) run JIT code; with a ${MAP_MB} MB perf map each
 echo "$MAP_LINES entries never cover that code, every sample of it misses the map. flametop"
 echo "\`--folded\` runs system-wide, one pass a second; CPU is % of one CPU over the ${WINDOW} s"
 echo "after a ${WARMUP} s warmup (in which the maps are read once), RSS in MB; median (min-max)"
-echo "of $BENCH_RUNS runs. A map is read again only when its file changed, and all of them"
-echo "share one budget; the summary said: \`${SAID:-nothing}\`."
+echo "of $BENCH_RUNS runs. A map is read again only when its file changed, all of them share"
+echo "one budget, and one that cannot fit in it is read only until it passes it; the summary"
+echo "said: \`${SAID:-nothing}\`."
 echo
 for c in 0 1; do
 	[ "$c" = 0 ] && label="4 JIT processes, no perf map" || label="4 JIT processes, ${MAP_MB} MB perf maps"

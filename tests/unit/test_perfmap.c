@@ -8,18 +8,40 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "symbols/perfmap.h"
 #include "symbols/perfmap_cache.h"
 #include "symbols/sanitize.h"
 
+/* A file (in memory) holding the @len bytes at @text, its offset at the start. */
+static int text_fd(const char *text, size_t len)
+{
+	int fd = memfd_create("perf-map", MFD_CLOEXEC);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
+/* perf_map__read() of the @len bytes at @text, with a budget of @max_bytes. */
+static int read_text(const char *text, size_t len, size_t max_bytes, struct perf_map **pm,
+		     size_t *bad)
+{
+	int fd = text_fd(text, len), err = perf_map__read(fd, max_bytes, pm, bad);
+
+	close(fd);
+	assert_true(err ? *pm == NULL : *pm != NULL);
+	return err;
+}
+
 static struct perf_map *parse(const char *text, size_t *bad)
 {
 	struct perf_map *pm = NULL;
 
-	assert_int_equal(perf_map__parse(text, strlen(text), &pm, bad), 0);
-	assert_non_null(pm);
+	assert_int_equal(read_text(text, strlen(text), SIZE_MAX, &pm, bad), 0);
 	return pm;
 }
 
@@ -112,13 +134,13 @@ static void test_hostile_lines(void **state)
 	expect_name(pm, 0x1000, NULL);
 	perf_map__free(pm);
 	/* A NUL inside a line. */
-	assert_int_equal(perf_map__parse("1000 10 a\0b\n2000 10 c\n", 21, &pm, &bad), 0);
+	assert_int_equal(read_text("1000 10 a\0b\n2000 10 c\n", 21, SIZE_MAX, &pm, &bad), 0);
 	assert_int_equal(bad, 1);
 	expect_name(pm, 0x1000, NULL);
 	expect_name(pm, 0x2000, "c");
 	perf_map__free(pm);
 	/* Nothing at all. */
-	assert_int_equal(perf_map__parse("", 0, &pm, NULL), 0);
+	assert_int_equal(read_text("", 0, SIZE_MAX, &pm, NULL), 0);
 	assert_int_equal(perf_map__count(pm), 0);
 	expect_name(pm, 0, NULL);
 	assert_false(perf_map__covers(pm, 0, UINT64_MAX));
@@ -143,6 +165,94 @@ static void test_long_names_capped(void **state)
 	perf_map__free(pm);
 }
 
+/* Lines longer than 4 KiB that span the blocks the file is read in: each skipped, and counted. */
+static void test_long_lines_across_blocks(void **state)
+{
+	static const char head[] = "1000 10 before\n", mid[] = "\n2000 10 after\n";
+	size_t len = 0, bad = 0, long_line = 200 * 1024;
+	char *text = malloc(2 * long_line + 64);
+	struct perf_map *pm;
+
+	(void)state;
+	assert_non_null(text);
+	memcpy(text, head, sizeof(head) - 1);
+	len += sizeof(head) - 1;
+	memset(text + len, 'a', long_line);
+	len += long_line;
+	memcpy(text + len, mid, sizeof(mid) - 1);
+	len += sizeof(mid) - 1;
+	memset(text + len, 'b', long_line); /* the last line, without a newline */
+	len += long_line;
+	assert_int_equal(read_text(text, len, SIZE_MAX, &pm, &bad), 0);
+	assert_int_equal(bad, 2);
+	assert_int_equal(perf_map__count(pm), 2);
+	expect_name(pm, 0x1000, "before");
+	expect_name(pm, 0x2000, "after");
+	perf_map__free(pm);
+	free(text);
+}
+
+/*
+ * The text of a perf map of @n entries, 16 bytes apart from 0x10000000,
+ * named like a JIT's ("LazyCompile:~fn_0000042 x.js:1"), and then @n_bad
+ * malformed lines; its length in *@len.
+ */
+static char *jit_map_text(size_t n, size_t n_bad, size_t *len)
+{
+	size_t cap = (n + n_bad) * 48 + 1, used = 0;
+	char *text = malloc(cap);
+
+	assert_non_null(text);
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(text + used, cap - used,
+					 "%zx 10 LazyCompile:~fn_%07zu x.js:1\n",
+					 0x10000000 + i * 16, i);
+	for (size_t i = 0; i < n_bad; i++)
+		used += (size_t)snprintf(text + used, cap - used, "not a perf map line\n");
+	*len = used;
+	return text;
+}
+
+/*
+ * A map that cannot fit in the bytes it is given is not read past them:
+ * the read stops at the line that goes over, and nothing after it is
+ * parsed (the malformed lines at its end are never met) or read but the
+ * block it was in. A map that fits, even exactly, is read whole.
+ */
+static void test_read_stops_past_the_budget(void **state)
+{
+	size_t len, bad = 99, whole;
+	char *text = jit_map_text(40000, 100, &len);
+	struct perf_map *pm;
+	off_t read_to;
+	int fd;
+
+	(void)state;
+	/* Read whole, it takes this much. */
+	assert_int_equal(read_text(text, len, SIZE_MAX, &pm, &bad), 0);
+	assert_int_equal(perf_map__count(pm), 40000);
+	assert_int_equal(bad, 100);
+	whole = perf_map__bytes(pm);
+	perf_map__free(pm);
+	assert_true(whole > 1 << 20);
+	/* Given 64 KiB: stopped early. */
+	fd = text_fd(text, len);
+	assert_int_equal(perf_map__read(fd, 64 << 10, &pm, &bad), -ENOSPC);
+	assert_null(pm);
+	assert_int_equal(bad, 0);
+	read_to = lseek(fd, 0, SEEK_CUR);
+	if (read_to < 0 || (size_t)read_to > len / 8)
+		fail_msg("%jd bytes of %zu read for a 64 KiB budget", (intmax_t)read_to, len);
+	close(fd);
+	/* Given one byte less than it takes: refused; given what it takes: read whole. */
+	assert_int_equal(read_text(text, len, whole - 1, &pm, NULL), -ENOSPC);
+	assert_int_equal(read_text(text, len, whole, &pm, NULL), 0);
+	assert_int_equal(perf_map__count(pm), 40000);
+	expect_name(pm, 0x10000000 + 39999 * 16, "LazyCompile:~fn_0039999 x.js:1");
+	perf_map__free(pm);
+	free(text);
+}
+
 /*
  * Makes "<tmp>/<name>/4242" with a status file (namespace pid 17, euid
  * @euid) and a root directory holding tmp/. Returns the proc root in @root.
@@ -163,7 +273,7 @@ static void fake_proc(const char *name, unsigned int euid, char *root, size_t si
 static int open_map(const char *root, struct perf_map **pm)
 {
 	*pm = NULL;
-	return perf_map__open(root, 4242, NULL, pm);
+	return perf_map__open(root, 4242, NULL, SIZE_MAX, pm);
 }
 
 static void test_open_by_namespace_pid(void **state)
@@ -288,7 +398,7 @@ static void write_map(const char *root, const char *text, time_t mtime)
 static int reopen_map(const char *root, struct perf_map_id *id)
 {
 	struct perf_map *pm = NULL;
-	int err = perf_map__open(root, 4242, id, &pm);
+	int err = perf_map__open(root, 4242, id, SIZE_MAX, &pm);
 
 	assert_true(err ? pm == NULL : pm != NULL);
 	perf_map__free(pm);
@@ -420,6 +530,50 @@ static void test_cache_budget(void **state)
 }
 
 /*
+ * A map that grows past the whole budget is read only until it passes it,
+ * and dropped with the map its slot held, and counted; it is not read
+ * again, even changed. Another process's map, which fits, still names its code.
+ */
+static void test_cache_map_over_budget(void **state)
+{
+	struct perf_map_slot slots[2];
+	struct perf_map_cache c;
+	char root[600], path[800];
+	bool changed = false;
+	uint64_t pass;
+	size_t len;
+	char *text;
+
+	(void)state;
+	memset(slots, 0, sizeof(slots));
+	snprintf(root, sizeof(root), "%s/over", unit_tmpdir());
+	fake_jit(root, 301, "fn_grows");
+	fake_jit(root, 302, "fn_fits");
+	perf_map_cache__init(&c, 64 << 10);
+	expect_cached(&c, &slots[0], root, 301, 1, "fn_grows");
+	expect_cached(&c, &slots[1], root, 302, 1, "fn_fits");
+	text = jit_map_text(40000, 0, &len);
+	snprintf(path, sizeof(path), "%s/301/root/tmp/perf-301.map", root);
+	unit_write_file(path, text);
+	free(text);
+	assert_null(perf_map_cache__lookup(&c, &slots[0], root, 301, 0x10000000, 2, &changed));
+	assert_true(changed);
+	assert_null(slots[0].map);
+	assert_int_equal(c.reads, 3);
+	assert_int_equal(c.dropped, 1);
+	assert_int_equal(c.maps.bytes, one_entry_bytes());
+	for (pass = 3; pass < 3 + 2 * PERF_MAP_BACKOFF_MAX; pass++) {
+		if (pass == 4)
+			unit_sh("echo '10 10 more' >> '%s'", path);
+		assert_null(cache_name(&c, &slots[0], root, 301, 0x10000000, pass));
+	}
+	assert_int_equal(c.reads, 3);
+	expect_cached(&c, &slots[1], root, 302, pass, "fn_fits");
+	perf_map_cache__clear(&c, &slots[0]);
+	perf_map_cache__clear(&c, &slots[1]);
+}
+
+/*
  * A map whose entries never hold the address that misses (JIT code it
  * does not describe): not read again while it is unchanged; changed every
  * pass, read again after 2, 4, 8, ... PERF_MAP_BACKOFF_MAX passes.
@@ -461,7 +615,7 @@ static void test_gone_process(void **state)
 	struct perf_map *pm;
 
 	(void)state;
-	assert_int_equal(perf_map__open("/nonexistent-proc", 4242, NULL, &pm), -ENOENT);
+	assert_int_equal(perf_map__open("/nonexistent-proc", 4242, NULL, SIZE_MAX, &pm), -ENOENT);
 	assert_null(pm);
 }
 
@@ -472,6 +626,8 @@ int main(void)
 	    cmocka_unit_test(test_later_entry_wins),
 	    cmocka_unit_test(test_hostile_lines),
 	    cmocka_unit_test(test_long_names_capped),
+	    cmocka_unit_test(test_long_lines_across_blocks),
+	    cmocka_unit_test(test_read_stops_past_the_budget),
 	    cmocka_unit_test(test_open_by_namespace_pid),
 	    cmocka_unit_test(test_refuses_what_is_not_a_plain_file),
 	    cmocka_unit_test(test_symlinks_stay_in_the_root),
@@ -479,6 +635,7 @@ int main(void)
 	    cmocka_unit_test(test_read_again_when_changed),
 	    cmocka_unit_test(test_cache_budget),
 	    cmocka_unit_test(test_cache_misses_cost_little),
+	    cmocka_unit_test(test_cache_map_over_budget),
 	    cmocka_unit_test(test_gone_process),
 	};
 

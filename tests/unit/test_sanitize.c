@@ -143,6 +143,51 @@ static void test_cut_with_dots(void **state)
 	check("\xe2\x82\xac\xe2\x82\xac", 7, "\xe2\x82\xac\xe2\x82\xac");
 }
 
+/*
+ * At every size, a name that does not fit is its whole sanitized form cut
+ * at the last character boundary that leaves room for "..", then "..".
+ * Runs of plain ASCII, controls and multibyte characters meet the cut in
+ * every position.
+ */
+static void test_cut_at_every_size(void **state)
+{
+	static const char src[] = "ab\x1b"
+				  "cd\xe2\x82\xac"
+				  "efgh\xc3\xa9"
+				  "ij\x7f"
+				  "k\xf0\x9f\x98\x80"
+				  "lmnopqrstu\xe2\x80\xae"
+				  "vw";
+	char whole[128], dst[128], want[128];
+	size_t n = sanitize_name(whole, sizeof(whole), src, strlen(src));
+
+	(void)state;
+	assert_string_equal(whole, "ab?cd\xe2\x82\xac"
+				   "efgh\xc3\xa9"
+				   "ij?k\xf0\x9f\x98\x80"
+				   "lmnopqrstu?vw");
+	for (size_t size = 1; size <= n + 3; size++) {
+		size_t cap = size - 1, k = 0;
+
+		if (n <= cap) {
+			strcpy(want, whole);
+		} else {
+			for (size_t i = 0; i + 2 <= cap;
+			     i++) /* boundaries: not continuation bytes */
+				if (((unsigned char)whole[i] & 0xc0) != 0x80)
+					k = i;
+			memcpy(want, whole, k);
+			memcpy(want + k, "..", 2);
+			want[k + (cap - k < 2 ? cap - k : 2)] = '\0';
+		}
+		memset(dst, 'X', sizeof(dst));
+		assert_int_equal(sanitize_name(dst, size, src, strlen(src)), strlen(want));
+		if (strcmp(dst, want))
+			fail_msg("size %zu: got \"%s\", wanted \"%s\"", size, dst, want);
+		assert_int_equal(dst[size], 'X');
+	}
+}
+
 static void test_tiny_buffers(void **state)
 {
 	(void)state;
@@ -182,6 +227,7 @@ int main(void)
 	    cmocka_unit_test(test_valid_multibyte_kept),
 	    cmocka_unit_test(test_len_and_nul_bound_input),
 	    cmocka_unit_test(test_cut_with_dots),
+	    cmocka_unit_test(test_cut_at_every_size),
 	    cmocka_unit_test(test_tiny_buffers),
 	    cmocka_unit_test(test_terminates_without_reading_past_nul_or_writing_past_size),
 	};

@@ -565,7 +565,8 @@ static bool open_cfi(const struct elf_file *bin, const struct elf_file *debug,
 
 	*src = (struct cfi_source){ .elf = elf_file__elf(bin), .eh_frame = true,
 				    .name = ".eh_frame" };
-	src->scn = elf_file__find(bin, ".eh_frame", SHT_PROGBITS);
+	/* Any type: LLVM's linkers mark it SHT_X86_64_UNWIND. */
+	src->scn = elf_file__find(bin, ".eh_frame", SHT_NULL);
 	if (src->scn && (src->cfi = dwarf_getcfi_elf(src->elf)) != NULL)
 		return true;
 	src->eh_frame = false;

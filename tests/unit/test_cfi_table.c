@@ -783,6 +783,28 @@ static uint32_t entries_before(const struct eh_layout *l, size_t cut)
 	return bits;
 }
 
+/* LLVM's linkers give .eh_frame the type SHT_X86_64_UNWIND: the same table comes of it. */
+static void test_eh_frame_typed_unwind(void **state)
+{
+	struct fixture *f = *state;
+	struct eh_layout l;
+	struct cfi_table t;
+	Elf64_Shdr sh;
+	uint8_t *image;
+	size_t len;
+
+	image = unit_read_file(CFI_RULES, &len);
+	eh_layout_read(CFI_RULES, image, &l);
+	memcpy(&sh, image + l.eh_shdr, sizeof(sh));
+	assert_int_equal(sh.sh_type, SHT_PROGBITS);
+	sh.sh_type = SHT_X86_64_UNWIND;
+	memcpy(image + l.eh_shdr, &sh, sizeof(sh));
+	assert_int_equal(build_image(image, len, f->dict, &t), 0);
+	assert_same_rows(&t, &f->t);
+	cfi_table__free(&t);
+	free(image);
+}
+
 static void test_truncated_eh_frame(void **state)
 {
 	struct fixture *f = *state;
@@ -1114,6 +1136,7 @@ int main(void)
 	    FIXTURE_TEST(test_debug_file),
 	    cmocka_unit_test(test_no_cfi),
 	    cmocka_unit_test(test_not_x86_64),
+	    FIXTURE_TEST(test_eh_frame_typed_unwind),
 	    FIXTURE_TEST(test_truncated_eh_frame),
 	    FIXTURE_TEST(test_damaged_entries),
 	    FIXTURE_TEST(test_random_damage),

@@ -15,8 +15,9 @@
 #include "tui/view.h"
 
 #define DRAIN_PERIOD 1.0 /* seconds between drains of the capture */
-#define FIRST_REFRESH 0.1 /* seconds from start (or r, or m) to the first screen with data */
-#define QUICK_REFRESH 0.25 /* seconds between refreshes while the first ones find nothing */
+#define FIRST_REFRESH 0.05 /* seconds from start (or r, or m) to the first screen with data */
+#define QUICK_REFRESH 0.25 /* seconds between refreshes while the first ones find little ... */
+#define QUICK_EVENTS 100   /* ... fewer events than this */
 #define APP_RESIZE (1u << 16) /* beside the ACT_* flags: the terminal changed size */
 /*
  * Seconds one read of the capture may take: keys (q) and signals are
@@ -309,12 +310,14 @@ static bool fold(struct app *a)
  * A refresh: the interval closes and becomes the recent window, its span
  * and rate go to the header; the profile folds when over its limit; shown
  * unless the display is paused. While the
- * first refreshes after a start find nothing, the next comes soon.
+ * first refreshes after a start find little, the next comes soon: the
+ * first screen, from a twentieth of a second of sampling, is soon followed
+ * by fuller ones.
  */
 static unsigned int refresh_data(struct app *a)
 {
 	double now = now_seconds(), span;
-	uint64_t events;
+	uint64_t events, fresh = 0;
 	bool folded;
 
 	drain(a);
@@ -326,15 +329,15 @@ static unsigned int refresh_data(struct app *a)
 	a->info.span = span;
 	a->info.covered = a->covered[a->mode];
 	if (read_events(a, &events, &a->info.lost, true)) {
-		a->info.rate = span > 0 ? (double)(events - a->last_events) / span : -1;
+		fresh = events - a->last_events;
+		a->info.rate = span > 0 ? (double)fresh / span : -1;
 		a->last_events = events;
 	}
 	a->next_refresh = now + a->view.delay;
 	if (a->view.paused) /* its picture stays, folded: the view is made again */
 		return folded ? ACT_REBUILD : 0;
 	publish(a);
-	if (now < a->quick_until && !profile__total(a->shown, WINDOW_RECENT) &&
-	    QUICK_REFRESH < a->view.delay)
+	if (now < a->quick_until && fresh < QUICK_EVENTS && QUICK_REFRESH < a->view.delay)
 		a->next_refresh = now + QUICK_REFRESH;
 	return ACT_REBUILD;
 }
@@ -545,7 +548,7 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 			view__say(&a.view, true,
 				  "kernel addresses are hidden (kptr_restrict): kernel frames show "
 				  "as [unknown]");
-		/* The first screen comes from the first tenth of a second of sampling:
+		/* The first screen comes from the first twentieth of a second of sampling:
 		 * a tree at once, not an empty screen for a whole refresh delay. */
 		a.next_drain = a.next_refresh;
 		ret = run_screen(&a, err, err_size);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * output_file: a file the outputs are written to whole or not at all. The
- * data go to a new temporary file beside the target (same directory, made
- * with O_EXCL: it never follows a link), which takes the target's name
- * only once complete (rename): a crash never leaves a half-written file at
- * the name. What is in the way is refused, never written through: a
+ * data go to a new file without a name in the target's directory
+ * (O_TMPFILE; where the file system cannot, a temporary file made with
+ * O_EXCL: it never follows a link), which takes the target's name only once
+ * complete (rename): a crash never leaves a half-written file at the name,
+ * and a process killed before (kill -9) leaves no file at all. What is in the way is refused, never written through: a
  * symbolic link, and (as the kernel's protected_regular rule has it) a
  * file in a world-writable sticky directory (/tmp) owned neither by this
  * user nor by the directory's owner. A FIFO or device (/dev/null) is
@@ -13,11 +14,14 @@
 #ifndef FLAMETOP_OUTPUT_FILE_H
 #define FLAMETOP_OUTPUT_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct output_file {
-	FILE *f;   /* write here */
-	char *tmp; /* the temporary file's path; NULL: @f is the target itself */
+	FILE *f;       /* write here */
+	char *tmp;     /* the temporary file's path (its template while unnamed); NULL: @f
+			* is the target itself */
+	bool unnamed;  /* @f has no name yet (O_TMPFILE) */
 };
 
 /*

@@ -63,7 +63,8 @@ $FLAMETOP -i "$FIXTURE" --folded -o /dev/null 2>"$TEST_TMP/err"
 check "-o /dev/null (a device) is written directly (exit $?)" [ -c /dev/null ]
 
 # 4. Killed while it works (here: waiting for its input), flametop leaves the
-# file at the name as it was: not emptied, not half written.
+# file at the name as it was: not emptied, not half written; and, its output
+# having no name until it is complete, nothing beside it.
 echo "old whole" >"$TEST_TMP/kept.folded"
 mkfifo "$TEST_TMP/in.fifo"
 start_bg $FLAMETOP -i "$TEST_TMP/in.fifo" --folded -o "$TEST_TMP/kept.folded"
@@ -75,4 +76,6 @@ exec 4>&-
 wait "$bg_pid" 2>/dev/null
 check "killed while writing: the file at the name is the old one, whole" \
 	bash -c "[ \"\$(cat '$TEST_TMP/kept.folded')\" = 'old whole' ]"
+check "killed while writing: no temporary file is left beside it" \
+	bash -c "[ -z \"\$(ls -A '$TEST_TMP' | grep '^\\.kept\\.folded\\.')\" ]"
 exit 0

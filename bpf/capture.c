@@ -7,7 +7,6 @@
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "bpf/unwind_maps.h"
 #include "capture.skel.h"
 #include "profile/hash_index.h" /* a generic index: no profile type comes with it */
+#include "thread.h"
 
 #define MIN_STACK_ENTRIES 1024
 #define MAX_MAP_ENTRIES (1u << 22)
@@ -560,7 +560,7 @@ static void start_deadline(struct capture *cap, double seconds)
 
 	cap->deadline_at.tv_sec = (time_t)at;
 	cap->deadline_at.tv_nsec = (long)((at - (double)cap->deadline_at.tv_sec) * 1e9);
-	cap->deadline_on = pthread_create(&cap->deadline, NULL, pause_at_deadline, cap) == 0;
+	cap->deadline_on = thread_start(&cap->deadline, pause_at_deadline, cap) == 0;
 	/* It runs for microseconds once awake: SCHED_FIFO, as root, so nothing delays it. */
 	if (cap->deadline_on)
 		pthread_setschedparam(cap->deadline, SCHED_FIFO,
@@ -686,14 +686,10 @@ static int map_pair__wait(struct map_pair *p)
  */
 static void map_pair__start(struct map_pair *p, int renew_slot)
 {
-	sigset_t all, old;
 
 	map_pair__wait(p); /* one job at a time */
 	p->renew_slot = renew_slot;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
-	p->working = pthread_create(&p->worker, NULL, map_pair__work, p) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	p->working = thread_start(&p->worker, map_pair__work, p) == 0;
 	if (!p->working)
 		map_pair__work(p);
 }

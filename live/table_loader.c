@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -19,6 +18,7 @@
 
 #include "symbols/debuginfo.h"
 #include "symbols/elffile.h"
+#include "thread.h"
 #include "unwind/cfi_table.h"
 #include "unwind/rule_dict.h"
 
@@ -260,7 +260,6 @@ static void *worker(void *arg)
 struct table_loader *table_loader__new(struct unwind_maps *maps, const char *debug_root)
 {
 	struct table_loader *l = calloc(1, sizeof(*l));
-	sigset_t all, old;
 	int err;
 
 	if (!l)
@@ -277,10 +276,7 @@ struct table_loader *table_loader__new(struct unwind_maps *maps, const char *deb
 	}
 	pthread_mutex_init(&l->lock, NULL);
 	pthread_cond_init(&l->wake, NULL);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
-	err = pthread_create(&l->thread, NULL, worker, l);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = thread_start(&l->thread, worker, l);
 	if (err) {
 		pthread_mutex_destroy(&l->lock);
 		pthread_cond_destroy(&l->wake);

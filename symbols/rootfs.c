@@ -14,11 +14,12 @@
 #include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include "thread.h"
 
 #define ROOTFS_FLAGS (O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
 
@@ -151,14 +152,10 @@ int rootfs__open_file_as(const struct proc_creds *as, int root_fd, const char *p
 			 struct stat *st)
 {
 	struct open_as o = {.as = as, .root_fd = root_fd, .flags = flags, .path = path, .st = st};
-	sigset_t all, old;
 	pthread_t thread;
 	int err;
 
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
-	err = pthread_create(&thread, NULL, open_as_thread, &o);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = thread_start(&thread, open_as_thread, &o);
 	if (err)
 		return -err;
 	pthread_join(thread, NULL);

@@ -13,7 +13,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +31,7 @@
 #include "symbols/procinfo.h"
 #include "symbols/procmaps.h"
 #include "symbols/sanitize.h"
+#include "thread.h"
 
 #define PROCS_MAX 8192
 #define ELF_CACHE_BYTES (512UL << 20)
@@ -210,15 +210,11 @@ static void *kernel_loader(void *arg)
 
 int symbolizer__load_kernel_begin(struct symbolizer *s)
 {
-	sigset_t all, old;
 	int err;
 
 	if (s->ksyms || s->loading.started)
 		return 0;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old); /* signals are the main thread's */
-	err = pthread_create(&s->loading.thread, NULL, kernel_loader, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	err = thread_start(&s->loading.thread, kernel_loader, s);
 	s->loading.started = !err;
 	return -err;
 }

@@ -1724,7 +1724,9 @@ static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key, b
 	struct where at = {};
 	struct walk_memo *m;
 
-	if (!walk_user || !memo_walks || !unwind_with_tables || !saved_user_regs(&at.user)) {
+	/* A kernel thread's saved registers are not a user stack's: it goes the usual way. */
+	if (!walk_user || !memo_walks || !unwind_with_tables || !has_user_stack(key->pid) ||
+	    !saved_user_regs(&at.user)) {
 		walk_user_side(ctx, key, &in_kernel, stale);
 		if (!key->uerr)
 			key->uerr = send_walked(true, key->ustack);

@@ -34,6 +34,7 @@
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "symbols/symbolizer.h"
+#include "textbuf.h"
 #include "tui/app.h"
 
 #define FLAMETOP_VERSION "0.1.0"
@@ -196,13 +197,12 @@ static const char *const stat_labels[STAT_NR] = {
 static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t size, const char *fmt,
 							  ...)
 {
-	size_t len = strlen(buf);
+	struct textbuf t;
 	va_list ap;
 
-	if (len + 1 >= size)
-		return;
+	textbuf__init(&t, buf, size);
 	va_start(ap, fmt);
-	vsnprintf(buf + len, size - len, fmt, ap);
+	textbuf__vadd(&t, fmt, ap);
 	va_end(ap);
 }
 
@@ -213,20 +213,17 @@ static void __attribute__((format(printf, 3, 4))) appendf(char *buf, size_t size
 static void append_reasons(char *buf, size_t size, const struct capture_stats *st, int from,
 			   int to, uint64_t undrained)
 {
-	const char *sep = " (";
+	struct textbuf t;
 
+	textbuf__init(&t, buf, size);
+	textbuf__list(&t, " (");
 	for (int i = from; i < to; i++) {
-		if (!st->slot[i])
-			continue;
-		appendf(buf, size, "%s%s: %" PRIu64, sep, stat_labels[i], st->slot[i]);
-		sep = ", ";
+		if (st->slot[i])
+			textbuf__item(&t, "%s: %" PRIu64, stat_labels[i], st->slot[i]);
 	}
-	if (undrained) {
-		appendf(buf, size, "%snot drained: %" PRIu64, sep, undrained);
-		sep = ", ";
-	}
-	if (*sep == ',')
-		appendf(buf, size, ")");
+	if (undrained)
+		textbuf__item(&t, "not drained: %" PRIu64, undrained);
+	textbuf__end_list(&t, ")");
 }
 
 /*

@@ -20,6 +20,7 @@
 #include "live/live.h"
 #include "live/name_cache.h"
 #include "symbols/procinfo.h"
+#include "textbuf.h"
 
 /*
  * Seconds between two wakeups for process notes. A process is first
@@ -294,36 +295,30 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 		      size_t size)
 {
 	uint64_t walks[UNWIND_END_NR], cut = 0;
-	const char *sep = " (";
-	size_t len;
+	struct textbuf t;
 
 	for (uint32_t end = 0; end < UNWIND_END_NR; end++) {
 		walks[end] = shown_part(&l->walks_shown[end], st->slot[STAT_UWALK + end], interval);
 		cut += end == UNWIND_WHOLE ? 0 : walks[end];
 	}
-	len = (size_t)snprintf(buf, size, "user stacks by %s: ",
-			       capture__unwinds_with_tables(l->cap) ? "unwind tables"
-								    : "frame pointers");
-	if (len < size && interval)
-		len += (size_t)snprintf(buf + len, size - len, "%.1f%% whole",
-					walks[UNWIND_WHOLE] + cut
-						? 100.0 * (double)walks[UNWIND_WHOLE] /
-							  (double)(walks[UNWIND_WHOLE] + cut)
-						: 100.0);
-	else if (len < size)
-		len += (size_t)snprintf(buf + len, size - len, "%" PRIu64 " whole",
-					walks[UNWIND_WHOLE]);
-	if (len < size)
-		len += (size_t)snprintf(buf + len, size - len, ", %" PRIu64 " truncated", cut);
-	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR && len < size; end++) {
-		if (!walks[end])
-			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s%s: %" PRIu64, sep,
-					unwind_end__name(end), walks[end]);
-		sep = ", ";
+	buf[0] = '\0';
+	textbuf__init(&t, buf, size);
+	textbuf__add(&t, "user stacks by %s: ",
+		     capture__unwinds_with_tables(l->cap) ? "unwind tables" : "frame pointers");
+	if (interval)
+		textbuf__add(&t, "%.1f%% whole",
+			     walks[UNWIND_WHOLE] + cut ? 100.0 * (double)walks[UNWIND_WHOLE] /
+							 (double)(walks[UNWIND_WHOLE] + cut)
+						   : 100.0);
+	else
+		textbuf__add(&t, "%" PRIu64 " whole", walks[UNWIND_WHOLE]);
+	textbuf__add(&t, ", %" PRIu64 " truncated", cut);
+	textbuf__list(&t, " (");
+	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++) {
+		if (walks[end])
+			textbuf__item(&t, "%s: %" PRIu64, unwind_end__name(end), walks[end]);
 	}
-	if (*sep == ',' && len < size)
-		snprintf(buf + len, size - len, ")");
+	textbuf__end_list(&t, ")");
 }
 
 void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
@@ -336,53 +331,47 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 		[OFFCPU_IDLE] = "idle or stopped",
 	};
 	uint64_t ns[OFFCPU_STATE_NR], total = 0, shorter;
-	const char *sep = ": ";
-	size_t len;
+	struct textbuf t;
 
 	for (int i = 0; i < OFFCPU_STATE_NR; i++) {
 		ns[i] = shown_part(&l->offcpu_shown[i], st->slot[STAT_OFFCPU_NS + i], interval);
 		total += ns[i];
 	}
 	shorter = shown_part(&l->short_shown, st->slot[STAT_OFFCPU_SHORT], interval);
-	len = (size_t)snprintf(buf, size, "off-CPU %.3f s", (double)total / 1e9);
-	for (int i = 0; i < OFFCPU_STATE_NR && len < size; i++) {
-		if (!ns[i])
-			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s%.0f%% %s", sep,
-					100.0 * (double)ns[i] / (double)total, names[i]);
-		sep = ", ";
+	buf[0] = '\0';
+	textbuf__init(&t, buf, size);
+	textbuf__add(&t, "off-CPU %.3f s", (double)total / 1e9);
+	textbuf__list(&t, ": ");
+	for (int i = 0; i < OFFCPU_STATE_NR; i++) {
+		if (ns[i])
+			textbuf__item(&t, "%.0f%% %s", 100.0 * (double)ns[i] / (double)total,
+				      names[i]);
 	}
-	if (shorter && len < size)
-		snprintf(buf + len, size - len, "; %" PRIu64 " waits under --min-block dropped",
-			 shorter);
+	if (shorter)
+		textbuf__add(&t, "; %" PRIu64 " waits under --min-block dropped", shorter);
 }
 
 void live__symbols_text(const struct live *l, char *buf, size_t size)
 {
 	struct symbolizer_stats st;
-	const char *sep = "symbols: ";
+	struct textbuf t;
 	struct rlimit rl;
-	size_t len = 0;
 
 	symbolizer__stats(l->sym, &st);
 	buf[0] = '\0';
-	if (st.perf_maps_dropped) {
-		len += (size_t)snprintf(buf, size,
-					"%s%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
-					sep, st.perf_maps_dropped,
-					st.perf_maps_dropped == 1 ? "" : "s", st.perf_map_budget >> 20);
-		sep = ", ";
-	}
-	if (!st.no_fds || len >= size)
+	textbuf__init(&t, buf, size);
+	textbuf__list(&t, "symbols: ");
+	if (st.perf_maps_dropped)
+		textbuf__item(&t, "%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
+			      st.perf_maps_dropped, st.perf_maps_dropped == 1 ? "" : "s",
+			      st.perf_map_budget >> 20);
+	if (!st.no_fds)
 		return;
-	len += (size_t)snprintf(buf + len, size - len,
-				"%s%" PRIu64 " file%s not opened: out of file descriptors", sep,
-				st.no_fds, st.no_fds == 1 ? "" : "s");
-	if (len < size && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
-		len += (size_t)snprintf(buf + len, size - len, " (ulimit -n %llu)",
-					(unsigned long long)rl.rlim_cur);
-	if (len < size)
-		snprintf(buf + len, size - len, ", their functions show as file+0x...");
+	textbuf__item(&t, "%" PRIu64 " file%s not opened: out of file descriptors", st.no_fds,
+		      st.no_fds == 1 ? "" : "s");
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		textbuf__add(&t, " (ulimit -n %llu)", (unsigned long long)rl.rlim_cur);
+	textbuf__add(&t, ", their functions show as file+0x...");
 }
 
 struct capture *live__capture(const struct live *l)

@@ -61,7 +61,7 @@ ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) options.h array.h \
+HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) $(wildcard *.h) \
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 

@@ -816,30 +816,9 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 #define STACK_WINDOW 2048
 #define USER_PAGE 4096
 
-struct stack_window {
-	__u64 base; /* the user address of data[0] */
-	__u32 len;  /* bytes of data copied; 0: none */
-	__u32 pad;
-	__u8 data[STACK_WINDOW];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct stack_window);
-	__uint(max_entries, 1);
-} stack_windows SEC(".maps");
-
-static __always_inline struct stack_window *stack_window(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&stack_windows, &zero);
-}
-
 /*
- * The stack words a table walk read, in order, per CPU: with the registers
- * it started from, they decide its result (off-CPU mode's walk memo checks
+ * The stack words a table walk read, in order: with the registers it
+ * started from, they decide its result (off-CPU mode's walk memo checks
  * them). Past WALK_READS reads only the count goes on.
  */
 #define WALK_READS 24
@@ -856,18 +835,34 @@ struct walk_reads {
 	struct stack_read r[WALK_READS];
 };
 
+struct stack_window {
+	__u64 base; /* the user address of data[0] */
+	__u32 len;  /* bytes of data copied; 0: none */
+	__u32 pad;
+	__u8 data[STACK_WINDOW];
+	struct walk_reads reads; /* what the last walk read, off-CPU mode only */
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct walk_reads);
+	__type(value, struct stack_window);
 	__uint(max_entries, 1);
-} walk_reads SEC(".maps");
+} stack_windows SEC(".maps");
 
-static __always_inline struct walk_reads *walk_reads_log(void)
+static __always_inline struct stack_window *stack_window(void)
 {
 	__u32 zero = 0;
 
-	return bpf_map_lookup_elem(&walk_reads, &zero);
+	return bpf_map_lookup_elem(&stack_windows, &zero);
+}
+
+/* This CPU's log of the last walk's reads, or NULL (never). */
+static __always_inline struct walk_reads *walk_reads_log(void)
+{
+	struct stack_window *win = stack_window();
+
+	return win ? &win->reads : NULL;
 }
 
 /* Logs a read of @size (8 or 16) bytes @val at @addr. */
@@ -1722,25 +1717,20 @@ static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key, b
 {
 	__u64 gen = *(volatile __u64 *)&stack_gen;
 	struct where at = {};
-	struct walk_memo *m;
+	struct walk_memo *m = NULL;
 
 	/* A kernel thread's saved registers are not a user stack's: it goes the usual way. */
-	if (!walk_user || !memo_walks || !unwind_with_tables || !has_user_stack(key->pid) ||
-	    !saved_user_regs(&at.user)) {
-		walk_user_side(ctx, key, &in_kernel, stale);
-		if (!key->uerr)
-			key->uerr = send_walked(true, key->ustack);
-		return;
-	}
-	m = bpf_task_storage_get(&walk_memos, bpf_get_current_task_btf(), 0,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (walk_user && memo_walks && unwind_with_tables && has_user_stack(key->pid) &&
+	    saved_user_regs(&at.user))
+		m = bpf_task_storage_get(&walk_memos, bpf_get_current_task_btf(), 0,
+					 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (m && walk_memo_holds(m, &at.user, key->tgid)) {
 		key->ustack = m->hash;
 		key->uerr = 0;
 		stat_add(STAT_UWALK + UNWIND_WHOLE, 1);
 		return;
 	}
-	walk_user_side(ctx, key, &at, stale);
+	walk_user_side(ctx, key, m ? &at : &in_kernel, stale);
 	if (!key->uerr)
 		key->uerr = send_walked(true, key->ustack);
 	if (m && !key->uerr)

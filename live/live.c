@@ -78,8 +78,12 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	/*
 	 * The tables of what runs now are built while the first samples come in
 	 * (built during the load, they slowed it by half: the verifier and the
-	 * builds share two CPUs and the memory bus).
+	 * builds share two CPUs and the memory bus), once the kernel's symbol
+	 * table is read (live__start()): the first screen waits for that table,
+	 * and with one CPU busy the builds took its time.
 	 */
+	if (unwinder && symbolizer__kernel_loading(sym))
+		unwinder__hold(unwinder, true);
 	if (unwinder)
 		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm, o.stop, o.stop_ctx);
 	l->names = name_cache__new(sym, prof, capture__mode(l->cap) != CAPTURE_SAMPLE);
@@ -161,6 +165,7 @@ static bool credit_idle(void *ctx, int cpu, uint64_t samples)
 int live__start(struct live *l)
 {
 	struct pollfd pfd;
+	int err;
 
 	if (symbolizer__load_kernel_begin(l->sym) == 0) {
 		while (symbolizer__kernel_loading(l->sym)) {
@@ -178,7 +183,10 @@ int live__start(struct live *l)
 				live__handle_events(l);
 		}
 	}
-	return symbolizer__load_kernel(l->sym);
+	err = symbolizer__load_kernel(l->sym);
+	if (l->unwinder)
+		unwinder__hold(l->unwinder, false);
+	return err;
 }
 
 uint64_t live__idle_credited(const struct live *l)

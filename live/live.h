@@ -44,7 +44,8 @@ struct live;
  * @sym and walking user stacks with @unwinder's tables (NULL: along the
  * frame pointers); all three borrowed: they must outlive the source. The
  * processes running now (those of the filters) are described to the
- * unwinder first, so that their tables are built while the programs load.
+ * unwinder once the programs are loaded; while the symbolizer's kernel
+ * table is still being read, their tables wait for it (live__start()).
  * On failure returns -errno and writes one line to @err.
  */
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
@@ -56,7 +57,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
  * symbolizer's kernel table, in a thread while this one handles process
  * notes (the processes sampled first have their maps read and their
  * tables asked for meanwhile). Returns 0 or -errno (the kernel table could
- * not be read). When the capture's stop callback (capture_opts.stop) says
+ * not be read). Then the unwinder builds tables. When the capture's stop callback (capture_opts.stop) says
  * so meanwhile, it stops capturing (live__stop()) and then reads the table.
  */
 int live__start(struct live *l);

@@ -36,6 +36,7 @@ struct table_loader {
 	/* Under lock. */
 	struct table_job *queue, *done;
 	bool stop; /* also read without it (atomically), by a build in progress */
+	bool held; /* no job is taken (table_loader__hold()) */
 	uint32_t rules; /* the dictionary's size, for stats */
 };
 
@@ -245,7 +246,7 @@ static void *worker(void *arg)
 
 	pthread_mutex_lock(&l->lock);
 	while (!l->stop) {
-		if (!l->queue) {
+		if (!l->queue || l->held) {
 			pthread_cond_wait(&l->wake, &l->lock);
 			continue;
 		}
@@ -294,6 +295,14 @@ void table_loader__submit(struct table_loader *l, struct table_job *job)
 	pthread_mutex_lock(&l->lock);
 	job->next = l->queue;
 	l->queue = job;
+	pthread_cond_signal(&l->wake);
+	pthread_mutex_unlock(&l->lock);
+}
+
+void table_loader__hold(struct table_loader *l, bool held)
+{
+	pthread_mutex_lock(&l->lock);
+	l->held = held;
 	pthread_cond_signal(&l->wake);
 	pthread_mutex_unlock(&l->lock);
 }

@@ -49,6 +49,13 @@ struct table_loader *table_loader__new(struct unwind_maps *maps, const char *deb
 /* table_loader__submit() queues @job (allocated with table_job__new()). */
 void table_loader__submit(struct table_loader *l, struct table_job *job);
 
+/*
+ * table_loader__hold() with @held true keeps the thread from taking any job
+ * (one in progress finishes) until it is called with @held false; jobs are
+ * still queued meanwhile.
+ */
+void table_loader__hold(struct table_loader *l, bool held);
+
 /* table_loader__want() raises the priority of @job, still queued or not. */
 void table_loader__want(struct table_loader *l, struct table_job *job, uint32_t priority);
 

@@ -146,6 +146,11 @@ int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
 	return 0;
 }
 
+void unwinder__hold(struct unwinder *u, bool held)
+{
+	table_loader__hold(u->loader, held);
+}
+
 struct unwind_maps *unwinder__maps(struct unwinder *u)
 {
 	return u->maps;

@@ -77,6 +77,13 @@ void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t nt
 			    const char *comm, bool (*stop)(void *ctx), void *stop_ctx);
 
 /*
+ * unwinder__hold() with @held true keeps the loader from building tables
+ * until it is called with @held false (what is asked for meanwhile waits):
+ * for a moment when the CPU is wanted elsewhere.
+ */
+void unwinder__hold(struct unwinder *u, bool held);
+
+/*
  * unwinder__pass() takes in what the loader finished, forgets processes
  * that exited, and evicts tables over the budget. Once per drain.
  */

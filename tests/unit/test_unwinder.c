@@ -151,6 +151,33 @@ static void test_budget(void **state)
 	unwinder__free(u);
 }
 
+/*
+ * Held, the loader builds nothing: what is asked for waits, pending; let
+ * go, it is built. (live__open() holds it while the kernel's symbol table
+ * is read.)
+ */
+static void test_hold(void **state)
+{
+	const char *a[] = { LIBC };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	(void)state;
+	if (!files_here() || !(u = unwinder_with_room(KIB(8192))))
+		skip();
+	unwinder__hold(u, true);
+	note(u, 100, 1, a, 1);
+	nanosleep(&(struct timespec){ .tv_nsec = 300000000 }, NULL); /* libc's table takes ~15 ms */
+	unwinder__pass(u);
+	unwinder__stats(u, &st);
+	assert_int_equal(st.tables, 0);
+	assert_int_equal(st.pending, 1);
+	unwinder__hold(u, false);
+	settle(u, &st);
+	assert_int_equal(st.tables, 1);
+	unwinder__free(u);
+}
+
 /* Slot @slot of the walk's process array, as the kernel holds it. */
 static struct unwind_proc *read_slot(struct unwind_maps *m, uint32_t slot)
 {
@@ -200,6 +227,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_one_table_per_file),
 	    cmocka_unit_test(test_budget),
+	    cmocka_unit_test(test_hold),
 	    cmocka_unit_test(test_slots_name_their_process),
 	};
 

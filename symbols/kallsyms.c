@@ -12,11 +12,13 @@
 #include "symbols/kallsyms.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "array.h"
 #include "symbols/addr_search.h"
@@ -26,6 +28,7 @@
 
 /* Longest kallsyms or modules line accepted (KSYM_NAME_LEN is 512). */
 #define KSYM_LINE_MAX 2048
+#define KALLSYMS_BLOCK (256u << 10) /* bytes read at once: /proc/kallsyms is ~4 MiB */
 
 /*
  * How far past its start the last symbol of a module, or a BPF program, may
@@ -68,7 +71,7 @@ struct ksym_loader {
 	size_t n_modules, modules_cap;
 	uint32_t bpf_module; /* module index + 1 of "bpf", 0 before it is seen */
 	uint32_t last_module;
-	size_t lines;	   /* well-formed lines of any type */
+	size_t lines;	   /* lines whose address and type parse (and name, for a text symbol) */
 	bool nonzero_seen; /* some well-formed line had a non-zero address */
 };
 
@@ -93,16 +96,22 @@ struct ksym_line {
 	size_t module_len;
 };
 
-/* Splits "addr type name[\t[module]]". Returns -EINVAL when the line is malformed. */
-static int ksym_line__parse(const char *s, struct ksym_line *l)
+/* Splits "addr type " off the front of a line. Returns -EINVAL when it is malformed. */
+static int ksym_line__parse_head(const char *s, struct ksym_line *l)
 {
-	const char *tab, *end;
-
 	if (text_line__parse_u64(&s, 16, &l->addr) || s[0] != ' ' || !s[1] || s[1] == ' ' ||
 	    s[2] != ' ')
 		return -EINVAL;
 	l->type = s[1];
 	l->name = s + 3;
+	return 0;
+}
+
+/* Splits the "name[\t[module]]" that follows the head. Returns -EINVAL when it is malformed. */
+static int ksym_line__parse_name(struct ksym_line *l)
+{
+	const char *tab, *end;
+
 	end = l->name + strlen(l->name);
 	tab = strchr(l->name, '\t');
 	l->name_len = (size_t)((tab ? tab : end) - l->name);
@@ -238,12 +247,14 @@ static int ksym_loader__line(struct ksym_loader *ld, const char *s)
 	struct ksym_line l;
 	int rank;
 
-	if (ksym_line__parse(s, &l))
+	if (ksym_line__parse_head(s, &l))
+		return 0;
+	rank = ksym_rank__of(l.type);
+	if (rank >= 0 && ksym_line__parse_name(&l))
 		return 0;
 	ld->lines++;
 	if (l.addr)
 		ld->nonzero_seen = true;
-	rank = ksym_rank__of(l.type);
 	if (rank < 0 || !l.addr)
 		return 0;
 	e.addr = l.addr;
@@ -256,23 +267,23 @@ static int ksym_loader__line(struct ksym_loader *ld, const char *s)
 	return ksym_loader__push(ld, &e);
 }
 
+/* ksym_loader__line() as a text_lines.line. */
+static int ksym_loader__take(void *ld, char *line, size_t len)
+{
+	(void)len;
+	return ksym_loader__line(ld, line);
+}
+
 static int ksym_loader__read_kallsyms(struct ksym_loader *ld, const char *path)
 {
-	char line[KSYM_LINE_MAX];
-	size_t len;
-	int err = 0, rc;
-	FILE *f;
+	struct text_lines t = { .block = KALLSYMS_BLOCK, .line_max = KSYM_LINE_MAX,
+				.line = ksym_loader__take, .ctx = ld };
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 
-	f = fopen(path, "re");
-	if (!f)
+	if (fd < 0)
 		return -errno;
-	while (!err && (rc = text_line__read(f, line, sizeof(line), &len)) != 0) {
-		if (rc == -EIO)
-			err = -EIO;
-		else if (rc == 1)
-			err = ksym_loader__line(ld, line);
-	}
-	fclose(f);
+	err = text_lines__read(fd, &t);
+	close(fd);
 	return err;
 }
 

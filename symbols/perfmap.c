@@ -105,112 +105,48 @@ static void perf_map__sort(struct perf_map *pm)
 				  perf_map_entry__cmp, NULL);
 }
 
-/* Parses the line of @len bytes at @s; a NUL inside or an overlong line is skipped. */
-static int perf_map__text_line(struct perf_map *pm, const char *s, size_t len)
-{
-	char line[PERF_MAP_LINE_MAX];
-
-	if (len >= sizeof(line) || memchr(s, '\0', len))
-		return -EINVAL;
-	memcpy(line, s, len);
-	line[len] = '\0';
-	return perf_map__line(pm, line, len);
-}
-
 /* A map being read, and what may still go into it. */
 struct perf_map_reader {
 	struct perf_map *pm;
 	size_t max_bytes; /* the most perf_map__bytes() may come to */
-	size_t bad;	  /* lines skipped */
-	bool skipping;	  /* in a line too long to keep: skipped up to its newline */
+	size_t bad;	  /* lines that did not parse */
 };
 
 /*
- * Takes one line of @len bytes at @s (without its newline). Returns 0,
- * -ENOSPC once the map holds more than the reader allows, or -ENOMEM.
+ * Takes one line (text_lines.line). Returns 0, 1 once the map holds
+ * PERF_MAP_MAX_ENTRIES (the rest is ignored), -ENOSPC once it holds more
+ * than the reader allows, or -ENOMEM.
  */
-static int perf_map_reader__line(struct perf_map_reader *r, const char *s, size_t len)
+static int perf_map_reader__line(void *ctx, char *s, size_t len)
 {
-	int rc = perf_map__text_line(r->pm, s, len);
+	struct perf_map_reader *r = ctx;
+	int rc = perf_map__line(r->pm, s, len);
 
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc)
 		r->bad++;
-	return perf_map__bytes(r->pm) > r->max_bytes ? -ENOSPC : 0;
+	if (perf_map__bytes(r->pm) > r->max_bytes)
+		return -ENOSPC;
+	return r->pm->n >= PERF_MAP_MAX_ENTRIES;
 }
 
 /*
- * Takes the whole lines of the @len bytes at @text, the end of a line
- * being skipped first; returns the bytes taken (those after the last
- * newline are not), or -errno as perf_map_reader__line().
- */
-static ssize_t perf_map_reader__lines(struct perf_map_reader *r, const char *text, size_t len)
-{
-	const char *s = text, *end = text + len, *nl;
-	int rc = 0;
-
-	while (!rc && r->pm->n < PERF_MAP_MAX_ENTRIES &&
-	       (nl = memchr(s, '\n', (size_t)(end - s))) != NULL) {
-		if (!r->skipping)
-			rc = perf_map_reader__line(r, s, (size_t)(nl - s));
-		r->skipping = false;
-		s = nl + 1;
-	}
-	return rc ? rc : s - text;
-}
-
-/* Takes the last line, of @len bytes at @rest, which has no newline. */
-static int perf_map_reader__last(struct perf_map_reader *r, const char *rest, size_t len)
-{
-	if (r->skipping || !len || r->pm->n >= PERF_MAP_MAX_ENTRIES)
-		return 0;
-	return perf_map_reader__line(r, rest, len);
-}
-
-/*
- * Reads the lines of @fd into @r, PERF_MAP_BLOCK bytes at a time, keeping
- * less than PERF_MAP_LINE_MAX bytes of a line not ended yet (a longer one
- * is skipped, and counted, as it starts). Stops when the map no longer fits
- * (-ENOSPC), at PERF_MAP_MAX_ENTRIES, or at the end of the file; a file
- * that grows past PERF_MAP_MAX_BYTES as it is read is given up (-EFBIG).
+ * Reads the lines of @fd into @r, PERF_MAP_BLOCK bytes at a time (lines of
+ * PERF_MAP_LINE_MAX bytes or more are skipped, and counted). Stops when the
+ * map no longer fits (-ENOSPC), at PERF_MAP_MAX_ENTRIES, or at the end of
+ * the file; a file that grows past PERF_MAP_MAX_BYTES as it is read is
+ * given up (-EFBIG).
  */
 static int perf_map_reader__fd(struct perf_map_reader *r, int fd)
 {
-	size_t cap = PERF_MAP_LINE_MAX + PERF_MAP_BLOCK, len = 0, total = 0;
-	char *buf = malloc(cap);
-	ssize_t n, used;
-	int err = 0;
+	struct text_lines t = { .block = PERF_MAP_BLOCK, .line_max = PERF_MAP_LINE_MAX,
+				.max_bytes = PERF_MAP_MAX_BYTES, .line = perf_map_reader__line,
+				.ctx = r };
+	int err = text_lines__read(fd, &t);
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			err = n < 0 ? -errno : perf_map_reader__last(r, buf, len);
-			break;
-		}
-		total += (size_t)n;
-		len += (size_t)n;
-		used = perf_map_reader__lines(r, buf, len);
-		if (used < 0 || total > PERF_MAP_MAX_BYTES) {
-			err = used < 0 ? (int)used : -EFBIG;
-			break;
-		}
-		if (r->pm->n >= PERF_MAP_MAX_ENTRIES)
-			break; /* the rest is ignored */
-		len -= (size_t)used;
-		memmove(buf, buf + used, len);
-		if (len >= PERF_MAP_LINE_MAX) {
-			r->bad += !r->skipping;
-			r->skipping = true;
-			len = 0;
-		}
-	}
-	free(buf);
-	return err;
+	r->bad += t.skipped;
+	return err > 0 ? 0 : err;
 }
 
 int perf_map__read(int fd, size_t max_bytes, struct perf_map **out, size_t *bad)

@@ -21,6 +21,26 @@
  */
 int text_line__read(FILE *f, char *buf, size_t size, size_t *len);
 
+/* How text_lines__read() reads a file, and what it found. */
+struct text_lines {
+	size_t block;	  /* bytes a read asks for */
+	size_t line_max;  /* a line this long or longer is skipped */
+	size_t max_bytes; /* a file that comes to more is given up (-EFBIG); 0: no limit */
+	/* Takes a line: returns 0 to go on; anything else stops the reading and is returned. */
+	int (*line)(void *ctx, char *line, size_t len);
+	void *ctx;
+	size_t skipped; /* lines skipped, too long or holding a NUL byte; counted on */
+};
+
+/*
+ * text_lines__read() reads @fd to its end, @t->block bytes at a time, and
+ * hands each line to @t->line: in place, without its newline,
+ * NUL-terminated (the last line may have no newline). Returns 0 at the end,
+ * what @t->line returned when it stopped the reading, -EFBIG, -ENOMEM, or
+ * -errno when a read fails.
+ */
+int text_lines__read(int fd, struct text_lines *t);
+
 /*
  * text_line__parse_u64() parses the digits in @base (10 or 16, no prefix) at
  * *@s into *@val and advances *@s past them. Returns 0, or -EINVAL when there

@@ -43,9 +43,12 @@ struct live {
 	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
 	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
+	double trimmed;                         /* when freed memory was last given back */
 	bool (*stop)(void *ctx);             /* the capture's stop callback, or NULL */
 	void *stop_ctx;
 };
+
+#define TRIM_PERIOD 60.0 /* seconds between two returns of freed memory, folds aside */
 
 static double monotonic_seconds(void)
 {
@@ -219,14 +222,18 @@ int live__drain(struct live *l)
 long live__fold(struct live *l, size_t max_stacks)
 {
 	long folded = profile__fold(l->prof, max_stacks, process_gone, NULL);
+	double now = monotonic_seconds();
 
 	/*
-	 * A fold frees the stacks it folded away, and its own copies, at once:
-	 * glibc would keep the pages in its arenas and a long session's RSS
+	 * What a fold frees (the stacks it folded away, its own copies), and
+	 * once a minute what the caches let go of, goes back to the system:
+	 * glibc would keep the pages in its arenas, and a long session's RSS
 	 * step up at each fold.
 	 */
-	if (folded > 0)
+	if (folded > 0 || now - l->trimmed >= TRIM_PERIOD) {
 		malloc_trim(0);
+		l->trimmed = now;
+	}
 	return folded;
 }
 

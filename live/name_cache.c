@@ -126,6 +126,7 @@ struct name_cache {
 
 	struct comm_slot comms[COMM_SLOTS];
 	struct depth_memo user_memo;
+	uint64_t frames_gen; /* the profile's numbering of frames these ids are of */
 };
 
 enum { HOOK_UNKNOWN, HOOK_NO, HOOK_YES };
@@ -142,6 +143,7 @@ struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof,
 	}
 	nc->sym = sym;
 	nc->prof = prof;
+	nc->frames_gen = profile__frames_gen(prof);
 	nc->traced = traced;
 	nc->prune_at = PRUNE_NAMES;
 	return nc;
@@ -570,21 +572,45 @@ static void prune_names(struct name_cache *nc, profile_gone_fn *gone, void *ctx)
 	nc->prune_at = kept * 2 > PRUNE_NAMES ? kept * 2 : PRUNE_NAMES;
 }
 
+/* Forgets every named address. */
+static void forget_names(struct name_cache *nc)
+{
+	hash_index__clear(&nc->name_index);
+	memset(nc->hot, 0, sizeof(nc->hot));
+	nc->nnames = 0;
+	nc->prune_at = PRUNE_NAMES;
+}
+
+/* Forgets every named kernel stack. */
+static void forget_kstacks(struct name_cache *nc)
+{
+	hash_index__clear(&nc->kstack_index);
+	nc->nkstacks = 0;
+	nc->kstack_len = 0;
+}
+
+/* Forgets every frame id held: the profile renumbered its frames (profile__fold()). */
+static void forget_frames(struct name_cache *nc)
+{
+	forget_names(nc);
+	forget_kstacks(nc);
+	memset(nc->comms, 0, sizeof(nc->comms));
+	nc->user_memo.valid = 0;
+	if (nc->hook_kind)
+		memset(nc->hook_kind, HOOK_UNKNOWN, nc->hook_kind_cap);
+	nc->frames_gen = profile__frames_gen(nc->prof);
+}
+
 void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void *ctx)
 {
+	if (profile__frames_gen(nc->prof) != nc->frames_gen)
+		forget_frames(nc);
 	if (nc->nnames > nc->prune_at)
 		prune_names(nc, gone, ctx);
-	if (nc->nnames > MAX_NAMES) {
-		hash_index__clear(&nc->name_index);
-		memset(nc->hot, 0, sizeof(nc->hot));
-		nc->nnames = 0;
-		nc->prune_at = PRUNE_NAMES;
-	}
-	if (nc->kstack_len > MAX_KSTACK_FRAMES || nc->nkstacks > MAX_NAMES) {
-		hash_index__clear(&nc->kstack_index);
-		nc->nkstacks = 0;
-		nc->kstack_len = 0;
-	}
+	if (nc->nnames > MAX_NAMES)
+		forget_names(nc);
+	if (nc->kstack_len > MAX_KSTACK_FRAMES || nc->nkstacks > MAX_NAMES)
+		forget_kstacks(nc);
 	nc->drain++;
 }
 

@@ -78,6 +78,11 @@ struct profile {
 	struct group_entry *groups;
 	size_t ngroups, groups_cap;
 	struct hash_index group_index;
+
+	/* compact_frames(): how many times frames were renumbered, and the last renumbering */
+	uint64_t frames_gen;
+	uint32_t *renumbered; /* old frame id -> new one, or PROFILE_NONE: gone */
+	size_t nrenumbered;
 };
 
 struct profile *profile__new(void)
@@ -116,10 +121,10 @@ static bool same_frame(const void *ctx, uint32_t id)
 	return f->name == fp->name && f->object == fp->object && f->kind == fp->kind;
 }
 
-static uint64_t rehash_frame(const void *ctx, uint32_t id)
+/* The hash of frame @id of the array @frames (a profile's frames). */
+static uint64_t rehash_frame(const void *frames, uint32_t id)
 {
-	const struct profile *p = ctx;
-	const struct frame *f = &p->frames[id];
+	const struct frame *f = (const struct frame *)frames + id;
 
 	return frame_hash(f->name, f->object, f->kind);
 }
@@ -139,7 +144,7 @@ static uint32_t intern_frame(struct profile *p, uint32_t name, uint32_t object,
 		return PROFILE_NONE;
 	p->frames[p->nframes] =
 		(struct frame){ .name = name, .object = object, .kind = kind, .named = named };
-	if (hash_index__insert(&p->frame_index, hash, p->nframes, rehash_frame, p))
+	if (hash_index__insert(&p->frame_index, hash, p->nframes, rehash_frame, p->frames))
 		return PROFILE_NONE;
 	return p->nframes++;
 }
@@ -971,6 +976,131 @@ static int fold_step(struct profile *p, enum fold_level step, size_t target, pro
 	return err;
 }
 
+#define COMPACT_MIN_FRAMES (1u << 16) /* fewer frames are never worth renumbering */
+
+/* Marks in @map (one per frame, zeroed) the frames some stack uses; how many. */
+static size_t mark_used_frames(const struct profile *p, uint32_t *map)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < p->nstacks; i++) {
+		const struct stack_entry *e = &p->stacks[i];
+
+		for (uint32_t k = 0; k < e->n; k++) {
+			used += !map[e->frames[k]];
+			map[e->frames[k]] = 1;
+		}
+	}
+	return used;
+}
+
+/*
+ * Interns into @names, @frames and @index the frames @map marks, in the
+ * order of their ids, setting each one's @map entry to its new id and the
+ * others' to PROFILE_NONE. 0 or -ENOMEM.
+ */
+static int copy_used_frames(const struct profile *p, uint32_t *map, struct strtab *names,
+			    struct frame *frames, struct hash_index *index)
+{
+	uint32_t n = 0;
+
+	for (size_t id = 0; id < p->nframes; id++) {
+		const struct frame *f = &p->frames[id];
+		struct frame *to = &frames[n];
+
+		if (!map[id]) {
+			map[id] = PROFILE_NONE;
+			continue;
+		}
+		*to = *f;
+		to->name = strtab__intern(names, strtab__str(p->names, f->name),
+					  strtab__len(p->names, f->name));
+		if (f->object != PROFILE_NONE)
+			to->object = strtab__intern(names, strtab__str(p->names, f->object),
+						    strtab__len(p->names, f->object));
+		if (to->name == STRTAB_NONE || (f->object != PROFILE_NONE && to->object == STRTAB_NONE) ||
+		    hash_index__insert(index, frame_hash(to->name, to->object, to->kind), n,
+				       rehash_frame, frames))
+			return -ENOMEM;
+		map[id] = n++;
+	}
+	return 0;
+}
+
+/*
+ * Gives the stacks their frames' new ids from @map, and the index their new
+ * hashes. Never fails: the index holds as many entries as before, in as
+ * many slots.
+ */
+static void renumber_stacks(struct profile *p, const uint32_t *map)
+{
+	hash_index__clear(&p->stack_index);
+	for (size_t i = 0; i < p->nstacks; i++) {
+		struct stack_entry *e = &p->stacks[i];
+		uint32_t *frames = (uint32_t *)e->frames; /* in a chunk of ours */
+		struct sample s = { .tgid = e->tgid, .tid = e->tid, .frames = frames, .n = e->n };
+
+		for (uint32_t k = 0; k < e->n; k++)
+			frames[k] = map[frames[k]];
+		e->hash = stack_hash(&s);
+		hash_index__insert(&p->stack_index, e->hash, (uint32_t)i, rehash_stack, p);
+	}
+}
+
+/* Forgets the groups (their frames are not used by any stack: compact_frames() drops them). */
+static void forget_groups(struct profile *p)
+{
+	p->ngroups = 0;
+	hash_index__clear(&p->group_index);
+	for (int g = 0; g < GROUP_NR; g++)
+		p->ngrouped[g] = 0;
+}
+
+/*
+ * Drops the frames (and their names) no stack uses any more and renumbers
+ * the others, once there are COMPACT_MIN_FRAMES frames and at least half
+ * of them unused: after folds, the names of what was folded away would
+ * otherwise stay for the rest of the session. Without the memory to, it
+ * leaves the profile as it was.
+ */
+static void compact_frames(struct profile *p)
+{
+	uint32_t *map = p->nframes >= COMPACT_MIN_FRAMES ? calloc(p->nframes, sizeof(*map)) : NULL;
+	struct hash_index index = { 0 };
+	struct strtab *names = NULL;
+	struct frame *frames = NULL;
+	size_t used;
+
+	if (!map)
+		return;
+	used = mark_used_frames(p, map);
+	if (used * 2 > p->nframes || !(names = strtab__new()) ||
+	    !(frames = malloc((used ? used : 1) * sizeof(*frames))) ||
+	    hash_index__init(&index, used * 2 + 16) ||
+	    copy_used_frames(p, map, names, frames, &index)) {
+		hash_index__free(&index);
+		free(frames);
+		strtab__free(names);
+		free(map);
+		return;
+	}
+	strtab__free(p->names);
+	hash_index__free(&p->frame_index);
+	free(p->frames);
+	free(p->renumbered);
+	p->names = names;
+	p->frame_index = index;
+	p->frames = frames;
+	p->frames_cap = used;
+	p->renumbered = map;
+	p->nrenumbered = p->nframes;
+	p->nframes = used;
+	p->frames_gen++;
+	p->nsorted = 0;
+	forget_groups(p);
+	renumber_stacks(p, map);
+}
+
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx)
 {
 	size_t target = max_stacks - max_stacks / 4, before = p->nstacks;
@@ -984,7 +1114,18 @@ long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, 
 		if (err)
 			return err;
 	}
+	compact_frames(p);
 	return (long)(before - p->nstacks);
+}
+
+uint64_t profile__frames_gen(const struct profile *p)
+{
+	return p->frames_gen;
+}
+
+uint32_t profile__renumbered(const struct profile *p, uint32_t id)
+{
+	return id < p->nrenumbered ? p->renumbered[id] : PROFILE_NONE;
 }
 
 uint64_t profile__folded(const struct profile *p)
@@ -1005,7 +1146,7 @@ size_t profile__bytes(const struct profile *p)
 	       p->chunk_bytes + p->stacks_cap * sizeof(*p->stacks) +
 	       p->sorted_cap * sizeof(*p->sorted) + p->frozen_cap * sizeof(*p->frozen) +
 	       (p->group_cap[GROUP_PID] + p->group_cap[GROUP_TID]) * sizeof(uint32_t) +
-	       p->groups_cap * sizeof(*p->groups) +
+	       p->groups_cap * sizeof(*p->groups) + p->nrenumbered * sizeof(*p->renumbered) +
 	       (p->frame_index.mask + 1 + p->stack_index.mask + 1 + p->group_index.mask + 1) *
 		       sizeof(struct hash_slot);
 }
@@ -1026,5 +1167,6 @@ void profile__free(struct profile *p)
 	free_chunks(p, NULL);
 	free(p->stacks);
 	free(p->sorted);
+	free(p->renumbered);
 	free(p);
 }

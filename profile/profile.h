@@ -228,11 +228,24 @@ typedef bool profile_gone_fn(void *ctx, int32_t tgid);
  * totals of both windows, of the frozen picture, and each command's but
  * in the last step. The stacks are renumbered and their frames move, as
  * profile__pack() does; the sorted order and the groups are made again.
- * Returns the number of stacks folded away (0 when within the limit), or
- * -ENOMEM with the steps done so far kept (each step all or nothing; the
- * totals exact either way).
+ * Then, once the profile has 65,536 frames or more and at least half of
+ * them are used by no stack, those frames and their names are dropped and
+ * the others renumbered (profile__frames_gen() changes): a long session's
+ * names stay bounded by what its stacks use. Returns the number of stacks
+ * folded away (0 when within the limit), or -ENOMEM with the steps done
+ * so far kept (each step all or nothing; the totals exact either way).
  */
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx);
+
+/*
+ * profile__frames_gen() changes each time profile__fold() renumbers the
+ * frames: a frame id kept from before it (a cache, a view's selection)
+ * must then be mapped with profile__renumbered(), which gives its new id,
+ * or PROFILE_NONE when the frame was dropped (valid until the next
+ * renumbering; ids from before an earlier one cannot be mapped).
+ */
+uint64_t profile__frames_gen(const struct profile *p);
+uint32_t profile__renumbered(const struct profile *p, uint32_t id);
 
 /* How many stacks profile__fold() folded away since profile__new() or profile__reset(). */
 uint64_t profile__folded(const struct profile *p);

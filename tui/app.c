@@ -296,8 +296,11 @@ static void reset(struct app *a)
  */
 static bool fold(struct app *a)
 {
+	uint64_t gen = profile__frames_gen(a->shown);
 	long n = live__fold(a->live, a->cfg->max_stacks);
 
+	if (profile__frames_gen(a->shown) != gen) /* the frames were renumbered */
+		view__renumber(&a->view, a->shown);
 	if (n < 0)
 		view__say(&a->view, true, "no memory to fold the stacks over %zu: the profile grows",
 			  a->cfg->max_stacks);

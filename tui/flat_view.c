@@ -116,6 +116,15 @@ void flat_pane__close_callers(struct flat_pane *fp)
 	fp->callers_open = false;
 }
 
+void flat_pane__renumber(struct flat_pane *fp, const struct profile *p)
+{
+	fp->sel_frame = profile__renumbered(p, fp->sel_frame);
+	fp->callers_frame = profile__renumbered(p, fp->callers_frame);
+	if (fp->callers_frame == PROFILE_NONE)
+		fp->callers_open = false;
+	tree_pane__renumber(&fp->callers_tree, p);
+}
+
 static void draw_callers(struct screen *s, const struct flat_pane *fp, struct screen_rect r,
 			 const struct flat_draw *d)
 {

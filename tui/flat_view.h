@@ -67,6 +67,13 @@ int flat_pane__open_callers(struct flat_pane *fp, const struct stack_trie *t,
 /* Back to the list. */
 void flat_pane__close_callers(struct flat_pane *fp);
 
+/*
+ * flat_pane__renumber() keeps the selected function, and the one whose
+ * callers are open, through @p's renumbering of its frames; a function
+ * dropped is no longer selected, and its callers close.
+ */
+void flat_pane__renumber(struct flat_pane *fp, const struct profile *p);
+
 struct flat_draw {
 	const struct profile *prof;
 	uint64_t base;     /* the count shown as 100% */

@@ -14,6 +14,19 @@ void frame_path__set(struct frame_path *path, const struct stack_trie *t, uint32
 		path->frames[--depth] = t->nodes[node].frame;
 }
 
+void frame_path__renumber(struct frame_path *path, const struct profile *p)
+{
+	for (uint32_t i = 0; i < path->n; i++) {
+		uint32_t id = profile__renumbered(p, path->frames[i]);
+
+		if (id == PROFILE_NONE) {
+			path->n = i;
+			return;
+		}
+		path->frames[i] = id;
+	}
+}
+
 uint32_t frame_path__resolve(const struct frame_path *path, const struct stack_trie *t)
 {
 	uint32_t node = TRIE_ROOT;

@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "profile/profile.h"
 #include "profile/stack_trie.h"
 
 #define FRAME_PATH_MAX 1024 /* deeper nodes are named by their ancestor at this depth */
@@ -21,6 +22,13 @@ struct frame_path {
 
 /* frame_path__set() names @node of @t in @path. */
 void frame_path__set(struct frame_path *path, const struct stack_trie *t, uint32_t node);
+
+/*
+ * frame_path__renumber() maps the frames of @path through @p's last
+ * renumbering (profile__renumbered()); the path ends before the first
+ * frame that was dropped.
+ */
+void frame_path__renumber(struct frame_path *path, const struct profile *p);
 
 /*
  * frame_path__resolve() returns the node of @t that @path names, or, when

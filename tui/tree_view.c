@@ -36,6 +36,13 @@ void tree_pane__forget(struct tree_pane *tp)
 	tp->sel_offset = 0;
 }
 
+void tree_pane__renumber(struct tree_pane *tp, const struct profile *p)
+{
+	path_set__clear(&tp->states);
+	tp->seeded = false;
+	frame_path__renumber(&tp->sel, p);
+}
+
 int tree_pane__rebuilt(struct tree_pane *tp)
 {
 	tp->nrows = 0;

@@ -81,6 +81,14 @@ int tree_pane__refresh(struct tree_pane *tp);
 /* Forgets the expanded rows and the selection (the root); the next refresh seeds again. */
 void tree_pane__forget(struct tree_pane *tp);
 
+/*
+ * tree_pane__renumber() keeps the selection through @p's renumbering of its
+ * frames (up to its first dropped frame); the rows expanded by hand are
+ * forgotten (they are kept by a hash of their frames), and the next
+ * refresh seeds again.
+ */
+void tree_pane__renumber(struct tree_pane *tp, const struct profile *p);
+
 /* tree_pane__select() selects @node of the trie (refresh to see it). */
 void tree_pane__select(struct tree_pane *tp, uint32_t node);
 

@@ -49,6 +49,19 @@ void view__forget(struct view *v)
 	v->nzoom_back = 0;
 }
 
+void view__renumber(struct view *v, const struct profile *p)
+{
+	uint32_t zoom_n = v->zoom.n;
+
+	tree_pane__renumber(&v->tree, p);
+	flat_pane__renumber(&v->flat, p);
+	frame_path__renumber(&v->zoom, p);
+	if (v->zoom.n != zoom_n)
+		v->nzoom_back = 0; /* the earlier zooms were along the part cut */
+	frame_path__renumber(&v->search_from, p);
+	v->search_from_frame = profile__renumbered(p, v->search_from_frame);
+}
+
 void view__filter(const struct view *v, struct view_filter *f)
 {
 	*f = (struct view_filter){

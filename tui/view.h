@@ -125,6 +125,14 @@ void view__free(struct view *v);
  */
 void view__forget(struct view *v);
 
+/*
+ * view__renumber() carries what names frames of @p (the selection, the
+ * zoom, the selected function, where a search began) through @p's last
+ * renumbering of its frames (profile__frames_gen()), as far as their
+ * frames were kept; rows expanded by hand are forgotten.
+ */
+void view__renumber(struct view *v, const struct profile *p);
+
 /* view__filter() fills @f with the view's window, toggles and filters. */
 void view__filter(const struct view *v, struct view_filter *f);
 

@@ -1077,6 +1077,52 @@ static void test_fold_least_into_other(void **state)
 }
 
 /*
+ * A session whose every stack has a name never seen before (a JIT's fresh
+ * functions): folding keeps the stacks within their limit, and the names
+ * of what was folded away go too, so the frames stay bounded. Those still
+ * used keep their names, under new ids that profile__renumbered() gives;
+ * every count stays.
+ */
+static void test_fold_drops_unused_names(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t app, kept = PROFILE_NONE, kept_id;
+	uint64_t gen = profile__frames_gen(p);
+	size_t most = 0;
+	char name[32];
+
+	(void)state;
+	for (uint32_t i = 0; i < 300000; i++) {
+		app = frame(p, "app", FRAME_PROCESS);
+		snprintf(name, sizeof(name), "jit_fn_%u", i);
+		ADD(p, 100, i == 7 ? 1000000 : 1, app, frame(p, name, FRAME_USER));
+		if (i == 7)
+			kept = frame(p, name, FRAME_USER);
+		profile__close_interval(p);
+		assert_true(profile__fold(p, 4096, NULL, NULL) >= 0);
+		if (profile__frames_gen(p) != gen) { /* renumbered: the counted one keeps its name */
+			gen = profile__frames_gen(p);
+			kept = profile__renumbered(p, kept);
+			assert_int_not_equal(kept, PROFILE_NONE);
+			assert_string_equal(profile__frame_name(p, kept), "jit_fn_7");
+		}
+		if (profile__nframes(p) > most)
+			most = profile__nframes(p);
+	}
+	assert_true(profile__frames_gen(p) > 0);
+	assert_true(most < 2 * 65536 + 4096);
+	assert_true(profile__nstacks(p) <= 4096);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == 1000000 + 299999);
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 1000000 + 299999);
+	/* The counted stack is whole, found by its frames' names under their new ids. */
+	app = frame(p, "app", FRAME_PROCESS);
+	kept_id = frame(p, "jit_fn_7", FRAME_USER);
+	assert_int_equal(kept_id, kept);
+	assert_true(found(p, 100, (uint32_t[]){ app, kept_id }, 2).total == 1000000);
+	profile__free(p);
+}
+
+/*
  * A frozen picture (the screen's) folds with its stacks: its totals stay,
  * the stacks added since it was taken have none in it, and it still sorts
  * and groups.
@@ -1244,6 +1290,7 @@ int main(void)
 	    cmocka_unit_test(test_fold_exited_processes),
 	    cmocka_unit_test(test_fold_least_into_other),
 	    cmocka_unit_test(test_fold_frozen),
+	    cmocka_unit_test(test_fold_drops_unused_names),
 	    cmocka_unit_test(test_pack_frozen_and_grouped),
 	    cmocka_unit_test(test_frames_in_objects),
 	    cmocka_unit_test(test_text_match),

@@ -441,6 +441,52 @@ static void test_selection_falls_back_to_ancestor(void **state)
 	close_view(&f);
 }
 
+/*
+ * The profile renumbers its frames (a fold that left most of them unused):
+ * the selection and the icicle's zoom stay on the same frames, by their new
+ * ids; the selected function of the flat list too.
+ */
+static void test_selection_kept_through_renumbering(void **state)
+{
+	struct fixture f;
+	uint32_t leaf_a, renumbered_from;
+	char name[32];
+
+	(void)state;
+	open_icicle(&f, P1);
+	/* The profile again, after 70,000 frames no stack will use: its own get new ids. */
+	profile__free(f.prof);
+	f.prof = profile__new();
+	for (int i = 0; i < 70000; i++) {
+		snprintf(name, sizeof(name), "gone_%d", i);
+		frame(f.prof, name, strlen(name), false);
+	}
+	for (const char *const *line = P1; *line; line++)
+		add(f.prof, *line);
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	press(&f, TK_DOWN);
+	press(&f, TK_DOWN);
+	press(&f, TK_DOWN);
+	press(&f, TK_ENTER); /* zoom on cpu_split;main;work */
+	press(&f, TK_DOWN);
+	assert_string_equal(selected(&f), "leaf_a");
+	assert_int_equal(f.view.zoom.n, 3);
+	leaf_a = f.view.tree.sel.frames[3];
+	f.view.flat.sel_frame = leaf_a;
+	/* A fold (over a limit of 4 stacks): renumbered. */
+	renumbered_from = (uint32_t)profile__frames_gen(f.prof);
+	assert_true(profile__fold(f.prof, 4, NULL, NULL) > 0);
+	assert_int_not_equal(profile__frames_gen(f.prof), renumbered_from);
+	assert_true(profile__nframes(f.prof) < 100);
+	view__renumber(&f.view, f.prof);
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	assert_string_equal(selected(&f), "leaf_a");
+	assert_int_equal(f.view.zoom.n, 3);
+	assert_string_equal(profile__frame_name(f.prof, f.view.zoom.frames[2]), "work");
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "leaf_a");
+	close_view(&f);
+}
+
 /* filters */
 
 /*
@@ -1471,6 +1517,7 @@ int main(void)
 		cmocka_unit_test(test_tree_hide_kernel_and_user),
 		cmocka_unit_test(test_selection_follows_frame_across_refresh),
 		cmocka_unit_test(test_selection_falls_back_to_ancestor),
+		cmocka_unit_test(test_selection_kept_through_renumbering),
 		cmocka_unit_test(test_pid_and_comm_filters),
 		cmocka_unit_test(test_prompt_editing),
 		cmocka_unit_test(test_search_filters_and_jumps),

@@ -544,6 +544,9 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 	/* The kernel table is read while the programs load: it sets the first screen's time. */
 	symbolizer__load_kernel_begin(a.sym);
 	ret = open_source(&a, c->capture.mode, err, err_size);
+	/* The terminal is made ready while the kernel table may still be read (live__start()). */
+	if (!ret)
+		ret = term__open(c->color, err, err_size);
 	if (!ret && (ret = live__start(a.live)))
 		snprintf(err, err_size, "can't read /proc/kallsyms: %s", strerror(-ret));
 	if (!ret) {
@@ -554,8 +557,9 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 		/* The first screen comes from the first twentieth of a second of sampling:
 		 * a tree at once, not an empty screen for a whole refresh delay. */
 		a.next_drain = a.next_refresh;
-		ret = run_screen(&a, err, err_size);
+		ret = loop(&a, err, err_size);
 	}
+	term__close();
 	free_app(&a);
 	return ret;
 }

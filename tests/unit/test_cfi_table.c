@@ -783,6 +783,29 @@ static uint32_t entries_before(const struct eh_layout *l, size_t cut)
 	return bits;
 }
 
+/* .eh_frame's section header in @image, laid out as @l says. */
+static Elf64_Shdr eh_shdr_get(const uint8_t *image, const struct eh_layout *l)
+{
+	Elf64_Shdr sh;
+
+	memcpy(&sh, image + l->eh_shdr, sizeof(sh));
+	return sh;
+}
+
+static void eh_shdr_put(uint8_t *image, const struct eh_layout *l, const Elf64_Shdr *sh)
+{
+	memcpy(image + l->eh_shdr, sh, sizeof(*sh));
+}
+
+/* Makes .eh_frame's section header in @image say it is @size bytes long. */
+static void eh_set_size(uint8_t *image, const struct eh_layout *l, uint64_t size)
+{
+	Elf64_Shdr sh = eh_shdr_get(image, l);
+
+	sh.sh_size = size;
+	eh_shdr_put(image, l, &sh);
+}
+
 /* LLVM's linkers give .eh_frame the type SHT_X86_64_UNWIND: the same table comes of it. */
 static void test_eh_frame_typed_unwind(void **state)
 {
@@ -795,10 +818,10 @@ static void test_eh_frame_typed_unwind(void **state)
 
 	image = unit_read_file(CFI_RULES, &len);
 	eh_layout_read(CFI_RULES, image, &l);
-	memcpy(&sh, image + l.eh_shdr, sizeof(sh));
+	sh = eh_shdr_get(image, &l);
 	assert_int_equal(sh.sh_type, SHT_PROGBITS);
 	sh.sh_type = SHT_X86_64_UNWIND;
-	memcpy(image + l.eh_shdr, &sh, sizeof(sh));
+	eh_shdr_put(image, &l, &sh);
 	assert_int_equal(build_image(image, len, f->dict, &t), 0);
 	assert_same_rows(&t, &f->t);
 	cfi_table__free(&t);
@@ -810,7 +833,6 @@ static void test_truncated_eh_frame(void **state)
 	struct fixture *f = *state;
 	struct eh_layout l;
 	struct damage d;
-	Elf64_Shdr sh;
 	uint8_t *image;
 	size_t len;
 	int built = 0;
@@ -822,24 +844,17 @@ static void test_truncated_eh_frame(void **state)
 	for (size_t cut = 0; cut < l.eh_size; cut += 4) {
 		char what[64];
 
-		memcpy(&sh, image + l.eh_shdr, sizeof(sh));
-		assert_int_equal(sh.sh_size, l.eh_size);
-		sh.sh_size = cut;
-		memcpy(image + l.eh_shdr, &sh, sizeof(sh));
+		assert_int_equal(eh_shdr_get(image, &l).sh_size, l.eh_size);
+		eh_set_size(image, &l, cut);
 		snprintf(what, sizeof(what), ".eh_frame cut at %zu", cut);
 		built += !check_damaged(&d, image, len, entries_before(&l, cut), what);
-		sh.sh_size = l.eh_size;
-		memcpy(image + l.eh_shdr, &sh, sizeof(sh));
+		eh_set_size(image, &l, l.eh_size);
 	}
 	/* A section larger than the file. */
-	memcpy(&sh, image + l.eh_shdr, sizeof(sh));
-	sh.sh_size = len;
-	memcpy(image + l.eh_shdr, &sh, sizeof(sh));
+	eh_set_size(image, &l, len);
 	check_damaged(&d, image, len, 0, ".eh_frame past the end of the file");
 	/* The file itself cut short, inside .eh_frame and elsewhere. */
-	memcpy(&sh, image + l.eh_shdr, sizeof(sh));
-	sh.sh_size = l.eh_size;
-	memcpy(image + l.eh_shdr, &sh, sizeof(sh));
+	eh_set_size(image, &l, l.eh_size);
 	for (size_t cut = 0; cut < len;
 	     cut += cut >= l.eh_off && cut < l.eh_off + l.eh_size ? 4 : 64)
 		check_damaged(&d, image, cut, 0, "file cut short");

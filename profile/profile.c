@@ -1103,7 +1103,7 @@ static void compact_frames(struct profile *p)
 
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx)
 {
-	size_t target = max_stacks - max_stacks / 8, before = p->nstacks;
+	size_t target = max_stacks - max_stacks / 4, before = p->nstacks;
 
 	if (!max_stacks || p->nstacks <= max_stacks)
 		return 0;

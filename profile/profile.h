@@ -219,7 +219,7 @@ typedef bool profile_gone_fn(void *ctx, int32_t tgid);
 /*
  * profile__fold() keeps @p within @max_stacks stacks (0: no limit), for a
  * long session. When it holds more, it folds stacks into others until it
- * holds at most 7/8 of @max_stacks, in steps, each only while still over:
+ * holds at most 3/4 of @max_stacks, in steps, each only while still over:
  * the stacks of processes @gone (may be NULL) says have exited, each into
  * the same stack of its command (its process no longer known: TGID_UNKNOWN);
  * then, least worth keeping first (not counted in the open or the last

@@ -8,29 +8,17 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "symbols/perfmap.h"
 #include "symbols/perfmap_cache.h"
 #include "symbols/sanitize.h"
 
-/* A file (in memory) holding the @len bytes at @text, its offset at the start. */
-static int text_fd(const char *text, size_t len)
-{
-	int fd = memfd_create("perf-map", MFD_CLOEXEC);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, len), (ssize_t)len);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	return fd;
-}
-
 /* perf_map__read() of the @len bytes at @text, with a budget of @max_bytes. */
 static int read_text(const char *text, size_t len, size_t max_bytes, struct perf_map **pm,
 		     size_t *bad)
 {
-	int fd = text_fd(text, len), err = perf_map__read(fd, max_bytes, pm, bad);
+	int fd = unit_text_fd(text, len), err = perf_map__read(fd, max_bytes, pm, bad);
 
 	close(fd);
 	assert_true(err ? *pm == NULL : *pm != NULL);
@@ -236,7 +224,7 @@ static void test_read_stops_past_the_budget(void **state)
 	perf_map__free(pm);
 	assert_true(whole > 1 << 20);
 	/* Given 64 KiB: stopped early. */
-	fd = text_fd(text, len);
+	fd = unit_text_fd(text, len);
 	assert_int_equal(perf_map__read(fd, 64 << 10, &pm, &bad), -ENOSPC);
 	assert_null(pm);
 	assert_int_equal(bad, 0);

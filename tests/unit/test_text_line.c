@@ -8,7 +8,6 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "symbols/text_line.h"
@@ -55,17 +54,6 @@ static void test_parse_u64_limits(void **state)
 	expect_u64("f", 10, false, 0, NULL);
 }
 
-/* A file holding the @len bytes at @text, read from its start. */
-static int text_fd(const char *text, size_t len)
-{
-	int fd = memfd_create("text", MFD_CLOEXEC);
-
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, text, len), (ssize_t)len);
-	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	return fd;
-}
-
 /* The lines handed out, joined with '|'; stops after the line "stop". */
 struct seen {
 	char text[512];
@@ -88,7 +76,7 @@ static int read_lines(const char *text, size_t len, size_t block, size_t line_ma
 {
 	struct text_lines t = { .block = block, .line_max = line_max, .max_bytes = max_bytes,
 				.line = see_line, .ctx = s };
-	int fd = text_fd(text, len), rc;
+	int fd = unit_text_fd(text, len), rc;
 
 	memset(s, 0, sizeof(*s));
 	rc = text_lines__read(fd, &t);

@@ -65,6 +65,17 @@ static inline void unit_write_file(const char *path, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* unit_text_fd() returns a file (without a name) holding the @len bytes at @text, read from its start. */
+static inline int unit_text_fd(const char *text, size_t len)
+{
+	int fd = open(unit_tmpdir(), O_RDWR | O_TMPFILE | O_CLOEXEC, 0600);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	return fd;
+}
+
 /*
  * unit_read_file() returns the bytes of file @path, malloc()ed, and sets
  * *@len; fails the test on error.

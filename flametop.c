@@ -408,16 +408,20 @@ static void filter_from(const struct options *o, struct view_filter *f, int32_t 
 /* The filters, as the SVG's second line says them ("" for none). */
 static void describe_filters(const struct options *o, char *buf, size_t size)
 {
-	size_t len = 0;
+	struct textbuf t;
 
-	buf[0] = '\0';
-	for (size_t i = 0; i < o->ntgids && len < size; i++)
-		len += snprintf(buf + len, size - len, "%s%u", i ? "," : "pid ", o->tgids[i]);
-	if (o->comm && len < size)
-		len += snprintf(buf + len, size - len, "%scomm %s", len ? ", " : "", o->comm);
-	if ((o->kernel_only || o->user_only) && len < size)
-		snprintf(buf + len, size - len, "%s%s frames only", len ? ", " : "",
-			 o->kernel_only ? "kernel" : "user");
+	textbuf__start(&t, buf, size);
+	textbuf__list(&t, "");
+	for (size_t i = 0; i < o->ntgids; i++) {
+		if (i)
+			textbuf__add(&t, ",%u", o->tgids[i]);
+		else
+			textbuf__item(&t, "pid %u", o->tgids[i]);
+	}
+	if (o->comm)
+		textbuf__item(&t, "comm %s", o->comm);
+	if (o->kernel_only || o->user_only)
+		textbuf__item(&t, "%s frames only", o->kernel_only ? "kernel" : "user");
 }
 
 /* Counts @node when stacks end there: a folded line of its own. */

@@ -28,6 +28,13 @@ static inline void textbuf__init(struct textbuf *t, char *buf, size_t size)
 	buf[t->len] = '\0';
 }
 
+/* textbuf__start() starts an empty text in the @size bytes at @buf (size > 0). */
+static inline void textbuf__start(struct textbuf *t, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	textbuf__init(t, buf, size);
+}
+
 static inline void textbuf__vadd(struct textbuf *t, const char *fmt, va_list ap)
 {
 	int n;

@@ -316,8 +316,7 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 		walks[end] = shown_part(&l->walks_shown[end], st->slot[STAT_UWALK + end], interval);
 		cut += end == UNWIND_WHOLE ? 0 : walks[end];
 	}
-	buf[0] = '\0';
-	textbuf__init(&t, buf, size);
+	textbuf__start(&t, buf, size);
 	textbuf__add(&t, "user stacks by %s: ",
 		     capture__unwinds_with_tables(l->cap) ? "unwind tables" : "frame pointers");
 	if (interval)
@@ -353,8 +352,7 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 		total += ns[i];
 	}
 	shorter = shown_part(&l->short_shown, st->slot[STAT_OFFCPU_SHORT], interval);
-	buf[0] = '\0';
-	textbuf__init(&t, buf, size);
+	textbuf__start(&t, buf, size);
 	textbuf__add(&t, "off-CPU %.3f s", (double)total / 1e9);
 	textbuf__list(&t, ": ");
 	for (int i = 0; i < OFFCPU_STATE_NR; i++) {
@@ -373,8 +371,7 @@ void live__symbols_text(const struct live *l, char *buf, size_t size)
 	struct rlimit rl;
 
 	symbolizer__stats(l->sym, &st);
-	buf[0] = '\0';
-	textbuf__init(&t, buf, size);
+	textbuf__start(&t, buf, size);
 	textbuf__list(&t, "symbols: ");
 	if (st.perf_maps_dropped)
 		textbuf__item(&t, "%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",

@@ -73,7 +73,8 @@ int live__drain(struct live *l);
  * session (profile__fold(): the stacks of processes that have exited fold
  * into their command's first). The profile's stacks move when it folds:
  * what borrows their frames (a view's trie) must be made again. The memory
- * a fold frees goes back to the system. Returns the
+ * a fold frees goes back to the system, and once a minute (a call being
+ * once a refresh) what the caches freed. Returns the
  * number of stacks folded away, or -ENOMEM (the totals still exact).
  */
 long live__fold(struct live *l, size_t max_stacks);

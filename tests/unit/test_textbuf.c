@@ -23,12 +23,11 @@ static void test_list_with_items(void **state)
 
 static void test_empty_list_writes_nothing(void **state)
 {
-	char buf[32];
+	char buf[32] = "an earlier line";
 	struct textbuf t;
 
 	(void)state;
-	buf[0] = '\0';
-	textbuf__init(&t, buf, sizeof(buf));
+	textbuf__start(&t, buf, sizeof(buf)); /* starts empty */
 	textbuf__add(&t, "%d whole", 7);
 	textbuf__list(&t, " (");
 	textbuf__end_list(&t, ")");

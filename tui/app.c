@@ -14,7 +14,9 @@
 #include "tui/term.h"
 #include "tui/view.h"
 
-#define DRAIN_PERIOD 1.0 /* seconds between drains of the capture */
+#define DRAIN_PERIOD 1.0 /* seconds between drains of the capture ... */
+#define QUIET_DRAIN_PERIOD 2.0 /* ... at most, after a drain that passed ... */
+#define QUIET_STACKS 256       /* ... fewer stacks than this (an idle machine) */
 #define FIRST_REFRESH 0.05 /* seconds from start (or r, or m) to the first screen with data */
 #define QUICK_REFRESH 0.25 /* seconds between refreshes while the first ones find little ... */
 #define QUICK_EVENTS 100   /* ... fewer events than this */
@@ -238,14 +240,21 @@ static void save(struct app *a)
 			  output__format_name(format), path);
 }
 
-/* Drains the capture into the profile, saying on the status line when it fails. */
+/*
+ * Drains the capture into the profile, saying on the status line when it
+ * fails. A drain that found little (an idle machine) is followed by the
+ * refresh's own, up to QUIET_DRAIN_PERIOD later, not one a second.
+ */
 static void drain(struct app *a)
 {
 	int ret = live__drain(a->live);
+	double period = DRAIN_PERIOD;
 
 	if (ret < 0)
 		view__say(&a->view, true, "reading the capture failed: %s", strerror(-ret));
-	a->next_drain = now_seconds() + DRAIN_PERIOD;
+	else if (ret < QUIET_STACKS && a->view.delay > DRAIN_PERIOD)
+		period = a->view.delay < QUIET_DRAIN_PERIOD ? a->view.delay : QUIET_DRAIN_PERIOD;
+	a->next_drain = now_seconds() + period;
 }
 
 /*

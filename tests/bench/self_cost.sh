@@ -2,35 +2,38 @@
 # Self cost of live sampling (figure a) and its peak memory (figure f, part 1).
 #
 # Four live profilers, each sampling every CPU at 99 Hz and each drawing into
-# a 200x50 terminal of a private tmux server: flametop's screen at -d 1,
-# `perf top -F 99 -g` (frame pointers), `perf top -F 99 --call-graph dwarf`
-# (perf's CFI unwinder, the one flametop's user stacks compare with), and
-# bpftrace's profile:hz:99 one-liner printing its map every second. They run one after the other, alternating within each run,
-# each with the workloads started afresh: cpu_split (CPU-bound) and a shell
-# loop running /bin/true back to back (process churn); then, as an extra row,
-# with no workload at all. The figure is the CPU time of the profiler's own
-# process (utime + stime from /proc/PID/stat, all its threads, in clock ticks
-# / CLK_TCK) per wall second, over a window that starts WARMUP seconds after
-# exec: the steady state. The CPU used before the window (startup) is
-# reported apart. Peak RSS is VmHWM at the end of the window. A profiler that
-# ends before the window does leaves that run out, and says why. Measured,
-# never asserted.
+# a 200x50 terminal of a private tmux server, each at its own default refresh:
+# flametop's screen and perf top's both every 2 s; `perf top -F 99 -g` (frame
+# pointers), `perf top -F 99 --call-graph dwarf` (perf's CFI unwinder, the one
+# flametop's user stacks compare with), and bpftrace's profile:hz:99
+# one-liner printing its map every second. They run one after the other,
+# alternating within each run, each with the workloads started afresh:
+# cpu_split (CPU-bound) and a shell loop running /bin/true back to back
+# (process churn); then, as an extra row, with no workload at all. The figure
+# is the CPU time of the profiler's own process (the scheduler's run time of
+# each of its threads, /proc/PID/task/TID/schedstat, in ns) per wall second,
+# over a window that starts WARMUP seconds after exec: the steady state. While
+# the window lasts this script forks nothing (it waits with bash's read -t),
+# so that an idle machine is idle. The CPU used before the window (startup,
+# from utime + stime) is reported apart. Peak RSS is VmHWM at the end of the
+# window. A profiler that ends before the window does leaves that run out,
+# and says why. Measured, never asserted.
 . "$(dirname "$0")/../bench_lib.sh"
 
 WARMUP=4
 TICK=$(getconf CLK_TCK)
 
 # The cases, in the order they run and print, and their windows (s).
-CASES=(load idle)
+CASES=(${SELF_COST_CASES:-load idle}) # SELF_COST_CASES=idle: that case alone
 declare -A CASE_LABEL=([load]="cpu_split + /bin/true loop" [idle]="idle machine")
 declare -A WINDOW=([load]=30 [idle]=30)
 TOOLS=(flametop perf perf_dwarf bpftrace)
 
 # Each profiler: its command line, a regex its screen matches once it works.
 declare -A CMD MARK LABEL
-CMD[flametop]="$FLAMETOP -F 99 -d 1"
+CMD[flametop]="$FLAMETOP -F 99"
 MARK[flametop]='^Total%'
-LABEL[flametop]="flametop \`-d 1\`"
+LABEL[flametop]="flametop"
 CMD[perf]="perf top -F 99 -g"
 MARK[perf]='^Samples: '
 LABEL[perf]="\`perf top -F 99 -g\`"
@@ -45,22 +48,40 @@ profile:hz:99 { @[kstack, ustack, comm] = count(); }
 interval:s:1 { print(@); clear(@); }
 EOF
 
-# cpu_ticks PID: utime + stime of PID's threads, in clock ticks.
+# cpu_ticks PID: utime + stime of PID's threads, those ended included, in clock ticks.
 cpu_ticks() { sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | awk 'NF { print $12 + $13 }'; }
+# run_ns PID: sets RUN_NS, the run time of PID's threads in ns, and
+# RUN_TIDS, their ids. Forks nothing.
+run_ns() {
+	local f ns
+	RUN_NS=0 RUN_TIDS=''
+	for f in /proc/"$1"/task/*/schedstat; do
+		read -r ns _ <"$f" 2>/dev/null || continue
+		RUN_NS=$((RUN_NS + ns))
+		f=${f%/schedstat}
+		RUN_TIDS+="${f##*/},"
+	done
+}
 # vm_hwm PID: peak resident set, KiB.
 vm_hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
-# forks: processes created on this machine since boot.
-forks() { awk '$1 == "processes" { print $2 }' /proc/stat; }
+# count_forks: sets FORKS, the processes created on this machine since boot. Forks nothing.
+count_forks() {
+	local k v
+	while read -r k v _; do
+		[ "$k" = processes ] && FORKS=$v && return
+	done </proc/stat
+}
 # since T: seconds since EPOCHREALTIME T.
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
-# lives PID SECS: waits SECS; false as soon as PID has ended.
+# A pipe nobody writes to: read -t on it is a sleep without a fork.
+exec {NAP_FD}<> <(:)
+# lives PID SECS: waits SECS (whole); false as soon as PID has ended. Forks nothing.
 lives() {
-	local end
-	end=$(awk -v t="$EPOCHREALTIME" -v s="$2" 'BEGIN { printf "%.3f", t + s }')
+	local end=$((${EPOCHREALTIME/./} + $2 * 1000000))
 	while alive "$1"; do
-		awk -v t="$EPOCHREALTIME" -v e="$end" 'BEGIN { exit !(t >= e) }' && return 0
-		sleep 0.2
+		((${EPOCHREALTIME/./} >= end)) && return 0
+		read -r -t 0.2 -u "$NAP_FD" _
 	done
 	return 1
 }
@@ -87,15 +108,22 @@ on_exit bench_tmux_stop
 # R_HWM (KiB), R_FORKS (processes created per second, machine-wide); or
 # R_FAIL (why not).
 measure() {
-	local tool=$1 secs=$2 pid c0 c1 f0 f1 t0 t1 texec screen0 screen1 screen err
+	local tool=$1 secs=$2 pid c0 c1 r0 r1 tids0 tids1 f0 f1 t0 t1 texec screen0 screen1 screen err
 	R_CPU='' R_START='' R_HWM='' R_FORKS='' R_FAIL=''
 	texec=$EPOCHREALTIME
 	pid=$(bench_tmux_start "$tool" 200 50 "exec ${CMD[$tool]} 2>$BENCH_TMP/$tool.err")
 	if lives "$pid" "$WARMUP"; then
-		t0=$EPOCHREALTIME c0=$(cpu_ticks "$pid") f0=$(forks)
+		c0=$(cpu_ticks "$pid")
 		screen0=$(bench_tmux capture-pane -p -t "$tool")
+		count_forks
+		f0=$FORKS t0=${EPOCHREALTIME/./}
+		run_ns "$pid"
+		r0=$RUN_NS tids0=$RUN_TIDS
 		if lives "$pid" "$secs"; then
-			t1=$EPOCHREALTIME c1=$(cpu_ticks "$pid") f1=$(forks)
+			run_ns "$pid"
+			r1=$RUN_NS tids1=$RUN_TIDS t1=${EPOCHREALTIME/./}
+			count_forks
+			f1=$FORKS
 			R_HWM=$(vm_hwm "$pid")
 			screen1=$(bench_tmux capture-pane -p -t "$tool")
 		fi
@@ -116,10 +144,15 @@ measure() {
 		R_FAIL="stalled: its screen did not change over the window"
 		return 1
 	fi
-	read -r R_CPU R_START R_FORKS < <(awk -v c0="$c0" -v c1="$c1" -v f0="$f0" -v f1="$f1" \
-		-v t0="$t0" -v t1="$t1" -v hz="$TICK" 'BEGIN {
-		w = t1 - t0
-		printf "%.3f %.0f %.0f\n", (c1 - c0) / hz / w * 100, c0 / hz * 1000, (f1 - f0) / w }')
+	# A thread that ended in the window took its run time with it.
+	if [ "$tids0" != "$tids1" ]; then
+		R_FAIL="its threads changed during the window ($tids0 -> $tids1)"
+		return 1
+	fi
+	read -r R_CPU R_START R_FORKS < <(awk -v r0="$r0" -v r1="$r1" -v c0="$c0" -v f0="$f0" \
+		-v f1="$f1" -v t0="$t0" -v t1="$t1" -v hz="$TICK" 'BEGIN {
+		w = (t1 - t0) / 1e6
+		printf "%.3f %.0f %.1f\n", (r1 - r0) / 1e9 / w * 100, c0 / hz * 1000, (f1 - f0) / w }')
 }
 
 ensure_package perf linux-perf || CMD[perf]= CMD[perf_dwarf]=
@@ -165,22 +198,20 @@ vs() {
 	fi
 	ratio "$(med "$1" flametop "$3" %.6g)" "$(med "$1" "$2" "$3" %.6g)"
 }
-# tick_pct SECS: one clock tick over SECS, in % of one CPU.
-tick_pct() { awk -v t="$TICK" -v w="$1" 'BEGIN { printf "%.2f", 100 / t / w }'; }
-
 echo "## Self cost of live sampling"
 echo
-echo "CPU time of the profiler's own process (utime + stime in /proc/PID/stat, all"
-echo "threads) per wall second, in % of one CPU, every CPU sampled at 99 Hz, the"
-echo "screen in a 200x50 tmux terminal. The window starts $WARMUP s after exec and lasts"
-echo "${WINDOW[load]} s under load (one clock tick, 1/$TICK s, is $(tick_pct "${WINDOW[load]}")% of a CPU over it), ${WINDOW[idle]} s"
-echo "otherwise ($(tick_pct "${WINDOW[idle]}")% per tick); the CPU used before it (startup and warm-up)"
-echo "is reported apart. The profilers alternate within each run, each with the"
-echo "workloads started afresh: cpu_split (CPU-bound, one CPU) and \`while :; do"
-echo "/bin/true; done\` in bash (process churn); processes/s counts every process"
-echo "created on the machine during the window (the churn, or whatever else ran)."
-echo "Median of $BENCH_RUNS runs (min-max). Peak RSS is VmHWM at the window's end (kernel"
-echo "memory for maps and buffers is not in it)."
+echo "CPU time of the profiler's own process (the scheduler's run time of each of its"
+echo "threads, /proc/PID/task/TID/schedstat, in ns) per wall second, in % of one CPU,"
+echo "every CPU sampled at 99 Hz, each profiler at its default refresh (flametop and"
+echo "perf top every 2 s, bpftrace's script every second), the screen in a 200x50 tmux"
+echo "terminal. The window starts $WARMUP s after exec and lasts ${WINDOW[load]} s under load, ${WINDOW[idle]} s"
+echo "otherwise; this script forks nothing during it. The CPU used before it (startup"
+echo "and warm-up, utime + stime) is reported apart. The profilers alternate within"
+echo "each run, each with the workloads started afresh: cpu_split (CPU-bound, one CPU)"
+echo "and \`while :; do /bin/true; done\` in bash (process churn); processes/s counts"
+echo "every process created on the machine during the window (the churn, or whatever"
+echo "else ran). Median of $BENCH_RUNS runs (min-max). Peak RSS is VmHWM at the window's"
+echo "end (kernel memory for maps and buffers is not in it)."
 echo
 echo "| workload | profiler | CPU, % of one CPU | CPU before the window (ms) | peak RSS (MiB) | processes/s |"
 echo "|---|---|---:|---:|---:|---:|"
@@ -230,10 +261,11 @@ echo "  second; on this VM a wakeup costs ~30 us of CPU in poll() alone, and a t
 echo "  of 4 ms lets the kernel fold these timed wakeups into others. The notes that came"
 echo "  during the 40 ms are read when it ends, without a poll(). Most /bin/true processes"
 echo "  have exited by the time their note is read; a signal 0 tells so without a lookup"
-echo "  in /proc. The rest is the maps of the processes still running, and once a second"
-echo "  the drain and the redraw."
-echo "- On an idle machine, once a second: a drain (a process met before is checked"
-echo "  through a pidfd, not /proc; /proc/stat, for the idle CPUs' share, is kept open and"
-echo "  read with one pread) and a redraw, most of whose cost is curses' update of the"
+echo "  in /proc. The rest is the maps of the processes still running, a drain every"
+echo "  second and a refresh every 2 s."
+echo "- On an idle machine, every 2 s: a drain (one a second only while drains find 256"
+echo "  stacks or more; a process met before is checked through a pidfd, not /proc;"
+echo "  /proc/stat, for the idle CPUs' share, is kept open and read with one pread) and a"
+echo "  redraw, most of whose cost is curses' update of the"
 echo "  terminal: flametop hands it only the cells that changed (a row as it was is"
 echo "  skipped with one compare), and the screen is redrawn only when it changed."

@@ -303,7 +303,7 @@ static void print_summary(struct live *live, const struct profile *prof,
 	summary_idle(buf, sizeof(buf), live__idle_credited(live));
 	summary_partial(buf, sizeof(buf), &st);
 	if (profile__folded(prof))
-		appendf(buf, sizeof(buf), ", %" PRIu64 " stacks folded (over --max-stacks %u)",
+		appendf(buf, sizeof(buf), ", %" PRIu64 " stacks folded (--max-stacks %u)",
 			profile__folded(prof), o->max_stacks);
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (o->mode == CAPTURE_OFFCPU) {

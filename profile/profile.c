@@ -64,6 +64,7 @@ struct profile {
 	bool has_tgids;
 	bool saturated; /* some sum did not fit and stopped at COUNT_MAX */
 	uint64_t folded; /* stacks folded into others by profile__fold() */
+	size_t fold_base; /* stacks held after profile__fold()'s last try */
 
 	uint64_t total, open, recent;
 
@@ -392,6 +393,7 @@ void profile__reset(struct profile *p)
 	p->has_tgids = false;
 	p->saturated = false;
 	p->folded = 0;
+	p->fold_base = 0;
 	p->total = p->open = p->recent = 0;
 	for (int g = 0; g < GROUP_NR; g++)
 		p->ngrouped[g] = 0;
@@ -1104,16 +1106,24 @@ static void compact_frames(struct profile *p)
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx)
 {
 	size_t target = max_stacks - max_stacks / 4, before = p->nstacks;
+	enum fold_level last = FOLD_ALL;
 
-	if (!max_stacks || p->nstacks <= max_stacks)
+	if (!max_stacks)
 		return 0;
-	for (enum fold_level step = FOLD_PROCESS; step <= FOLD_ALL && p->nstacks > target;
-	     step++) {
+	if (p->nstacks <= max_stacks) {
+		/* Within the limit: exited processes only, each time a quarter more came. */
+		if (p->nstacks < p->fold_base + max_stacks / 4)
+			return 0;
+		last = FOLD_PROCESS;
+		target = 0;
+	}
+	for (enum fold_level step = FOLD_PROCESS; step <= last && p->nstacks > target; step++) {
 		int err = fold_step(p, step, target, gone, ctx);
 
 		if (err)
 			return err;
 	}
+	p->fold_base = p->nstacks;
 	compact_frames(p);
 	return (long)(before - p->nstacks);
 }

@@ -224,16 +224,20 @@ typedef bool profile_gone_fn(void *ctx, int32_t tgid);
  * the same stack of its command (its process no longer known: TGID_UNKNOWN);
  * then, least worth keeping first (not counted in the open or the last
  * interval, then the least counted), stacks into their command's stack
- * "comm;[other]"; then into one stack "[other]". Every count stays: the
- * totals of both windows, of the frozen picture, and each command's but
- * in the last step. The stacks are renumbered and their frames move, as
- * profile__pack() does; the sorted order and the groups are made again.
- * Then, once the profile has 65,536 frames or more and at least half of
- * them are used by no stack, those frames and their names are dropped and
- * the others renumbered (profile__frames_gen() changes): a long session's
- * names stay bounded by what its stacks use. Returns the number of stacks
- * folded away (0 when within the limit), or -ENOMEM with the steps done
- * so far kept (each step all or nothing; the totals exact either way).
+ * "comm;[other]"; then into one stack "[other]". Within the limit, once it
+ * holds a quarter of @max_stacks more than after the last fold (or since
+ * profile__reset()), it takes the first step alone: under process churn
+ * the profile stays well below its limit instead of swinging up to it.
+ * Every count stays: the totals of both windows, of the frozen picture,
+ * and each command's but in the last step. The stacks are renumbered and
+ * their frames move, as profile__pack() does; the sorted order and the
+ * groups are made again. Then, once the profile has 65,536 frames or more
+ * and at least half of them are used by no stack, those frames and their
+ * names are dropped and the others renumbered (profile__frames_gen()
+ * changes): a long session's names stay bounded by what its stacks use.
+ * Returns the number of stacks folded away (0 when none), or -ENOMEM with
+ * the steps done so far kept (each step all or nothing; the totals exact
+ * either way).
  */
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx);
 

@@ -42,7 +42,7 @@ while [ "$SECONDS" -lt "$end" ]; do
 	minute=$(awk -v s="$SECONDS" 'BEGIN { printf "%.1f", s / 60 }')
 	rss=$(rss_mb)
 	nfd=$(fds)
-	folded=$(screen_text | grep -m1 -oE '[0-9]+ stacks folded \(over [0-9]+\)' || echo 'none')
+	folded=$(screen_text | grep -m1 -oE '[0-9]+ stacks folded \(max [0-9]+\)' || echo 'none')
 	printf '# %6s  %8s  %3s  %s\n' "$minute" "$rss" "$nfd" "$folded"
 	table+=("| $minute | $rss | $nfd | $folded |")
 	if awk -v m="$minute" -v s="$SETTLE" 'BEGIN { exit !(m >= s) }'; then

@@ -81,7 +81,7 @@ static void window_part(struct line *l, const struct header_state *st)
 	else
 		line_add(l, ", %" PRIu64 " %s", st->total, h->unit);
 	if (st->live && h->folded)
-		line_add(l, ", %" PRIu64 " stacks folded (over %zu)", h->folded, h->max_stacks);
+		line_add(l, ", %" PRIu64 " stacks folded (max %zu)", h->folded, h->max_stacks);
 }
 
 /* The filters in force and the frames hidden. */

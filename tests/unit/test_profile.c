@@ -979,7 +979,7 @@ static bool below_100_gone(void *ctx, int32_t tgid)
  * Over its limit, a profile folds the stacks of exited processes into their
  * command's (the process no longer known), first: totals stay exact, in
  * both windows, in the stack they fold into, and in the count of stacks
- * folded. Within the limit nothing moves.
+ * folded. Within a quarter of the limit nothing moves.
  */
 static void test_fold_exited_processes(void **state)
 {
@@ -997,7 +997,7 @@ static void test_fold_exited_processes(void **state)
 	profile__close_interval(p);
 	ADD(p, 3, 1000, bash, main_);
 	assert_int_equal(profile__nstacks(p), 12);
-	assert_int_equal(profile__fold(p, 12, below_100_gone, NULL), 0); /* within the limit */
+	assert_int_equal(profile__fold(p, 64, below_100_gone, NULL), 0); /* 12 < 64 / 4 */
 	assert_int_equal(profile__nstacks(p), 12);
 	assert_int_equal(profile__fold(p, 8, below_100_gone, NULL), 9);
 	assert_int_equal(profile__nstacks(p), 3);
@@ -1016,6 +1016,53 @@ static void test_fold_exited_processes(void **state)
 	assert_true(stacks_sum(p, WINDOW_RECENT) == 1000);
 	profile__reset(p);
 	assert_int_equal(profile__folded(p), 0);
+	profile__free(p);
+}
+
+/*
+ * Within the limit, each quarter of it more stacks folds the exited
+ * processes' (counts exact) and nothing else: not the least counted, not
+ * the stacks of processes still running.
+ */
+static void test_fold_exited_early(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t bash, main_, f[12];
+	char name[8];
+
+	(void)state;
+	bash = frame(p, "bash", FRAME_PROCESS);
+	main_ = frame(p, "main", FRAME_USER);
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "f%d", i);
+		f[i] = frame(p, name, FRAME_USER);
+	}
+	for (int32_t tgid = 1; tgid <= 9; tgid++) /* 9 exited, 3 running */
+		ADD(p, tgid, 1, bash, main_, f[0]);
+	for (int i = 0; i < 3; i++)
+		ADD(p, 100, 1, bash, main_, f[i + 1]);
+	assert_int_equal(profile__fold(p, 40, below_100_gone, NULL), 8); /* 12 >= 40 / 4 */
+	assert_int_equal(profile__nstacks(p), 4);
+	assert_true(found(p, TGID_UNKNOWN, (uint32_t[]){ bash, main_, f[0] }, 3).total == 9);
+	assert_int_equal(profile__folded(p), 8);
+	/* A quarter more than after that fold: 4 + 10. */
+	for (int i = 4; i < 12; i++)
+		ADD(p, 100 + i, 1, bash, main_, f[i]);
+	ADD(p, 5, 1, bash, f[4]);
+	assert_int_equal(profile__nstacks(p), 13);
+	assert_int_equal(profile__fold(p, 40, below_100_gone, NULL), 0); /* 13 < 4 + 10 */
+	ADD(p, 6, 2, bash, f[4]);
+	assert_int_equal(profile__fold(p, 40, below_100_gone, NULL), 1); /* the two exited ones */
+	assert_int_equal(profile__nstacks(p), 13);
+	assert_true(found(p, TGID_UNKNOWN, (uint32_t[]){ bash, f[4] }, 2).total == 3);
+	/* Nothing exited: nothing folds, however little counted. */
+	for (int i = 0; i < 10; i++)
+		ADD(p, 200 + i, 1, bash, f[i]);
+	assert_int_equal(profile__nstacks(p), 23);
+	assert_int_equal(profile__fold(p, 40, below_100_gone, NULL), 0);
+	assert_int_equal(profile__nstacks(p), 23);
+	assert_true(profile__total(p, WINDOW_CUMULATIVE) == 9 + 3 + 8 + 3 + 10);
+	assert_true(stacks_sum(p, WINDOW_CUMULATIVE) == 9 + 3 + 8 + 3 + 10);
 	profile__free(p);
 }
 
@@ -1288,6 +1335,7 @@ int main(void)
 	    cmocka_unit_test(test_freeze),
 	    cmocka_unit_test(test_counts_saturate),
 	    cmocka_unit_test(test_fold_exited_processes),
+	    cmocka_unit_test(test_fold_exited_early),
 	    cmocka_unit_test(test_fold_least_into_other),
 	    cmocka_unit_test(test_fold_frozen),
 	    cmocka_unit_test(test_fold_drops_unused_names),

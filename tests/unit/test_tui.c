@@ -995,7 +995,7 @@ static void test_live_header_folded(void **state)
 					    .event = "samples", .unit = "samples", .folded = 1234,
 					    .max_stacks = 32768 };
 	text = render(&f);
-	assert_non_null(strstr(text, "samples, 1234 stacks folded (over 32768) | filters: none"));
+	assert_non_null(strstr(text, "samples, 1234 stacks folded (max 32768) | filters: none"));
 	free(text);
 	close_view(&f);
 }

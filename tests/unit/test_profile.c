@@ -1034,7 +1034,7 @@ static void test_fold_exited_early(void **state)
 	bash = frame(p, "bash", FRAME_PROCESS);
 	main_ = frame(p, "main", FRAME_USER);
 	for (int i = 0; i < 12; i++) {
-		snprintf(name, sizeof(name), "f%d", i);
+		snprintf(name, sizeof(name), "f%u", (unsigned)i & 0xff);
 		f[i] = frame(p, name, FRAME_USER);
 	}
 	for (int32_t tgid = 1; tgid <= 9; tgid++) /* 9 exited, 3 running */

@@ -50,6 +50,17 @@ screen_gone() {
 	return 1
 }
 
+# screen_check_exit "what" CODE [FILE]: the command ended with CODE (as
+# screen_exit_code reads it, from FILE when given) and gave the terminal back
+# as it found it: no alternate screen, the cursor shown.
+screen_check_exit() {
+	local code
+	code=$(screen_exit_code 10 "${3:-}")
+	check "$1: exit status $2 (got $code)" [ "$code" = "$2" ]
+	check "$1: no alternate screen, cursor shown" \
+		[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]
+}
+
 # screen_exit_code [SECONDS [FILE]]: the command's exit status once it ended,
 # or "running"; from FILE where the command writes it there itself.
 screen_exit_code() {

@@ -40,13 +40,10 @@ flametop_pid() { cat "$PID_FILE"; }
 # exit_code [SECONDS]: flametop's exit status once it ended, or "running".
 exit_code() { screen_exit_code "${1:-10}" "$EXIT_FILE"; }
 
-# check_back "what" CODE: flametop ended with CODE and the terminal is as before it.
+# check_back "what" CODE: flametop ended with CODE, and the terminal is as
+# before it, its modes too.
 check_back() {
-	local code
-	code=$(exit_code 10)
-	check "$1: exit status $2 (got $code)" [ "$code" = "$2" ]
-	check "$1: no alternate screen, cursor shown" \
-		[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]
+	screen_check_exit "$1" "$2" "$EXIT_FILE"
 	check "$1: the terminal's modes are back (icanon, echo)" \
 		bash -c "grep -qE '(^| )icanon( |\$)' '$STTY' && grep -qE '(^| )echo( |\$)' '$STTY'"
 }

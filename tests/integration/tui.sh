@@ -30,16 +30,6 @@ check_no_screen() {
 	fi
 }
 
-# check_exit "what" CODE: the command in the terminal ended with CODE and gave the terminal back.
-check_exit() {
-	local code
-	code=$(screen_exit_code 10)
-	check "$1: exit code $2 (got $code)" [ "$code" = "$2" ]
-	check "$1: the terminal is back to normal (no alternate screen, cursor shown)" \
-		[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]
-}
-
-
 # Colour codes in capture-pane -e output: SGR 30-38, 40-48, 90-97, 100-107.
 has_colours() {
 	grep -qE $'\e\\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m'
@@ -88,7 +78,7 @@ for term in xterm-256color screen tmux-256color linux; do
 		'60\.0%  60\.0%  +300  \|   \| \|---- leaf_a'
 	check_screen "viewer, TERM=$term: the icicle draws kernel frames in braces" '\{vfs_read +\}'
 	screen_keys q
-	check_exit "viewer, TERM=$term, q" 0
+	screen_check_exit "viewer, TERM=$term, q" 0
 done
 
 # 4. Keys in the viewer: collapse, expand all, K, U, search, zoom, flat view, help.
@@ -140,7 +130,7 @@ check "resize to 30x8: the screen holds that one line only" \
 screen_resize 100 30
 check_screen "resize back to 100x30: the screen comes back" '^file:'
 screen_keys q
-check_exit "viewer, q" 0
+screen_check_exit "viewer, q" 0
 
 # 6. --no-color and NO_COLOR: attributes only.
 screen_start 100 30 "$FLAMETOP -i $FIXTURE"
@@ -156,14 +146,14 @@ for how in "--no-color" "NO_COLOR=1"; do
 	screen_keys E
 	check_screen "$how: kernel frames still marked [k]" '---- vfs_read \[k\]$'
 	screen_keys q
-	check_exit "$how, q" 0
+	screen_check_exit "$how, q" 0
 done
 
 # 7. -i - reads stdin and takes keys from the terminal.
 screen_start 100 30 "cat $FIXTURE | $FLAMETOP -i -"
 check_screen "-i -: the header names stdin" '^file: stdin \| 5 stacks'
 screen_keys q
-check_exit "-i -, q" 0
+screen_check_exit "-i -, q" 0
 
 # 7b. TERM=dumb and an unknown TERM: the same one-line refusal, exit 2.
 for term in dumb nosuchterm; do
@@ -201,7 +191,7 @@ screen_keys q
 check_screen "viewer: q leaves the callers first" 'Object +Function \(Enter: callers\)'
 check "viewer: ... without quitting" [ "$(screen_exit_code 1)" = running ]
 screen_keys q
-check_exit "viewer, q at the top" 0
+screen_check_exit "viewer, q at the top" 0
 
 screen_start 100 20 "$FLAMETOP -i $FIXTURE"
 screen_wait 'leaf_a'
@@ -215,7 +205,7 @@ check_no_screen "viewer: ... its first keys scrolled away" '^ Up k '
 screen_keys q
 check_screen "viewer: q closes the help" '^Total%  Self%     Count  Call tree$'
 screen_keys q
-check_exit "viewer after the help, q" 0
+screen_check_exit "viewer after the help, q" 0
 
 if [ "$(id -u)" != 0 ]; then
 	skip "live screen tests" "not root: BPF programs can't be loaded"
@@ -284,7 +274,7 @@ check_screen "live: a third m is back in sample mode, its profile kept" '^sample
 screen_keys Escape
 check_screen "live: Esc clears the pid filter" 'filters: none'
 screen_keys q
-check_exit "live, q" 0
+screen_check_exit "live, q" 0
 check "live: nothing stays attached after q" programs_gone_after "$newest"
 
 # header_figures: "SPAN COUNT" of the header's recent window, e.g. "2.0 396"; "" before one closed.
@@ -379,7 +369,7 @@ screen_keys p 1 0 7 3 7 4 1 0 0 0 Enter
 check_screen "p refuses a pid that does not exist, as -p does" '^p 1073741000: no such process$'
 check_screen "... and keeps the filter it had" "filters: pid $split_pid\$"
 screen_keys q
-check_exit "live, q" 0
+screen_check_exit "live, q" 0
 check "live: nothing stays attached after q" programs_gone_after "$newest"
 
 # 9. Ctrl-C, SIGTERM and SIGHUP end the screen cleanly too.
@@ -387,11 +377,11 @@ newest=$(newest_program_id)
 screen_start 100 30 "$FLAMETOP -d 0.5"
 screen_wait 'LIVE'
 screen_keys C-c
-check_exit "live, Ctrl-C" 0
+screen_check_exit "live, Ctrl-C" 0
 screen_start 100 30 "$FLAMETOP -d 0.5"
 screen_wait 'LIVE'
 kill -TERM "$(ps -o pid= --ppid "$(screen_var pane_pid)")"
-check_exit "live, SIGTERM" 0
+screen_check_exit "live, SIGTERM" 0
 screen_start 100 30 "exec $FLAMETOP -d 0.5"
 screen_wait 'LIVE'
 ft_pid=$(screen_var pane_pid)

@@ -243,7 +243,9 @@ static void save(struct app *a)
 /*
  * Drains the capture into the profile, saying on the status line when it
  * fails. A drain that found little (an idle machine) is followed by the
- * refresh's own, up to QUIET_DRAIN_PERIOD later, not one a second.
+ * refresh's own, up to QUIET_DRAIN_PERIOD later, not one a second: the
+ * kernel's maps hold two seconds of distinct keys at the sampling rate
+ * (choose_sizes() in bpf/capture.c), so a burst after a quiet drain fits.
  */
 static void drain(struct app *a)
 {

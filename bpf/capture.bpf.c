@@ -1546,7 +1546,6 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
  * a thread blocked for a minute shows while it waits. Each part of a wait
  * is counted once: by the side that moves its `from` on first.
  */
-#define WAIT_CLOSED (~0ULL)
 #define TASK_RUNNING 0x0
 #define TASK_INTERRUPTIBLE 0x1
 #define TASK_UNINTERRUPTIBLE 0x2
@@ -1592,7 +1591,12 @@ static __always_inline void offcpu_count(const struct offcpu_wait *w, __u64 ns, 
 	inflight_add(set, -1);
 }
 
-/* The thread @pid is back on a CPU at @now: closes its wait, if one is open. */
+/*
+ * The thread @pid is back on a CPU at @now: closes its wait, if one is
+ * open. The closed entry stays, for the thread's next wait to open in
+ * place (no element freed and taken again at every switch); it goes when
+ * the thread ends (offcpu_open()).
+ */
 static __always_inline void offcpu_close(__u32 pid, __u64 now)
 {
 	struct offcpu_wait *w = bpf_map_lookup_elem(&offcpu_waits, &pid);
@@ -1607,7 +1611,6 @@ static __always_inline void offcpu_close(__u32 pid, __u64 now)
 		else
 			offcpu_count(w, now - from, 1);
 	}
-	bpf_map_delete_elem(&offcpu_waits, &pid);
 }
 
 /*
@@ -1737,6 +1740,26 @@ static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key, b
 		walk_memo_keep(m, &at.user, key->tgid, key->ustack, gen);
 }
 
+/*
+ * Opens wait @w of its thread: in the thread's entry where its last wait
+ * closed, @w's fields first and its `from` last (an atomic exchange, which
+ * credit_waits() reads first: it counts the wait only once it is whole);
+ * else in a new entry.
+ */
+static __always_inline void open_wait(const struct offcpu_wait *w)
+{
+	struct offcpu_wait *e = bpf_map_lookup_elem(&offcpu_waits, &w->key.pid);
+
+	if (e) {
+		e->start = w->start;
+		e->state = w->state;
+		e->key = w->key;
+		__atomic_exchange_n(&e->from, w->from, __ATOMIC_SEQ_CST);
+	} else if (bpf_map_update_elem(&offcpu_waits, &w->key.pid, w, BPF_ANY)) {
+		stat_add(STAT_LOST_WAITS_FULL, 1);
+	}
+}
+
 /* The current task leaves the CPU at @now in @state: walks its stacks and opens its wait. */
 static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int state, __u64 now)
 {
@@ -1745,8 +1768,14 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	bool stale = false;
 
 	/* An idle task (the commonest to leave a CPU), flametop, or a task that will not come back. */
-	if ((__u32)id == 0 || id >> 32 == self_tgid || (state & (TASK_DEAD | EXIT_ZOMBIE | EXIT_DEAD)))
+	if ((__u32)id == 0 || id >> 32 == self_tgid)
 		return;
+	if (state & (TASK_DEAD | EXIT_ZOMBIE | EXIT_DEAD)) {
+		__u32 pid = (__u32)id;
+
+		bpf_map_delete_elem(&offcpu_waits, &pid); /* its last wait's entry */
+		return;
+	}
 	if (!event_wanted(&w.key))
 		return;
 	w.state = offcpu_state(preempt, state);
@@ -1755,8 +1784,7 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	if (!w.key.kerr)
 		w.key.kerr = send_walked(false, w.key.kstack);
 	offcpu_user_side(ctx, &w.key, &stale);
-	if (bpf_map_update_elem(&offcpu_waits, &w.key.pid, &w, BPF_ANY))
-		stat_add(STAT_LOST_WAITS_FULL, 1);
+	open_wait(&w);
 	note_process(&w.key, stale);
 }
 

@@ -1286,8 +1286,8 @@ static void keep_open_waits(struct capture *cap)
 
 	while (bpf_map_get_next_key(fd, prev, &pid) == 0) {
 		prev = &pid;
-		if (bpf_map_lookup_elem(fd, &pid, &w))
-			continue; /* closed meanwhile */
+		if (bpf_map_lookup_elem(fd, &pid, &w) || w.from == WAIT_CLOSED)
+			continue; /* closed: its thread runs, or has ended */
 		if (!w.key.kerr)
 			stack_table__keep(&cap->stacks, w.key.kstack);
 		if (!w.key.uerr)

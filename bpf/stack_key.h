@@ -169,10 +169,15 @@ enum offcpu_state {
 
 #define OFFCPU_MAX_WAITS 32768
 
-/* A wait open in the offcpu_waits map, by thread id. */
+#define WAIT_CLOSED (~0ULL) /* offcpu_wait.from of a wait that closed */
+
+/*
+ * A thread's wait in the offcpu_waits map, by thread id: open, or its last
+ * one, closed (the entry stays while the thread lives).
+ */
 struct offcpu_wait {
 	__u64 start; /* when the thread left the CPU, ns since boot */
-	__u64 from;  /* counted up to here; ~0 once closed */
+	__u64 from;  /* counted up to here; WAIT_CLOSED once closed */
 	__u32 state; /* enum offcpu_state */
 	__u32 pad;
 	struct stack_key key; /* its stacks, sent when it opened */

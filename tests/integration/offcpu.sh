@@ -135,6 +135,21 @@ screen_keys q
 check "q quits" [ "$(screen_exit_code 10)" = 0 ]
 screen_stop
 
+# 8. A thread's last wait stays in the waits map while the thread lives,
+# for its next wait to open in place, and goes when it ends: 400 short
+# sleepers that blocked once and exited leave no entry behind.
+newest=$(newest_program_id)
+$FLAMETOP --mode offcpu --folded --duration 6 -o /dev/null 2>"$TEST_TMP/ended.err" &
+ft=$!
+wait_program_after "$newest" || echo "# flametop did not attach" >&2
+bash -c 'for i in $(seq 400); do sleep 0.02 & done; wait'
+sleep 0.5
+entries=$(bpftool -j map dump name offcpu_waits 2>/dev/null | grep -o '"key":' | wc -l)
+threads=$(ls -d /proc/[0-9]*/task/[0-9]* 2>/dev/null | wc -l)
+wait "$ft"
+check "ended threads leave no wait behind ($entries entries, $threads threads now)" \
+	[ "$entries" -gt 0 -a "$entries" -le $((threads + 50)) ]
+
 # 7. Bad values are refused with one line.
 out=$($FLAMETOP --mode offcpu --min-block x --folded 2>&1 >/dev/null)
 check "--min-block x: one clear line, exit 2" [ $? -ne 0 -a "$(wc -l <<<"$out")" = 1 ]

@@ -1124,7 +1124,8 @@ long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, 
 			return err;
 	}
 	p->fold_base = p->nstacks;
-	compact_frames(p);
+	if (p->nstacks < before) /* only a fold leaves frames unused */
+		compact_frames(p);
 	return (long)(before - p->nstacks);
 }
 

@@ -231,10 +231,11 @@ typedef bool profile_gone_fn(void *ctx, int32_t tgid);
  * Every count stays: the totals of both windows, of the frozen picture,
  * and each command's but in the last step. The stacks are renumbered and
  * their frames move, as profile__pack() does; the sorted order and the
- * groups are made again. Then, once the profile has 65,536 frames or more
- * and at least half of them are used by no stack, those frames and their
- * names are dropped and the others renumbered (profile__frames_gen()
- * changes): a long session's names stay bounded by what its stacks use.
+ * groups are made again. Then, when stacks were folded away and the
+ * profile has 65,536 frames or more, at least half of them used by no
+ * stack, those frames and their names are dropped and the others
+ * renumbered (profile__frames_gen() changes): a long session's names stay
+ * bounded by what its stacks use.
  * Returns the number of stacks folded away (0 when none), or -ENOMEM with
  * the steps done so far kept (each step all or nothing; the totals exact
  * either way).

@@ -135,7 +135,7 @@ screen_keys q
 check "q quits" [ "$(screen_exit_code 10)" = 0 ]
 screen_stop
 
-# 8. A thread's last wait stays in the waits map while the thread lives,
+# 7. A thread's last wait stays in the waits map while the thread lives,
 # for its next wait to open in place, and goes when it ends: 400 short
 # sleepers that blocked once and exited leave no entry behind.
 newest=$(newest_program_id)
@@ -150,7 +150,7 @@ wait "$ft"
 check "ended threads leave no wait behind ($entries entries, $threads threads now)" \
 	[ "$entries" -gt 0 -a "$entries" -le $((threads + 50)) ]
 
-# 7. Bad values are refused with one line.
+# 8. Bad values are refused with one line.
 out=$($FLAMETOP --mode offcpu --min-block x --folded 2>&1 >/dev/null)
 check "--min-block x: one clear line, exit 2" [ $? -ne 0 -a "$(wc -l <<<"$out")" = 1 ]
 out=$($FLAMETOP --min-block 5 --folded --duration 0.1 2>&1 >/dev/null)

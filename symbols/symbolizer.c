@@ -824,14 +824,34 @@ bool symbolizer__kernel_hidden(const struct symbolizer *s)
 	return s->ksyms && ksyms__hidden(s->ksyms);
 }
 
+/*
+ * Does the process of @p, not looked up for a while, still run? Its pidfd
+ * says, when it holds one; else kill() (a pid reused meanwhile is caught by
+ * the start-time check of the next lookup). Not known for a copy of /proc.
+ */
+static bool symbolizer__idle_runs(struct symbolizer *s, struct proc_entry *p)
+{
+	if (!p->maps.n)
+		return false;
+	if (p->pidfd >= 0)
+		return symbolizer__still_runs(s, p);
+	return s->host_proc && !proc_info__exited((int32_t)proc_entry__tgid(p));
+}
+
 void symbolizer__begin_pass(struct symbolizer *s)
 {
 	struct lru_node *old;
 
 	s->pass++;
 	while ((old = lru__oldest(&s->proc_lru)) != NULL &&
-	       proc_entry__of(old)->used_pass + PROC_GRACE_PASSES < s->pass)
-		symbolizer__release(s, proc_entry__of(old));
+	       proc_entry__of(old)->used_pass + PROC_GRACE_PASSES < s->pass) {
+		struct proc_entry *p = proc_entry__of(old);
+
+		if (symbolizer__idle_runs(s, p))
+			symbolizer__touch(s, p); /* asked again a grace later */
+		else
+			symbolizer__release(s, p);
+	}
 	elf_cache__expire(s->elfs, s->pass, PROC_GRACE_PASSES);
 }
 

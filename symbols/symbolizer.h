@@ -10,7 +10,8 @@
  * Time is counted in passes (one drain each, see symbolizer__begin_pass()):
  * maps re-reads, kernel reloads and start-time checks are rate-limited per
  * pass, and a process not looked up for PROC_GRACE_PASSES passes is
- * released.
+ * released once it has exited (until then it is asked again every grace:
+ * a quiet process sampled now and then keeps its maps and its names).
  *
  * It never prints; errors come back as return values.
  */
@@ -182,8 +183,8 @@ bool symbolizer__kernel_hidden(const struct symbolizer *s);
 /*
  * Starts a new pass (one drain): allows one more maps re-read per process
  * and one more kernel reload (each under its back-off), releases processes
- * not looked up for PROC_GRACE_PASSES passes, and closes files held that
- * long unread.
+ * not looked up for PROC_GRACE_PASSES passes that have exited (or that
+ * cannot be asked: a copy of /proc), and closes files held that long unread.
  */
 void symbolizer__begin_pass(struct symbolizer *s);
 

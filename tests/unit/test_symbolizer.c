@@ -812,6 +812,41 @@ static void test_exited_processes_released_after_grace(void **state)
 }
 
 /*
+ * A process not looked up for longer than the grace is kept while it runs:
+ * sampled again, it is not read again and its names keep their generation
+ * (the name cache's are still good). Once it has exited, it goes.
+ */
+static void test_quiet_process_kept_while_it_runs(void **state)
+{
+	struct symbolizer *s = new_symbolizer(NULL);
+	struct symbolizer_stats st;
+	uint64_t addr, gen, reads;
+	char copy[600];
+	struct child c;
+
+	(void)state;
+	addr = start_copy(&c, "workload-quiet", copy, sizeof(copy));
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	gen = symbolizer__user_gen(s, (uint32_t)c.pid);
+	symbolizer__stats(s, &st);
+	reads = st.maps_reads;
+	for (int pass = 0; pass < 3 * PROC_GRACE_PASSES; pass++)
+		symbolizer__begin_pass(s);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 1);
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	assert_int_equal(symbolizer__user_gen(s, (uint32_t)c.pid), gen);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.maps_reads, reads);
+	child_stop(&c);
+	for (int pass = 0; pass <= PROC_GRACE_PASSES; pass++)
+		symbolizer__begin_pass(s);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.processes, 0);
+	symbolizer__free(s);
+}
+
+/*
  * A known process is checked once per pass: its start time is read from
  * /proc once, then a pidfd opened just before that read answers whether it
  * still runs; when it has exited the pidfd is closed and nothing is read.
@@ -1063,6 +1098,7 @@ int main(void)
 	    cmocka_unit_test(test_noted_process_named_after_exit),
 	    cmocka_unit_test(test_unnoted_process_unnamed_after_exit),
 	    cmocka_unit_test(test_exited_processes_released_after_grace),
+	    cmocka_unit_test(test_quiet_process_kept_while_it_runs),
 	    cmocka_unit_test(test_running_process_checked_by_pidfd),
 	    cmocka_unit_test(test_note_start_time_tells_pids_apart),
 	    cmocka_unit_test(test_open_files_capped),

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 {
 	struct winsize ws = { 0 };
 	double start, t1 = -1, t2 = -1;
-	char text[KEEP] = "", buf[65536];
+	char text[KEEP] = "", buf[65536], *from1;
 	enum esc st = TEXT;
 	size_t len = 0;
 	int fd, wstatus, status;
@@ -107,8 +107,12 @@ int main(int argc, char **argv)
 		if (n <= 0)
 			break; /* the command ended (EIO on the master) */
 		add_text(text, &len, &st, buf, (size_t)n);
-		if (t1 < 0 && strstr(text, argv[3]))
+		if (t1 < 0 && (from1 = strstr(text, argv[3])) != NULL) {
 			t1 = now_ms();
+			/* TEXT2 is looked for after TEXT1 only: what came before goes. */
+			len -= (size_t)(from1 - text);
+			memmove(text, from1, len + 1);
+		}
 		if (t1 >= 0 && strstr(text, argv[4]))
 			t2 = now_ms();
 	}

@@ -17,9 +17,11 @@
  * slot in the arrays is given once and sent with the key (see stack_key.h).
  *
  * Stacks: the kernel's are walked by bpf_get_stack(), the user's along the
- * frame pointers (walk_user_frames()), into per-CPU scratch records, and
- * hashed (64 bits). A hash the seen map in use does not hold yet
- * is added there and the stack sent through the `stacks` ring buffer, so
+ * frame pointers (walk_user_frames()) or the unwind tables, into per-CPU
+ * scratch records (in off-CPU mode a thread that blocks where it blocked
+ * last reuses that walk: thread_memos), and hashed (64 bits). A hash the
+ * seen map in use does not hold yet is added there and the stack sent
+ * through the `stacks` ring buffer, so
  * user space reads each stack once (from shared memory, without a system
  * call per stack) and keeps it until it switches to the other seen map, an
  * empty one (and bumps stack_gen); it forgets the stacks not sent again
@@ -54,7 +56,7 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool walk_kernel = true;
 const volatile bool walk_user = true;
 const volatile bool unwind_with_tables = false; /* --unwind auto: the loader fills the unwind maps */
-const volatile bool memo_walks = false; /* off-CPU mode: a thread's last walk is kept (walk_memos) */
+const volatile bool memo_walks = false; /* off-CPU mode: threads' last walks kept (thread_memos) */
 
 /* Live state, written by the loader through the mmapped .bss. */
 __u32 active_set;
@@ -1634,12 +1636,6 @@ struct walk_memo {
 	struct stack_read reads[WALK_READS];
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct walk_memo);
-} walk_memos SEC(".maps");
 
 /* A memo being checked, read by read (bpf_loop()'s context). */
 struct memo_check {
@@ -1713,20 +1709,19 @@ static __always_inline void walk_memo_keep(struct walk_memo *m, const struct use
 }
 
 /*
- * Off-CPU mode's user side: from the thread's memo when it holds the walk,
- * else walked (and sent), the memo kept for next time.
+ * Off-CPU mode's user side: from the thread's memo @m (NULL: none) when it
+ * holds the walk, else walked (and sent), the memo kept for next time.
  */
-static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key, bool *stale)
+static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key,
+					     struct walk_memo *m, bool *stale)
 {
 	__u64 gen = *(volatile __u64 *)&stack_gen;
 	struct where at = {};
-	struct walk_memo *m = NULL;
 
 	/* A kernel thread's saved registers are not a user stack's: it goes the usual way. */
-	if (walk_user && memo_walks && unwind_with_tables && has_user_stack(key->pid) &&
-	    saved_user_regs(&at.user))
-		m = bpf_task_storage_get(&walk_memos, bpf_get_current_task_btf(), 0,
-					 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!(walk_user && unwind_with_tables && has_user_stack(key->pid) &&
+	      saved_user_regs(&at.user)))
+		m = NULL;
 	if (m && walk_memo_holds(m, &at.user, key->tgid)) {
 		key->ustack = m->hash;
 		key->uerr = 0;
@@ -1738,6 +1733,230 @@ static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key, b
 		key->uerr = send_walked(true, key->ustack);
 	if (m && !key->uerr)
 		walk_memo_keep(m, &at.user, key->tgid, key->ustack, gen);
+}
+
+/*
+ * A thread's last kernel walk where it left the CPU, by where each frame's
+ * return address lay on its kernel stack. The kernel's walk (the ORC
+ * unwinder, in bpf_get_stack()) finds each caller's return address at a
+ * place fixed by the frame below it, the hook's frames the same every
+ * time: from the hook's context, the same frames lie at the same distances
+ * up the stack, but for the outermost, the return address into the entry
+ * code just below the saved user registers (a system call may move the
+ * frames below that by a random offset: randomize_kstack_offset). With
+ * every one of those words as it was, the walk would find the same frames.
+ * Kept while the stacks sent since stay known (stack_gen); made when a
+ * thread blocks twice running with the same stack; every KMEMO_AUDIT-th
+ * use is walked anyway, a difference counted (STAT_KMEMO_STALE).
+ */
+#define KMEMO_SLOTS 32
+#define KMEMO_SPAN 4096 /* bytes of kernel stack above the hook's context looked at */
+#define KMEMO_LEAD 3    /* frames the walk may find below the hook's context (the hook's own) */
+#define KMEMO_AUDIT 64
+#define KMEMO_BACKOFF 16 /* repeats not made a memo of, after one that did not hold */
+
+struct kernel_memo {
+	__u64 gen;   /* stack_gen when its stack was sent */
+	__u64 hash;  /* its stack */
+	__u64 last;  /* the last walk's stack, memo or not */
+	__u64 outer; /* the return address just below the saved user registers */
+	__u32 len;   /* bytes from the hook's context to past its last return address but outer */
+	__u32 n;     /* off[] and val[] in use; 0: no memo */
+	__u32 uses;
+	__u32 backoff;
+	__u16 off[KMEMO_SLOTS]; /* each return address's place: words above the hook's context */
+	__u64 val[KMEMO_SLOTS];
+};
+
+struct thread_memo {
+	struct kernel_memo kernel;
+	struct walk_memo user;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct thread_memo);
+} thread_memos SEC(".maps");
+
+/* A copy of kernel stack above the hook's context, per CPU (kernel memos). */
+struct kstack_copy {
+	__u64 w[KMEMO_SPAN / 8];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct kstack_copy);
+	__uint(max_entries, 1);
+} kstack_copies SEC(".maps");
+
+static __always_inline struct kstack_copy *kstack_copy(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&kstack_copies, &zero);
+}
+
+/* The current task's saved user registers, which end its kernel stack, or NULL. */
+static __always_inline struct pt_regs *kstack_regs(void)
+{
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
+		return NULL;
+	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+}
+
+/* The return address just below @regs (kstack_regs()) into *@v: 0, or a negative errno. */
+static __always_inline long read_outer(struct pt_regs *regs, __u64 *v)
+{
+	return bpf_probe_read_kernel(v, sizeof(*v), (void *)regs - sizeof(*v));
+}
+
+/* Whether kernel memo @m holds the walk from the hook's context @ctx, as it would be now. */
+static __always_inline bool kernel_memo_holds(const struct kernel_memo *m, void *ctx)
+{
+	struct kstack_copy *c = kstack_copy();
+	struct pt_regs *regs = kstack_regs();
+	__u32 n = m->n, len = m->len, i;
+	__u64 outer;
+
+	if (!n || n > KMEMO_SLOTS || m->gen != *(volatile __u64 *)&stack_gen || !c || !regs ||
+	    !len || len > KMEMO_SPAN || bpf_probe_read_kernel(c->w, len, ctx) ||
+	    read_outer(regs, &outer) || outer != m->outer)
+		return false;
+	for (i = 0; i < KMEMO_SLOTS; i++) {
+		__u32 off;
+
+		if (i >= n)
+			break;
+		off = m->off[i];
+		if (off >= KMEMO_SPAN / 8 || c->w[off] != m->val[i])
+			return false;
+	}
+	return true;
+}
+
+/* A search for the walk's return addresses in a copy of the stack (bpf_loop()'s context). */
+struct kmemo_scan {
+	struct kstack_copy *c;
+	struct sent_stack *t;
+	struct kernel_memo *m;
+	__u32 nr; /* frames to find: t's first nr */
+	__u32 k;  /* the frame looked for next */
+	__u32 n;  /* found */
+};
+
+/* bpf_loop()'s callback: is word @i the next frame's return address? 1 stops the loop. */
+static long kmemo_scan_word(__u32 i, void *arg)
+{
+	struct kmemo_scan *s = arg;
+	__u32 k = s->k, n = s->n, j;
+	__u64 w;
+
+	if (i >= KMEMO_SPAN / 8 || n >= KMEMO_SLOTS || k >= MAX_STACK_DEPTH || k >= s->nr)
+		return 1;
+	w = s->c->w[i];
+	if (!n) { /* the first found may follow the hook's own frames */
+		for (j = 0; j < KMEMO_LEAD; j++)
+			if (w == s->t->ips[j])
+				break;
+		if (j == KMEMO_LEAD)
+			return 0;
+		k = j;
+	} else if (w != s->t->ips[k]) {
+		return 0;
+	}
+	s->m->off[n] = i;
+	s->m->val[n] = w;
+	s->n = n + 1;
+	s->k = k + 1;
+	return 0;
+}
+
+/*
+ * Makes @m the memo of the kernel walk just made into the scratch record
+ * (its stack @hash, sent in generation @gen) from the hook's context @ctx,
+ * when each of its frames is found above @ctx in order, the last just
+ * below the saved user registers.
+ */
+static __always_inline void kernel_memo_make(struct kernel_memo *m, void *ctx, __u64 hash,
+					     __u64 gen)
+{
+	struct kmemo_scan s = { .c = kstack_copy(), .t = scratch_stack(false), .m = m };
+	struct pt_regs *regs = kstack_regs();
+	__u64 below, outer; /* the distance from @ctx to the saved registers */
+	__u32 n, last;
+
+	m->n = 0;
+	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop) || !s.c || !s.t ||
+	    s.t->hash != hash || !regs || read_outer(regs, &outer))
+		return;
+	last = s.t->nr - 1;
+	if (last >= MAX_STACK_DEPTH || outer != s.t->ips[last])
+		return;
+	below = (__u64)regs - (__u64)ctx;
+	if (below < 16 || below > KMEMO_SPAN || bpf_probe_read_kernel(s.c->w, below - 8, ctx))
+		return;
+	s.nr = last; /* all but the outermost, between @ctx and it */
+	bpf_loop((below - 8) / 8, kmemo_scan_word, &s, 0);
+	n = s.n;
+	if (s.k != last || !n || n > KMEMO_SLOTS)
+		return;
+	m->len = (m->off[(n - 1) & (KMEMO_SLOTS - 1)] + 1) * 8;
+	m->outer = outer;
+	m->gen = gen;
+	m->hash = hash;
+	m->uses = 0;
+	m->n = n;
+}
+
+/*
+ * Off-CPU mode's kernel side: from the thread's memo @m (NULL: none) when
+ * it holds the walk, else walked (and sent); a stack walked twice running
+ * becomes the memo, unless the last memo of it did not hold where the
+ * walk found it again (its words were not all return addresses: the next
+ * KMEMO_BACKOFF repeats are walked).
+ */
+static __always_inline void offcpu_kernel_side(void *ctx, struct stack_key *key,
+					       struct kernel_memo *m)
+{
+	__u64 gen = *(volatile __u64 *)&stack_gen;
+	bool audit = false;
+
+	if (m && walk_kernel && kernel_memo_holds(m, ctx)) {
+		if (++m->uses % KMEMO_AUDIT) {
+			key->kstack = m->hash;
+			key->kerr = 0;
+			stat_add(STAT_KMEMO, 1);
+			return;
+		}
+		audit = true;
+	}
+	walk_kernel_side(ctx, key, &in_kernel);
+	if (!key->kerr)
+		key->kerr = send_walked(false, key->kstack);
+	if (!m || key->kerr)
+		return;
+	if (audit) {
+		stat_add(STAT_KMEMO_AUDIT, 1);
+		if (m->hash != key->kstack) {
+			stat_add(STAT_KMEMO_STALE, 1);
+			m->n = 0;
+		}
+	}
+	if (key->kstack != m->last) {
+		m->last = key->kstack;
+	} else if (m->n && m->hash == key->kstack && m->gen == gen) {
+		if (!audit) { /* it did not hold */
+			m->n = 0;
+			m->backoff = KMEMO_BACKOFF;
+		}
+	} else if (m->backoff) {
+		m->backoff--;
+	} else {
+		kernel_memo_make(m, ctx, key->kstack, gen);
+	}
 }
 
 /*
@@ -1765,6 +1984,7 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 {
 	struct offcpu_wait w = { .start = now, .from = now };
 	__u64 id = bpf_get_current_pid_tgid();
+	struct thread_memo *tm = NULL;
 	bool stale = false;
 
 	/* An idle task (the commonest to leave a CPU), flametop, or a task that will not come back. */
@@ -1779,11 +1999,12 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	if (!event_wanted(&w.key))
 		return;
 	w.state = offcpu_state(preempt, state);
+	if (memo_walks)
+		tm = bpf_task_storage_get(&thread_memos, bpf_get_current_task_btf(), 0,
+					  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	/* Sent now, while they are in the scratch records: counted later, elsewhere. */
-	walk_kernel_side(ctx, &w.key, &in_kernel);
-	if (!w.key.kerr)
-		w.key.kerr = send_walked(false, w.key.kstack);
-	offcpu_user_side(ctx, &w.key, &stale);
+	offcpu_kernel_side(ctx, &w.key, tm ? &tm->kernel : NULL);
+	offcpu_user_side(ctx, &w.key, tm ? &tm->user : NULL, &stale);
 	open_wait(&w);
 	note_process(&w.key, stale);
 }

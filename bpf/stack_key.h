@@ -198,7 +198,11 @@ enum stat_slot {
 	STAT_UWALK,             /* user stack walks, by how they ended: + enum unwind_end */
 	STAT_OFFCPU_SHORT = STAT_UWALK + UNWIND_END_NR, /* off-CPU: waits under --min-block */
 	STAT_OFFCPU_NS,         /* off-CPU: nanoseconds counted, by state: + enum offcpu_state */
-	STAT_NR = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
+	/* off-CPU: kernel stacks from the thread's memo of its last walk (capture.bpf.c) */
+	STAT_KMEMO = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
+	STAT_KMEMO_AUDIT,       /* off-CPU: memo uses walked anyway, to check it */
+	STAT_KMEMO_STALE,       /* off-CPU: ... where the walk found another stack */
+	STAT_NR,
 };
 
 /*

@@ -362,6 +362,12 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 	}
 	if (shorter)
 		textbuf__add(&t, "; %" PRIu64 " waits under --min-block dropped", shorter);
+	if (!interval && st->slot[STAT_KMEMO])
+		textbuf__add(&t,
+			     "; %" PRIu64 " kernel stacks as the thread's last walk found them"
+			     " (%" PRIu64 " walked again to check: %" PRIu64 " differed)",
+			     st->slot[STAT_KMEMO], st->slot[STAT_KMEMO_AUDIT],
+			     st->slot[STAT_KMEMO_STALE]);
 }
 
 void live__symbols_text(const struct live *l, char *buf, size_t size)

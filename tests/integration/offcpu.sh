@@ -103,7 +103,25 @@ check "the deep waits are seen whole (deepest: $deepest of 120 descend frames)" 
 check "the 1.5 s waits open across epochs are counted with their stack ($long us of 2.5-4 s)" \
 	[ "$long" -ge 2400000 ]
 
-# 5. --min-block drops shorter waits, in the kernel, and counts them.
+# 5. A thread's kernel stack is taken from its last walk only where that
+# walk still holds: runs of three sleeps through nanosleep() in nap(), then
+# three through poll() in doze() (the third of a run comes from the memo),
+# and no wait may carry the other call's kernel frames.
+profile mixed mixed 3
+sed -n 's/^/# /p' "$TEST_TMP/mixed.err"
+whole=$(grep -v '\[truncated\]' "$TEST_TMP/mixed.folded")
+nap=$(folded_sum /dev/stdin ';main;nap;nanosleep;.*;hrtimer_nanosleep_\[k\]' <<<"$whole")
+doze=$(folded_sum /dev/stdin ';main;doze;poll;.*;do_sys_poll_\[k\]' <<<"$whole")
+crossed=$(grep -E ';main;nap;.*poll[^;]*_\[k\]|;main;doze;.*nanosleep[^;]*_\[k\]' <<<"$whole" |
+	folded_sum /dev/stdin '.')
+check "nap's and doze's waits carry their own calls' kernel frames ($nap and $doze us)" \
+	[ "$nap" -gt 500000 -a "$doze" -gt 500000 ]
+check "no wait carries the other call's kernel frames ($crossed us do)" [ "$crossed" = 0 ]
+memo='; [1-9][0-9]* kernel stacks as the thread.s last walk found them'
+check "kernel stacks were taken from the threads' last walks; those walked again to check: none differed" \
+	grep -qE "^flametop: off-CPU .*$memo \\([0-9]+ walked again to check: 0 differed\\)" "$TEST_TMP/mixed.err"
+
+# 6. --min-block drops shorter waits, in the kernel, and counts them.
 profile minb sleep 3 --min-block 20000
 b=$(folded_sum "$TEST_TMP/minb.folded" ';wait_b;')
 a=$(folded_sum "$TEST_TMP/minb.folded" ';wait_a;')
@@ -113,7 +131,7 @@ check "--min-block 20000: the 10 ms waits are dropped ($b us left), the 30 ms on
 check "--min-block 20000: the dropped waits are counted" \
 	grep -qE '[1-9][0-9]* waits under --min-block dropped' "$TEST_TMP/minb.err"
 
-# 6. The live screen: m cycles sample -> read -> offcpu -> sample; off-CPU
+# 7. The live screen: m cycles sample -> read -> offcpu -> sample; off-CPU
 # mode shows times and the states.
 "$W" sleep 30 >/dev/null &
 bg_pids+=("$!")
@@ -135,7 +153,7 @@ screen_keys q
 check "q quits" [ "$(screen_exit_code 10)" = 0 ]
 screen_stop
 
-# 7. A thread's last wait stays in the waits map while the thread lives,
+# 8. A thread's last wait stays in the waits map while the thread lives,
 # for its next wait to open in place, and goes when it ends: 400 short
 # sleepers that blocked once and exited leave no entry behind.
 newest=$(newest_program_id)
@@ -150,7 +168,7 @@ wait "$ft"
 check "ended threads leave no wait behind ($entries entries, $threads threads now)" \
 	[ "$entries" -gt 0 -a "$entries" -le $((threads + 50)) ]
 
-# 8. Bad values are refused with one line.
+# 9. Bad values are refused with one line.
 out=$($FLAMETOP --mode offcpu --min-block x --folded 2>&1 >/dev/null)
 check "--min-block x: one clear line, exit 2" [ $? -ne 0 -a "$(wc -l <<<"$out")" = 1 ]
 out=$($FLAMETOP --min-block 5 --folded --duration 0.1 2>&1 >/dev/null)

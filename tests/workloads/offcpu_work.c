@@ -17,10 +17,15 @@
  *                              descend(): 120 different stacks, over and
  *                              over; meanwhile a second thread sleeps 1.5 s
  *                              at a time in sleep_long().
+ *   offcpu_work mixed SECONDS  after warm_up(), sleeps 2 ms three times in
+ *                              nap(), through nanosleep(), then three
+ *                              times in doze(), through poll(): runs of
+ *                              the same wait, by two ways into the kernel.
  *
  * Every mode runs SECONDS (default 30) and exits. Built as users build
  * their programs: -O2, no frame pointers, calling libc.
  */
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +166,29 @@ static void run_deep(void)
 			sink += descend(d);
 }
 
+KEEP_FRAME void nap(void)
+{
+	sleep_ms(2);
+	KEEP_CALLER();
+}
+
+KEEP_FRAME void doze(void)
+{
+	poll(NULL, 0, 2);
+	KEEP_CALLER();
+}
+
+static void run_mixed(void)
+{
+	warm_up();
+	while (now() < end_time) {
+		for (int i = 0; i < 3; i++)
+			nap();
+		for (int i = 0; i < 3; i++)
+			doze();
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "sleep";
@@ -172,6 +200,8 @@ int main(int argc, char **argv)
 		run_lock();
 	else if (strcmp(mode, "deep") == 0)
 		run_deep();
+	else if (strcmp(mode, "mixed") == 0)
+		run_mixed();
 	else
 		return 2;
 	return 0;

@@ -32,7 +32,10 @@ static struct {
 	int npairs;
 	struct screen_cell *shown; /* what stdscr holds, shown_w * shown_h; NULL: unknown */
 	int shown_w, shown_h;
-} term;
+	struct cell_style last;    /* the style attr_of() was last asked about ... */
+	attr_t last_attr;          /* ... and its answer */
+	short last_pair;           /* -1: none yet */
+} term = { .last_pair = -1 };
 
 static volatile sig_atomic_t stop_requested;
 
@@ -240,6 +243,7 @@ int term__open(bool color, char *err, size_t err_size)
 	refresh();
 	scrollok(stdscr, FALSE);
 	term.color = color && has_colors() && start_color() == OK;
+	term.last_pair = -1;
 	if (term.color) {
 		use_default_colors();
 		term.ncolors = COLORS >= 256 ? 256 : 8;
@@ -447,17 +451,24 @@ static attr_t attr_of(const struct cell_style *st, short *pair)
 	return a;
 }
 
-static void put_cell(int row, int col, const struct screen_cell *c)
+/*
+ * Curses' character for cell @c (a wide character's right half: a space).
+ * Neighbouring cells mostly share a style: the last one's answer is kept.
+ */
+static void cell_cchar(cchar_t *cc, const struct screen_cell *c)
 {
 	wchar_t wc[2] = { (wchar_t)c->ch, L'\0' };
-	cchar_t cc;
-	short pair;
-	attr_t a = attr_of(&c->style, &pair);
 
-	if (c->ch >= 0x80 && !term.utf8)
+	if (term.last_pair < 0 || c->style.role != term.last.role ||
+	    c->style.heat != term.last.heat || c->style.attr != term.last.attr) {
+		term.last_attr = attr_of(&c->style, &term.last_pair);
+		term.last = c->style;
+	}
+	if (c->ch == SCREEN_WIDE_TAIL)
+		wc[0] = L' ';
+	else if (c->ch >= 0x80 && !term.utf8)
 		wc[0] = L'?';
-	setcchar(&cc, wc, a, pair, NULL);
-	mvadd_wch(row, col, &cc);
+	setcchar(cc, wc, term.last_attr, term.last_pair, NULL);
 }
 
 static bool cell_equal(const struct screen_cell *a, const struct screen_cell *b)
@@ -483,6 +494,40 @@ static bool shown_fits(const struct screen *s)
 	return false;
 }
 
+/* Cells handed to curses in one call, at most. */
+#define RUN_MAX 256
+
+/*
+ * Hands curses cells [@from, @to) of @line, row @row, RUN_MAX at a time
+ * (a call per cell costs more than the cell). A wide character's right half
+ * is curses' to fill where the terminal prints it (UTF-8); else it is a
+ * space after the '?' its left half became.
+ */
+static void put_run(int row, const struct screen_cell *line, int from, int to)
+{
+	cchar_t run[RUN_MAX];
+	int n = 0, at;
+
+	if (from > 0 && line[from].ch == SCREEN_WIDE_TAIL)
+		from--; /* its left half says what it is */
+	at = from;
+	for (int col = from; col < to; col++) {
+		if (line[col].ch == SCREEN_WIDE_TAIL && term.utf8)
+			continue;
+		if (n == RUN_MAX) {
+			mvadd_wchnstr(row, at, run, n);
+			at = col;
+			n = 0;
+		}
+		cell_cchar(&run[n++], &line[col]);
+	}
+	if (n)
+		mvadd_wchnstr(row, at, run, n);
+}
+
+/* Unchanged cells between two changed ones that go to curses with them. */
+#define RUN_GAP 8
+
 void term__draw(const struct screen *s)
 {
 	bool known = shown_fits(s);
@@ -490,22 +535,26 @@ void term__draw(const struct screen *s)
 	for (int row = 0; row < s->h; row++) {
 		const struct screen_cell *line = s->cells + (size_t)row * (size_t)s->w;
 		struct screen_cell *was = term.shown ? term.shown + (size_t)row * (size_t)s->w : NULL;
+		int from = -1, last = -1;
 
 		/* Most rows are as they were: alike byte for byte, padding included. */
 		if (known && memcmp(line, was, (size_t)s->w * sizeof(*line)) == 0)
 			continue;
 		for (int col = 0; col < s->w; col++) {
-			const struct screen_cell *c = &line[col];
-
-			if (known && cell_equal(&was[col], c))
+			if (known && cell_equal(&was[col], &line[col]))
 				continue;
 			if (was)
-				was[col] = *c;
-			if (c->ch != SCREEN_WIDE_TAIL)
-				put_cell(row, col, c);
-			else if (!term.utf8) /* its head was printed as one '?' */
-				put_cell(row, col, &(struct screen_cell){ ' ', c->style });
+				was[col] = line[col];
+			if (from >= 0 && col - last > RUN_GAP) {
+				put_run(row, line, from, last + 1);
+				from = -1;
+			}
+			if (from < 0)
+				from = col;
+			last = col;
 		}
+		if (from >= 0)
+			put_run(row, line, from, last + 1);
 	}
 	refresh();
 }

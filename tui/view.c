@@ -125,12 +125,12 @@ void view__resize(struct view *v, int width, int height)
 
 /*
  * Lines for the icicle below the tree: a title and one per depth of the
- * trie, at most half of @body (the tree takes the rest), at least four
- * when that is not more than half.
+ * trie (settled: settle_icicle()), at most half of @body (the tree takes
+ * the rest), at least four when that is not more than half.
  */
 static int icicle_rows(const struct view *v, int body)
 {
-	int want = v->trie.n ? (int)v->trie.max_depth + 2 : 0;
+	int want = v->icicle_want;
 	int least = body / 2 < 4 ? body / 2 : 4;
 
 	if (want > body / 2)
@@ -250,6 +250,47 @@ void view__search_cancel(struct view *v)
 	select_search_origin(v);
 }
 
+/* FNV-1a of @len bytes at @data, on from @h. */
+static uint64_t digest_add(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *b = data;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* A digest of what decides which stacks @f keeps. */
+static uint64_t filter_digest(const struct view_filter *f)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int flags[] = { f->window, f->hide_kernel, f->hide_user, f->group };
+
+	h = digest_add(h, flags, sizeof(flags));
+	h = digest_add(h, f->tgids, f->ntgids * sizeof(*f->tgids));
+	h = digest_add(h, f->comm ? f->comm : "", f->comm ? strlen(f->comm) + 1 : 1);
+	return digest_add(h, f->text ? f->text : "", f->text ? strlen(f->text) + 1 : 1);
+}
+
+/*
+ * Sizes the icicle for the trie just built with filters @f: at once when
+ * it is deeper, or the filters changed; when shallower, only after
+ * VIEW_ICICLE_SETTLE rebuilds in a row, so that the panes do not move at every
+ * refresh as short-lived deep stacks come and go.
+ */
+static void settle_icicle(struct view *v, const struct view_filter *f)
+{
+	int want = v->trie.n ? (int)v->trie.max_depth + 2 : 0;
+	uint64_t filters = filter_digest(f);
+
+	if (want >= v->icicle_want || filters != v->icicle_filters ||
+	    ++v->icicle_shallower >= VIEW_ICICLE_SETTLE) {
+		v->icicle_want = want;
+		v->icicle_shallower = 0;
+	}
+	v->icicle_filters = filters;
+}
+
 int view__rebuild(struct view *v, const struct profile *p)
 {
 	struct view_filter f;
@@ -260,6 +301,8 @@ int view__rebuild(struct view *v, const struct profile *p)
 	v->prof = p;
 	view__filter(v, &f);
 	err = stack_trie__build(&v->trie, p, &f);
+	if (!err)
+		settle_icicle(v, &f);
 	if (!err)
 		err = tree_pane__rebuilt(&v->tree);
 	v->flat.stale = true;

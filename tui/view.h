@@ -32,6 +32,7 @@
 #define VIEW_MIN_WIDTH 40
 #define VIEW_MIN_HEIGHT 10
 #define VIEW_ZOOM_BACK 64
+#define VIEW_ICICLE_SETTLE 15 /* rebuilds in a row with a shallower trie before the icicle shrinks */
 
 enum view_layout {
 	LAYOUT_SPLIT,  /* the tree above the icicle */
@@ -96,6 +97,9 @@ struct view {
 	struct tree_pane tree;         /* the call tree; its selection is the icicle's too */
 	struct flat_pane flat;
 	uint32_t zoom_node;            /* @zoom resolved: its deepest node present */
+	int icicle_want;               /* the icicle's rows in the split layout, but for the cap */
+	int icicle_shallower;          /* rebuilds in a row that wanted fewer */
+	uint64_t icicle_filters;       /* a digest of the filters it was sized with */
 };
 
 /* The parts of the screen, from view__geometry(). A pane of height 0 is not shown. */

@@ -935,6 +935,49 @@ static void test_live_header(void **state)
 	close_view(&f);
 }
 
+/* The split layout's icicle rows, after a rebuild with the recent window being @line's stack. */
+static int icicle_rows_after(struct fixture *f, const char *line)
+{
+	struct view_geometry g;
+
+	add(f->prof, line);
+	profile__close_interval(f->prof);
+	assert_int_equal(view__rebuild(&f->view, f->prof), 0);
+	view__geometry(&f->view, &g);
+	return g.icicle.h;
+}
+
+/*
+ * The icicle grows at once for a deeper stack, but shrinks back only
+ * after VIEW_ICICLE_SETTLE refreshes in a row without one, so that the
+ * panes do not move up and down as short deep stacks come and go; a
+ * change of filters sizes it at once.
+ */
+static void test_icicle_height_settles(void **state)
+{
+	static const char *const none[] = { NULL };
+	const char *deep = "1 a;main;f1;f2;f3_[k];f4_[k];f5_[k];f6_[k];f7_[k];f8_[k] 1";
+	const char *shallow = "1 a;main;f1 1";
+	struct fixture f;
+	int deep_rows, shallow_rows;
+
+	(void)state;
+	open_view(&f, none, 80, 40, true);
+	f.view.window = WINDOW_RECENT;
+	shallow_rows = icicle_rows_after(&f, shallow);
+	assert_int_equal(shallow_rows, 3 + 2); /* a;main;f1 and the title, the root */
+	deep_rows = icicle_rows_after(&f, deep);
+	assert_int_equal(deep_rows, 10 + 2);
+	for (int i = 1; i < VIEW_ICICLE_SETTLE; i++)
+		assert_int_equal(icicle_rows_after(&f, shallow), deep_rows);
+	assert_int_equal(icicle_rows_after(&f, shallow), shallow_rows);
+	assert_int_equal(icicle_rows_after(&f, deep), deep_rows);
+	/* K hides the kernel frames: the deep stack is now 4 frames, at once. */
+	f.view.hide_kernel = true;
+	assert_int_equal(icicle_rows_after(&f, deep), 4 + 2);
+	close_view(&f);
+}
+
 /* Off-CPU waits, in microseconds: 4.56 s, 12.3 ms and 850 us of them. */
 static const char *const P_WAITS[] = {
 	"100 sleeper;main;wait_a;nanosleep 4560000",
@@ -1524,6 +1567,7 @@ int main(void)
 		cmocka_unit_test(test_icicle_widths),
 		cmocka_unit_test(test_icicle_navigation_and_zoom),
 		cmocka_unit_test(test_icicle_zoom_history),
+		cmocka_unit_test(test_icicle_height_settles),
 		cmocka_unit_test(test_icicle_slivers),
 		cmocka_unit_test(test_tiny_sizes),
 		cmocka_unit_test(test_escape_in_name_is_harmless),

@@ -813,10 +813,12 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
  * bpf_probe_read_user() of up to STACK_WINDOW bytes instead of one per
  * frame (each costs more than copying a few hundred bytes). A copy never
  * goes past the end of the page it starts in: a page that holds the stack
- * is readable to its end, the next one may not be mapped.
+ * is readable to its end, the next one may not be mapped. Beside it, off-CPU
+ * mode's copy of the kernel stack a kernel memo is checked against.
  */
 #define STACK_WINDOW 2048
 #define USER_PAGE 4096
+#define KMEMO_SPAN 4096 /* bytes of kernel stack above the hook's context a kernel memo looks at */
 
 /*
  * The stack words a table walk read, in order: with the registers it
@@ -843,6 +845,7 @@ struct stack_window {
 	__u32 pad;
 	__u8 data[STACK_WINDOW];
 	struct walk_reads reads; /* what the last walk read, off-CPU mode only */
+	__u64 kstack[KMEMO_SPAN / 8]; /* kernel stack above the hook's context (kernel memos) */
 };
 
 struct {
@@ -1750,7 +1753,6 @@ static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key,
  * use is walked anyway, a difference counted (STAT_KMEMO_STALE).
  */
 #define KMEMO_SLOTS 32
-#define KMEMO_SPAN 4096 /* bytes of kernel stack above the hook's context looked at */
 #define KMEMO_LEAD 3    /* frames the walk may find below the hook's context (the hook's own) */
 #define KMEMO_AUDIT 64
 #define KMEMO_BACKOFF 16 /* repeats not made a memo of, after one that did not hold */
@@ -1780,25 +1782,6 @@ struct {
 	__type(value, struct thread_memo);
 } thread_memos SEC(".maps");
 
-/* A copy of kernel stack above the hook's context, per CPU (kernel memos). */
-struct kstack_copy {
-	__u64 w[KMEMO_SPAN / 8];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct kstack_copy);
-	__uint(max_entries, 1);
-} kstack_copies SEC(".maps");
-
-static __always_inline struct kstack_copy *kstack_copy(void)
-{
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&kstack_copies, &zero);
-}
-
 /* The current task's saved user registers, which end its kernel stack, or NULL. */
 static __always_inline struct pt_regs *kstack_regs(void)
 {
@@ -1816,13 +1799,13 @@ static __always_inline long read_outer(struct pt_regs *regs, __u64 *v)
 /* Whether kernel memo @m holds the walk from the hook's context @ctx, as it would be now. */
 static __always_inline bool kernel_memo_holds(const struct kernel_memo *m, void *ctx)
 {
-	struct kstack_copy *c = kstack_copy();
+	struct stack_window *c = stack_window();
 	struct pt_regs *regs = kstack_regs();
 	__u32 n = m->n, len = m->len, i;
 	__u64 outer;
 
 	if (!n || n > KMEMO_SLOTS || m->gen != *(volatile __u64 *)&stack_gen || !c || !regs ||
-	    !len || len > KMEMO_SPAN || bpf_probe_read_kernel(c->w, len, ctx) ||
+	    !len || len > KMEMO_SPAN || bpf_probe_read_kernel(c->kstack, len, ctx) ||
 	    read_outer(regs, &outer) || outer != m->outer)
 		return false;
 	for (i = 0; i < KMEMO_SLOTS; i++) {
@@ -1831,7 +1814,7 @@ static __always_inline bool kernel_memo_holds(const struct kernel_memo *m, void 
 		if (i >= n)
 			break;
 		off = m->off[i];
-		if (off >= KMEMO_SPAN / 8 || c->w[off] != m->val[i])
+		if (off >= KMEMO_SPAN / 8 || c->kstack[off] != m->val[i])
 			return false;
 	}
 	return true;
@@ -1839,7 +1822,7 @@ static __always_inline bool kernel_memo_holds(const struct kernel_memo *m, void 
 
 /* A search for the walk's return addresses in a copy of the stack (bpf_loop()'s context). */
 struct kmemo_scan {
-	struct kstack_copy *c;
+	struct stack_window *c;
 	struct sent_stack *t;
 	struct kernel_memo *m;
 	__u32 nr; /* frames to find: t's first nr */
@@ -1856,7 +1839,7 @@ static long kmemo_scan_word(__u32 i, void *arg)
 
 	if (i >= KMEMO_SPAN / 8 || n >= KMEMO_SLOTS || k >= MAX_STACK_DEPTH || k >= s->nr)
 		return 1;
-	w = s->c->w[i];
+	w = s->c->kstack[i];
 	if (!n) { /* the first found may follow the hook's own frames */
 		for (j = 0; j < KMEMO_LEAD; j++)
 			if (w == s->t->ips[j])
@@ -1883,7 +1866,7 @@ static long kmemo_scan_word(__u32 i, void *arg)
 static __always_inline void kernel_memo_make(struct kernel_memo *m, void *ctx, __u64 hash,
 					     __u64 gen)
 {
-	struct kmemo_scan s = { .c = kstack_copy(), .t = scratch_stack(false), .m = m };
+	struct kmemo_scan s = { .c = stack_window(), .t = scratch_stack(false), .m = m };
 	struct pt_regs *regs = kstack_regs();
 	__u64 below, outer; /* the distance from @ctx to the saved registers */
 	__u32 n, last;
@@ -1896,7 +1879,7 @@ static __always_inline void kernel_memo_make(struct kernel_memo *m, void *ctx, _
 	if (last >= MAX_STACK_DEPTH || outer != s.t->ips[last])
 		return;
 	below = (__u64)regs - (__u64)ctx;
-	if (below < 16 || below > KMEMO_SPAN || bpf_probe_read_kernel(s.c->w, below - 8, ctx))
+	if (below < 16 || below > KMEMO_SPAN || bpf_probe_read_kernel(s.c->kstack, below - 8, ctx))
 		return;
 	s.nr = last; /* all but the outermost, between @ctx and it */
 	bpf_loop((below - 8) / 8, kmemo_scan_word, &s, 0);

@@ -382,17 +382,18 @@ static unsigned int wait_for_input(struct app *a)
 			timeout = events;
 	}
 	ready = poll(fds, 2, timeout);
-	if (ready > 0 && fds[1].revents)
-		live__handle_events(a->live);
 	/*
 	 * Keys are read when typed, after a signal (a resize), and on the clock's
 	 * ticks; not when capture events or their quiet period alone woke the loop
-	 * (curses would poll the terminal again, up to 25 times a second).
+	 * (curses would poll the terminal again, up to 25 times a second). They
+	 * come before the events: q is not kept waiting behind a busy capture.
 	 */
-	if (ready >= 0 && !fds[0].revents && !(a->live && now_seconds() >= next_tick(a)))
-		return 0;
-	while (!(flags & ACT_QUIT) && (key = term__read_key()) != TERM_NO_KEY)
-		flags |= key == TERM_RESIZED ? APP_RESIZE : actions__key(&a->view, key);
+	if (ready < 0 || fds[0].revents || (a->live && now_seconds() >= next_tick(a))) {
+		while (!(flags & ACT_QUIT) && (key = term__read_key()) != TERM_NO_KEY)
+			flags |= key == TERM_RESIZED ? APP_RESIZE : actions__key(&a->view, key);
+	}
+	if (ready > 0 && fds[1].revents && !(flags & ACT_QUIT))
+		live__handle_events(a->live);
 	return flags;
 }
 

@@ -260,11 +260,13 @@ static uint64_t digest_add(uint64_t h, const void *data, size_t len)
 	return h;
 }
 
-/* A digest of what decides which stacks @f keeps. */
-static uint64_t filter_digest(const struct view_filter *f)
+/* A digest of what decides which stacks @f keeps, from the profile of live mode @mode (or NULL). */
+static uint64_t filter_digest(const struct view_filter *f, const char *mode)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	int flags[] = { f->window, f->hide_kernel, f->hide_user, f->group };
+
+	h = digest_add(h, mode ? mode : "", mode ? strlen(mode) + 1 : 1);
 
 	h = digest_add(h, flags, sizeof(flags));
 	h = digest_add(h, f->tgids, f->ntgids * sizeof(*f->tgids));
@@ -274,14 +276,14 @@ static uint64_t filter_digest(const struct view_filter *f)
 
 /*
  * Sizes the icicle for the trie just built with filters @f: at once when
- * it is deeper, or the filters changed; when shallower, only after
+ * it is deeper, or the filters or the live mode changed; when shallower, only after
  * VIEW_ICICLE_SETTLE rebuilds in a row, so that the panes do not move at every
  * refresh as short-lived deep stacks come and go.
  */
 static void settle_icicle(struct view *v, const struct view_filter *f)
 {
 	int want = v->trie.n ? (int)v->trie.max_depth + 2 : 0;
-	uint64_t filters = filter_digest(f);
+	uint64_t filters = filter_digest(f, v->info.mode);
 
 	if (want >= v->icicle_want || filters != v->icicle_filters ||
 	    ++v->icicle_shallower >= VIEW_ICICLE_SETTLE) {

@@ -951,7 +951,7 @@ static int icicle_rows_after(struct fixture *f, const char *line)
  * The icicle grows at once for a deeper stack, but shrinks back only
  * after VIEW_ICICLE_SETTLE refreshes in a row without one, so that the
  * panes do not move up and down as short deep stacks come and go; a
- * change of filters sizes it at once.
+ * change of filters or of mode sizes it at once.
  */
 static void test_icicle_height_settles(void **state)
 {
@@ -975,6 +975,11 @@ static void test_icicle_height_settles(void **state)
 	/* K hides the kernel frames: the deep stack is now 4 frames, at once. */
 	f.view.hide_kernel = true;
 	assert_int_equal(icicle_rows_after(&f, deep), 4 + 2);
+	/* Another live mode's profile is sized at once too. */
+	f.view.hide_kernel = false;
+	assert_int_equal(icicle_rows_after(&f, deep), deep_rows);
+	f.view.info.mode = "read";
+	assert_int_equal(icicle_rows_after(&f, shallow), shallow_rows);
 	close_view(&f);
 }
 

@@ -443,17 +443,23 @@ static __always_inline bool user_regs_walkable(const struct user_regs *r)
 }
 
 /*
- * The current task's user registers, saved when it entered the kernel;
- * false when this kernel cannot say (bpf_task_pt_regs() came in 5.15) or
- * they cannot be walked here.
+ * The registers the current task entered the kernel with, saved at the
+ * top of its kernel stack; NULL when this kernel cannot say
+ * (bpf_task_pt_regs() came in 5.15).
  */
-static __always_inline bool saved_user_regs(struct user_regs *r)
+static __always_inline struct pt_regs *task_regs(void)
 {
-	struct pt_regs *regs;
-
 	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
-		return false;
-	regs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+		return NULL;
+	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+}
+
+/*
+ * The user registers saved in @regs (task_regs()) into *@r; false when
+ * there are none or they cannot be walked here.
+ */
+static __always_inline bool saved_user_regs(struct pt_regs *regs, struct user_regs *r)
+{
 	if (!regs)
 		return false;
 	*r = USER_REGS_CORE(regs);
@@ -1102,7 +1108,7 @@ static __always_inline long walk_user_stack(void *ctx, const struct user_regs *a
 {
 	struct user_regs r = *at;
 
-	if (!user_regs_walkable(&r) && !saved_user_regs(&r))
+	if (!user_regs_walkable(&r) && !saved_user_regs(task_regs(), &r))
 		return walk_stack(ctx, true, hash);
 	if (unwind_with_tables && bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop))
 		return walk_user_tables(&r, tgid, hash, stale);
@@ -1639,7 +1645,6 @@ struct walk_memo {
 	struct stack_read reads[WALK_READS];
 };
 
-
 /* A memo being checked, read by read (bpf_loop()'s context). */
 struct memo_check {
 	struct walk_memo *m;
@@ -1712,18 +1717,19 @@ static __always_inline void walk_memo_keep(struct walk_memo *m, const struct use
 }
 
 /*
- * Off-CPU mode's user side: from the thread's memo @m (NULL: none) when it
- * holds the walk, else walked (and sent), the memo kept for next time.
+ * Off-CPU mode's user side, from the registers saved in @regs
+ * (task_regs()): from the thread's memo @m (NULL: none) when it holds the
+ * walk, else walked (and sent), the memo kept for next time.
  */
 static __always_inline void offcpu_user_side(void *ctx, struct stack_key *key,
-					     struct walk_memo *m, bool *stale)
+					     struct pt_regs *regs, struct walk_memo *m, bool *stale)
 {
 	__u64 gen = *(volatile __u64 *)&stack_gen;
 	struct where at = {};
 
 	/* A kernel thread's saved registers are not a user stack's: it goes the usual way. */
 	if (!(walk_user && unwind_with_tables && has_user_stack(key->pid) &&
-	      saved_user_regs(&at.user)))
+	      saved_user_regs(regs, &at.user)))
 		m = NULL;
 	if (m && walk_memo_holds(m, &at.user, key->tgid)) {
 		key->ustack = m->hash;
@@ -1782,25 +1788,20 @@ struct {
 	__type(value, struct thread_memo);
 } thread_memos SEC(".maps");
 
-/* The current task's saved user registers, which end its kernel stack, or NULL. */
-static __always_inline struct pt_regs *kstack_regs(void)
-{
-	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
-		return NULL;
-	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-}
-
-/* The return address just below @regs (kstack_regs()) into *@v: 0, or a negative errno. */
+/* The return address just below @regs (task_regs()) into *@v: 0, or a negative errno. */
 static __always_inline long read_outer(struct pt_regs *regs, __u64 *v)
 {
 	return bpf_probe_read_kernel(v, sizeof(*v), (void *)regs - sizeof(*v));
 }
 
-/* Whether kernel memo @m holds the walk from the hook's context @ctx, as it would be now. */
-static __always_inline bool kernel_memo_holds(const struct kernel_memo *m, void *ctx)
+/*
+ * Whether kernel memo @m holds the walk from the hook's context @ctx, as it
+ * would be now, its stack ending at @regs (task_regs()).
+ */
+static __always_inline bool kernel_memo_holds(const struct kernel_memo *m, void *ctx,
+					      struct pt_regs *regs)
 {
 	struct stack_window *c = stack_window();
-	struct pt_regs *regs = kstack_regs();
 	__u32 n = m->n, len = m->len, i;
 	__u64 outer;
 
@@ -1861,13 +1862,12 @@ static long kmemo_scan_word(__u32 i, void *arg)
  * Makes @m the memo of the kernel walk just made into the scratch record
  * (its stack @hash, sent in generation @gen) from the hook's context @ctx,
  * when each of its frames is found above @ctx in order, the last just
- * below the saved user registers.
+ * below the saved registers @regs (task_regs()).
  */
-static __always_inline void kernel_memo_make(struct kernel_memo *m, void *ctx, __u64 hash,
-					     __u64 gen)
+static __always_inline void kernel_memo_make(struct kernel_memo *m, void *ctx,
+					     struct pt_regs *regs, __u64 hash, __u64 gen)
 {
 	struct kmemo_scan s = { .c = stack_window(), .t = scratch_stack(false), .m = m };
-	struct pt_regs *regs = kstack_regs();
 	__u64 below, outer; /* the distance from @ctx to the saved registers */
 	__u32 n, last;
 
@@ -1895,19 +1895,19 @@ static __always_inline void kernel_memo_make(struct kernel_memo *m, void *ctx, _
 }
 
 /*
- * Off-CPU mode's kernel side: from the thread's memo @m (NULL: none) when
- * it holds the walk, else walked (and sent); a stack walked twice running
+ * Off-CPU mode's kernel side, its stack ending at @regs (task_regs()):
+ * from the thread's memo @m (NULL: none) when it holds the walk, else walked (and sent); a stack walked twice running
  * becomes the memo, unless the last memo of it did not hold where the
  * walk found it again (its words were not all return addresses: the next
  * KMEMO_BACKOFF repeats are walked).
  */
 static __always_inline void offcpu_kernel_side(void *ctx, struct stack_key *key,
-					       struct kernel_memo *m)
+					       struct pt_regs *regs, struct kernel_memo *m)
 {
 	__u64 gen = *(volatile __u64 *)&stack_gen;
 	bool audit = false;
 
-	if (m && walk_kernel && kernel_memo_holds(m, ctx)) {
+	if (m && walk_kernel && kernel_memo_holds(m, ctx, regs)) {
 		if (++m->uses % KMEMO_AUDIT) {
 			key->kstack = m->hash;
 			key->kerr = 0;
@@ -1938,7 +1938,7 @@ static __always_inline void offcpu_kernel_side(void *ctx, struct stack_key *key,
 	} else if (m->backoff) {
 		m->backoff--;
 	} else {
-		kernel_memo_make(m, ctx, key->kstack, gen);
+		kernel_memo_make(m, ctx, regs, key->kstack, gen);
 	}
 }
 
@@ -1968,6 +1968,7 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	struct offcpu_wait w = { .start = now, .from = now };
 	__u64 id = bpf_get_current_pid_tgid();
 	struct thread_memo *tm = NULL;
+	struct pt_regs *regs;
 	bool stale = false;
 
 	/* An idle task (the commonest to leave a CPU), flametop, or a task that will not come back. */
@@ -1985,9 +1986,10 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	if (memo_walks)
 		tm = bpf_task_storage_get(&thread_memos, bpf_get_current_task_btf(), 0,
 					  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	regs = task_regs(); /* both sides start from them */
 	/* Sent now, while they are in the scratch records: counted later, elsewhere. */
-	offcpu_kernel_side(ctx, &w.key, tm ? &tm->kernel : NULL);
-	offcpu_user_side(ctx, &w.key, tm ? &tm->user : NULL, &stale);
+	offcpu_kernel_side(ctx, &w.key, regs, tm ? &tm->kernel : NULL);
+	offcpu_user_side(ctx, &w.key, regs, tm ? &tm->user : NULL, &stale);
 	open_wait(&w);
 	note_process(&w.key, stale);
 }

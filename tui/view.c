@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/hash_index.h"
 #include "profile/text_match.h"
 #include "tui/help_view.h"
 #include "tui/icicle_view.h"
@@ -250,28 +251,20 @@ void view__search_cancel(struct view *v)
 	select_search_origin(v);
 }
 
-/* FNV-1a of @len bytes at @data, on from @h. */
-static uint64_t digest_add(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *b = data;
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 /* A digest of what decides which stacks @f keeps, from the profile of live mode @mode (or NULL). */
 static uint64_t filter_digest(const struct view_filter *f, const char *mode)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	int flags[] = { f->window, f->hide_kernel, f->hide_user, f->group };
+	const char *text[] = { mode ? mode : "", f->comm ? f->comm : "", f->text ? f->text : "" };
+	uint32_t w[4 + 2 * 3] = { f->window, f->hide_kernel, f->hide_user, f->group };
 
-	h = digest_add(h, mode ? mode : "", mode ? strlen(mode) + 1 : 1);
+	for (size_t i = 0; i < 3; i++) {
+		uint64_t h = hash_bytes(text[i], strlen(text[i]));
 
-	h = digest_add(h, flags, sizeof(flags));
-	h = digest_add(h, f->tgids, f->ntgids * sizeof(*f->tgids));
-	h = digest_add(h, f->comm ? f->comm : "", f->comm ? strlen(f->comm) + 1 : 1);
-	return digest_add(h, f->text ? f->text : "", f->text ? strlen(f->text) + 1 : 1);
+		w[4 + 2 * i] = (uint32_t)h;
+		w[5 + 2 * i] = (uint32_t)(h >> 32);
+	}
+	return hash_words((const uint32_t *)f->tgids, f->ntgids,
+			  hash_words(w, sizeof(w) / sizeof(w[0]), 0));
 }
 
 /*

@@ -106,11 +106,25 @@ void idle_account__start(struct idle_account *a, struct capture *cap,
 	a->on = true;
 }
 
+/*
+ * Up to when an update made now accounts: now, or when @cap stopped
+ * sampling (its own --duration deadline can detach the hooks well before
+ * the last update runs), never before @last.
+ */
+static double accounting_end(const struct capture *cap, double last)
+{
+	double now = monotonic_seconds(), stopped = capture__stopped(cap);
+
+	if (stopped > 0 && stopped < now)
+		now = stopped;
+	return now > last ? now : last;
+}
+
 void idle_account__update(struct idle_account *a, struct capture *cap, idle_credit_fn credit_fn,
 			  void *ctx)
 {
 	uint64_t events[a->ncpus], ticks[a->ncpus];
-	double now = monotonic_seconds(), expected = (now - a->last) * a->freq;
+	double now = accounting_end(cap, a->last), expected = (now - a->last) * a->freq;
 
 	memcpy(ticks, a->idle_ticks, sizeof(ticks));
 	if (capture__cpu_events(cap, events, a->ncpus) < 0 || read_idle_ticks(a, ticks))

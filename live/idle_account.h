@@ -45,7 +45,10 @@ void idle_account__init(struct idle_account *a);
  */
 void idle_account__start(struct idle_account *a, struct capture *cap, const struct capture_opts *o);
 
-/* idle_account__update() credits what was skipped since the last update through @credit. */
+/*
+ * idle_account__update() credits through @credit what was skipped since the
+ * last update, up to now or to when @cap stopped sampling.
+ */
 void idle_account__update(struct idle_account *a, struct capture *cap, idle_credit_fn credit,
 			  void *ctx);
 

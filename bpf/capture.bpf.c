@@ -181,7 +181,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct unwind_rule);
 	__uint(max_entries, 1); /* UNWIND_MAX_RULES */
@@ -196,7 +195,6 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct unwind_proc);
 	__uint(max_entries, 1); /* process slots */

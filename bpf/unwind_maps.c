@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unwind_maps: the rules and the processes are mmapped arrays, written in
- * place (a process into a slot no walk reads yet, then made visible by the
- * update of its tgid's entry); each table is an mmapped array of its own,
- * filled before it is put in the array of tables.
+ * unwind_maps: the rules and the processes are arrays written by map
+ * updates (a process into a slot no walk reads yet, then made visible by
+ * the update of its tgid's entry); each table is an mmapped array of its
+ * own, filled before it is put in the array of tables, then unmapped.
+ * Nothing stays mapped: the kernel maps an mmappable array whole at
+ * mmap(), and the processes' slots would be 6.5 MiB resident all the run.
  */
 #include "bpf/unwind_maps.h"
 
@@ -26,9 +28,7 @@ struct retired_slot {
 
 struct unwind_maps {
 	struct unwind_maps_fds fd;
-	struct unwind_rule *rules; /* mmapped, UNWIND_MAX_RULES */
-	void *procs;               /* mmapped, nslots of proc_stride bytes */
-	size_t rules_bytes, procs_bytes, proc_stride;
+	struct unwind_proc scratch; /* a slot's value, as written */
 	uint32_t nslots;
 	uint32_t *free;            /* free slots, a stack */
 	uint32_t nfree;
@@ -44,27 +44,20 @@ static size_t page_round(size_t n)
 	return (n + page - 1) / page * page;
 }
 
-/* An mmappable array of @n values of @size bytes; returns its fd or -errno. */
-static int mmap_array(const char *name, uint32_t size, uint32_t n, uint32_t extra_flags)
+/* An array of @n values of @size bytes, with @flags; returns its fd or -errno. */
+static int make_array(const char *name, uint32_t size, uint32_t n, uint32_t flags)
 {
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = BPF_F_MMAPABLE | extra_flags);
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = flags);
 	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, name, sizeof(uint32_t), size, n, &opts);
 
 	return fd < 0 ? -errno : fd;
 }
 
-/* Maps all of array @fd (@bytes) read-write; NULL with errno set on failure. */
-static void *map_values(int fd, size_t bytes)
-{
-	void *p = mmap(NULL, page_round(bytes), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
 static int make_tables(struct unwind_maps *m)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, opts);
-	int inner = mmap_array("flametop_ut", sizeof(struct unwind_row), 1, BPF_F_INNER_MAP);
+	int inner = make_array("flametop_ut", sizeof(struct unwind_row), 1,
+			       BPF_F_MMAPABLE | BPF_F_INNER_MAP);
 
 	if (inner < 0)
 		return inner;
@@ -78,17 +71,14 @@ static int make_tables(struct unwind_maps *m)
 static int make_procs(struct unwind_maps *m, uint32_t slots)
 {
 	m->nslots = slots;
-	m->proc_stride = (sizeof(struct unwind_proc) + 7) & ~(size_t)7; /* as the kernel lays them */
-	m->procs_bytes = m->proc_stride * slots;
-	m->fd.procs = mmap_array("flametop_procs", sizeof(struct unwind_proc), slots, 0);
+	m->fd.procs = make_array("flametop_procs", sizeof(struct unwind_proc), slots, 0);
 	if (m->fd.procs < 0)
 		return m->fd.procs;
-	m->procs = map_values(m->fd.procs, m->procs_bytes);
 	m->fd.pids = bpf_map_create(BPF_MAP_TYPE_HASH, "flametop_pids", sizeof(uint32_t),
 				    sizeof(uint32_t), slots, NULL);
-	m->free = calloc(slots, sizeof(*m->free));
-	if (!m->procs || m->fd.pids < 0)
+	if (m->fd.pids < 0)
 		return -errno;
+	m->free = calloc(slots, sizeof(*m->free));
 	if (!m->free)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < slots; i++)
@@ -106,11 +96,8 @@ int unwind_maps__new(uint32_t proc_slots, struct unwind_maps **out)
 		return -ENOMEM;
 	m->fd = (struct unwind_maps_fds){ -1, -1, -1, -1 };
 	m->pass = 1;
-	m->rules_bytes = sizeof(struct unwind_rule) * UNWIND_MAX_RULES;
-	m->fd.rules = mmap_array("flametop_rules", sizeof(struct unwind_rule), UNWIND_MAX_RULES, 0);
+	m->fd.rules = make_array("flametop_rules", sizeof(struct unwind_rule), UNWIND_MAX_RULES, 0);
 	err = m->fd.rules < 0 ? m->fd.rules : 0;
-	if (!err && !(m->rules = map_values(m->fd.rules, m->rules_bytes)))
-		err = -errno;
 	err = err ?: make_tables(m) ?: make_procs(m, proc_slots ? proc_slots : 1);
 	if (err) {
 		unwind_maps__free(m);
@@ -127,7 +114,8 @@ void unwind_maps__fds(const struct unwind_maps *m, struct unwind_maps_fds *fds)
 
 size_t unwind_maps__fixed_bytes(const struct unwind_maps *m)
 {
-	return page_round(m->rules_bytes) + page_round(m->procs_bytes) +
+	return page_round(sizeof(struct unwind_rule) * UNWIND_MAX_RULES) +
+	       page_round(sizeof(struct unwind_proc) * (size_t)m->nslots) +
 	       UNWIND_MAX_TABLES * sizeof(void *) +
 	       (size_t)m->nslots * 2 * (sizeof(uint32_t) * 2 + 64); /* pids: entries and buckets */
 }
@@ -137,8 +125,12 @@ int unwind_maps__add_rules(struct unwind_maps *m, uint32_t first, const struct u
 {
 	if (first > UNWIND_MAX_RULES || n > UNWIND_MAX_RULES - first)
 		return -E2BIG;
-	memcpy(m->rules + first, rules, n * sizeof(*rules));
-	__atomic_thread_fence(__ATOMIC_SEQ_CST); /* before any table that uses them goes in */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t id = first + i;
+
+		if (bpf_map_update_elem(m->fd.rules, &id, &rules[i], BPF_ANY))
+			return -errno;
+	}
 	return 0;
 }
 
@@ -191,12 +183,14 @@ int unwind_maps__make_table(uint16_t gen, const struct unwind_row *rows, size_t 
 
 	if (elems > UINT32_MAX / sizeof(*rows))
 		return -E2BIG;
-	fd = mmap_array("flametop_table", sizeof(*rows), (uint32_t)elems, BPF_F_INNER_MAP);
+	fd = make_array("flametop_table", sizeof(*rows), (uint32_t)elems,
+			BPF_F_MMAPABLE | BPF_F_INNER_MAP);
 	if (fd < 0)
 		return fd;
 	*bytes = unwind_maps__table_bytes(rows, n);
-	mem = map_values(fd, elems * sizeof(*rows));
-	if (!mem) {
+	mem = mmap(NULL, page_round(elems * sizeof(*rows)), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   0);
+	if (mem == MAP_FAILED) {
 		int err = -errno;
 
 		close(fd);
@@ -228,17 +222,19 @@ int unwind_maps__drop_tables(struct unwind_maps *m, const uint32_t *ids, uint32_
 	return 0;
 }
 
-static struct unwind_proc *proc_at(const struct unwind_maps *m, uint32_t slot)
-{
-	return (struct unwind_proc *)((char *)m->procs + (size_t)slot * m->proc_stride);
-}
-
-/* Takes @slot out of use: no longer its process's, free again once no walk can still be in it. */
+/*
+ * Takes @slot out of use: no longer its process's, free again once no walk
+ * can still be in it. Its mappings stay as they were: a walk reading them
+ * now reads them whole.
+ */
 static void retire(struct unwind_maps *m, uint32_t slot)
 {
 	if (slot >= m->nslots)
 		return;
-	__atomic_store_n(&proc_at(m, slot)->tgid, 0, __ATOMIC_RELEASE);
+	if (bpf_map_lookup_elem(m->fd.procs, &slot, &m->scratch) == 0) {
+		m->scratch.tgid = 0;
+		bpf_map_update_elem(m->fd.procs, &slot, &m->scratch, BPF_ANY);
+	}
 	if (array__grow((void **)&m->retired, &m->retired_cap, m->nretired + 1,
 			sizeof(*m->retired), 64))
 		return; /* the slot is lost to this run: never reused while a walk may read it */
@@ -248,20 +244,21 @@ static void retire(struct unwind_maps *m, uint32_t slot)
 int64_t unwind_maps__put_proc(struct unwind_maps *m, uint32_t tgid, uint32_t old_slot,
 			      const struct unwind_map *maps, uint32_t n)
 {
-	struct unwind_proc *p;
+	struct unwind_proc *p = &m->scratch;
 	uint32_t slot;
 
 	if (!m->nfree)
 		return -ENOSPC;
 	slot = m->free[--m->nfree];
-	p = proc_at(m, slot);
 	if (n > UNWIND_MAX_MAPS)
 		n = UNWIND_MAX_MAPS;
+	memset(p, 0, sizeof(*p));
 	memcpy(p->maps, maps, n * sizeof(*maps));
 	p->n = n;
 	p->tgid = tgid;
-	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	if (bpf_map_update_elem(m->fd.pids, &tgid, &slot, BPF_ANY)) {
+	/* Whole in its slot before the process points there. */
+	if (bpf_map_update_elem(m->fd.procs, &slot, p, BPF_ANY) ||
+	    bpf_map_update_elem(m->fd.pids, &tgid, &slot, BPF_ANY)) {
 		int err = -errno;
 
 		m->free[m->nfree++] = slot;
@@ -303,10 +300,6 @@ void unwind_maps__free(struct unwind_maps *m)
 
 	if (!m)
 		return;
-	if (m->rules)
-		munmap(m->rules, page_round(m->rules_bytes));
-	if (m->procs)
-		munmap(m->procs, page_round(m->procs_bytes));
 	fds[0] = m->fd.tables;
 	fds[1] = m->fd.rules;
 	fds[2] = m->fd.pids;

@@ -75,12 +75,20 @@ struct ksym_loader {
 	bool nonzero_seen; /* some well-formed line had a non-zero address */
 };
 
+/*
+ * Symbol i starts at starts[i] and covers sizes[i] bytes; its name is at
+ * arena + names[i], its module's at arena + module_names[modules[i] - 1]
+ * (modules[i] == 0: the core kernel). A whole kernel's 120,000 symbols
+ * take about 18 bytes each beside their names.
+ */
 struct ksyms {
-	uint64_t *starts; /* sorted; starts[i] == syms[i].addr */
-	uint64_t *ends;	  /* syms[i] covers [starts[i], ends[i]) */
-	uint64_t *index;  /* index[j] == starts[j * KSYM_INDEX_STRIDE] */
+	uint64_t *starts; /* sorted */
+	uint32_t *sizes;
+	uint32_t *names;
+	uint16_t *modules;
+	uint32_t *module_names;
+	uint64_t *index; /* index[j] == starts[j * KSYM_INDEX_STRIDE] */
 	size_t n_index;
-	struct ksym *syms;
 	size_t n;
 	char *arena;
 	bool hidden;
@@ -411,30 +419,46 @@ static uint64_t ksym_loader__end(const struct ksym_loader *ld, size_t i)
 	return end;
 }
 
-/* Moves the loaded symbols into @ks. Returns 0 or -ENOMEM. */
+/* malloc() of @n elements of @size, at least one. */
+static void *alloc_n(size_t n, size_t size)
+{
+	return malloc((n ? n : 1) * size);
+}
+
+/*
+ * Moves the loaded symbols into @ks. A symbol reaches at most 4 GiB.
+ * Returns 0, -ENOMEM, or -E2BIG for more modules than the table can name.
+ */
 static int ksyms__fill(struct ksyms *ks, struct ksym_loader *ld)
 {
 	size_t i;
 
+	if (ld->n_modules >= UINT16_MAX)
+		return -E2BIG;
 	ks->n = ld->n;
 	ks->n_index = (ld->n + KSYM_INDEX_STRIDE - 1) / KSYM_INDEX_STRIDE;
-	ks->index = malloc((ks->n_index ? ks->n_index : 1) * sizeof(*ks->index));
-	ks->starts = malloc((ld->n ? ld->n : 1) * sizeof(*ks->starts));
-	ks->ends = malloc((ld->n ? ld->n : 1) * sizeof(*ks->ends));
-	ks->syms = malloc((ld->n ? ld->n : 1) * sizeof(*ks->syms));
-	if (!ks->index || !ks->starts || !ks->ends || !ks->syms)
+	ks->index = alloc_n(ks->n_index, sizeof(*ks->index));
+	ks->starts = alloc_n(ld->n, sizeof(*ks->starts));
+	ks->sizes = alloc_n(ld->n, sizeof(*ks->sizes));
+	ks->names = alloc_n(ld->n, sizeof(*ks->names));
+	ks->modules = alloc_n(ld->n, sizeof(*ks->modules));
+	ks->module_names = alloc_n(ld->n_modules, sizeof(*ks->module_names));
+	if (!ks->index || !ks->starts || !ks->sizes || !ks->names || !ks->modules ||
+	    !ks->module_names)
 		return -ENOMEM;
 	for (i = 0; i < ld->n; i++) {
 		const struct ksym_entry *e = &ld->entries[i];
+		uint64_t size = ksym_loader__end(ld, i) - e->addr;
 
 		ks->starts[i] = e->addr;
-		ks->ends[i] = ksym_loader__end(ld, i);
+		ks->sizes[i] = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
 		if (i % KSYM_INDEX_STRIDE == 0)
 			ks->index[i / KSYM_INDEX_STRIDE] = e->addr;
-		ks->syms[i].addr = e->addr;
-		ks->syms[i].name = ld->arena + e->name;
-		ks->syms[i].module = e->module ? ld->arena + ld->modules[e->module - 1].name : NULL;
+		ks->names[i] = e->name;
+		ks->modules[i] = (uint16_t)e->module;
 	}
+	for (i = 0; i < ld->n_modules; i++)
+		ks->module_names[i] = ld->modules[i].name;
 	ks->arena = ld->arena;
 	ld->arena = NULL;
 	return 0;
@@ -487,19 +511,22 @@ static size_t count_at_or_below(const uint64_t *v, size_t n, uint64_t addr)
 	return addr_search__count(v, n, sizeof(*v), 0, addr);
 }
 
-const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr)
+bool ksyms__map_addr(const struct ksyms *ks, uint64_t addr, struct ksym *out)
 {
 	size_t j = count_at_or_below(ks->index, ks->n_index, addr), base, lo, len;
 
 	/* The candidate is the last start at or below addr: in stride j - 1. */
 	if (!j)
-		return NULL;
+		return false;
 	base = (j - 1) * KSYM_INDEX_STRIDE;
 	len = ks->n - base < KSYM_INDEX_STRIDE ? ks->n - base : KSYM_INDEX_STRIDE;
-	lo = base + count_at_or_below(ks->starts + base, len, addr);
-	if (addr >= ks->ends[lo - 1])
-		return NULL;
-	return &ks->syms[lo - 1];
+	lo = base + count_at_or_below(ks->starts + base, len, addr) - 1;
+	if (addr - ks->starts[lo] >= ks->sizes[lo])
+		return false;
+	out->addr = ks->starts[lo];
+	out->name = ks->arena + ks->names[lo];
+	out->module = ks->modules[lo] ? ks->arena + ks->module_names[ks->modules[lo] - 1] : NULL;
+	return true;
 }
 
 bool ksyms__hidden(const struct ksyms *ks)
@@ -513,10 +540,10 @@ bool ksyms__equal(const struct ksyms *a, const struct ksyms *b)
 
 	if (a->n != b->n || a->hidden != b->hidden ||
 	    memcmp(a->starts, b->starts, a->n * sizeof(*a->starts)) ||
-	    memcmp(a->ends, b->ends, a->n * sizeof(*a->ends)))
+	    memcmp(a->sizes, b->sizes, a->n * sizeof(*a->sizes)))
 		return false;
 	for (i = 0; i < a->n; i++) {
-		if (strcmp(a->syms[i].name, b->syms[i].name))
+		if (strcmp(a->arena + a->names[i], b->arena + b->names[i]))
 			return false;
 	}
 	return true;
@@ -533,8 +560,10 @@ void ksyms__free(struct ksyms *ks)
 		return;
 	free(ks->index);
 	free(ks->starts);
-	free(ks->ends);
-	free(ks->syms);
+	free(ks->sizes);
+	free(ks->names);
+	free(ks->modules);
+	free(ks->module_names);
 	free(ks->arena);
 	free(ks);
 }

@@ -42,10 +42,11 @@ struct ksyms;
 struct ksyms *ksyms__load(const char *kallsyms_path, const char *modules_path);
 
 /*
- * ksyms__map_addr() returns the symbol containing @addr, or NULL when no
- * symbol may be given to it. The pointer stays valid until ksyms__free().
+ * ksyms__map_addr() fills @out with the symbol containing @addr (its
+ * strings valid until ksyms__free()) and returns true, or returns false
+ * when no symbol may be given to it.
  */
-const struct ksym *ksyms__map_addr(const struct ksyms *ks, uint64_t addr);
+bool ksyms__map_addr(const struct ksyms *ks, uint64_t addr, struct ksym *out);
 
 /*
  * ksyms__hidden() is true when every address in the file was zero: the

@@ -403,6 +403,7 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 {
 	uint64_t addr = lookup_addr(ip, is_return);
 	struct reload_limit *limit;
+	struct ksym found;
 	const struct ksym *sym;
 	int ret;
 
@@ -414,10 +415,10 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	if (ret != -ENOENT)
 		return ret;
-	sym = ksyms__map_addr(s->ksyms, addr);
+	sym = ksyms__map_addr(s->ksyms, addr, &found) ? &found : NULL;
 	limit = symbolizer__reload_reason(s, sym);
 	if (limit && symbolizer__reload_kernel(s, limit))
-		sym = ksyms__map_addr(s->ksyms, addr);
+		sym = ksyms__map_addr(s->ksyms, addr, &found) ? &found : NULL;
 	if (!sym)
 		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	if (sym->module)

@@ -29,7 +29,8 @@ static struct ksyms *load(const char *modules)
 static void expect_sym(const struct ksyms *ks, uint64_t addr, const char *name, const char *module,
 		       uint64_t start)
 {
-	const struct ksym *sym = ksyms__map_addr(ks, addr);
+	struct ksym found;
+	const struct ksym *sym = ksyms__map_addr(ks, addr, &found) ? &found : NULL;
 
 	if (!sym)
 		fail_msg("0x%jx: no symbol, want %s", (uintmax_t)addr, name);
@@ -43,10 +44,10 @@ static void expect_sym(const struct ksyms *ks, uint64_t addr, const char *name, 
 
 static void expect_none(const struct ksyms *ks, uint64_t addr)
 {
-	const struct ksym *sym = ksyms__map_addr(ks, addr);
+	struct ksym sym;
 
-	if (sym)
-		fail_msg("0x%jx: got %s, want no symbol", (uintmax_t)addr, sym->name);
+	if (ksyms__map_addr(ks, addr, &sym))
+		fail_msg("0x%jx: got %s, want no symbol", (uintmax_t)addr, sym.name);
 }
 
 static void test_count_keeps_one_text_symbol_per_address(void **state)

@@ -23,13 +23,16 @@
 #include "textbuf.h"
 
 /*
- * Seconds between two wakeups for process notes. A process is first
- * sampled within ~10 ms of running at 99 Hz, and its note is read at most
- * this much later: one that runs for 60 ms is still snapshotted. Each
- * wakeup costs ~50 us here (under process churn they were most of
- * flametop's cost at 25 ms).
+ * Seconds between two wakeups for process notes, while they come in a
+ * burst (closer than NOTES_BURST): a process is first sampled within
+ * ~10 ms of running at 99 Hz, and its note is read at most this much
+ * later: one that runs for 60 ms is still snapshotted. Each wakeup costs
+ * ~50 us here (under process churn they were most of flametop's cost at
+ * 25 ms). A note alone (a process first sampled on a quiet machine) is
+ * read when it comes, and no wakeup follows to look for more.
  */
 #define EVENTS_QUIET 0.040
+#define NOTES_BURST 0.100
 
 struct live {
 	struct capture *cap;
@@ -40,6 +43,7 @@ struct live {
 	enum live_weight weight;
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
+	double notes_read_at;      /* when notes were last read */
 	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
 	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
@@ -281,8 +285,14 @@ static void on_proc_note(void *ctx, uint32_t tgid, bool starting, uint64_t start
 
 void live__handle_events(struct live *l)
 {
-	if (capture__consume_events(l->cap, on_proc_note, l) > 0)
-		l->events_quiet_until = monotonic_seconds() + EVENTS_QUIET;
+	double now;
+
+	if (capture__consume_events(l->cap, on_proc_note, l) <= 0)
+		return;
+	now = monotonic_seconds();
+	if (now - l->notes_read_at < NOTES_BURST)
+		l->events_quiet_until = now + EVENTS_QUIET;
+	l->notes_read_at = now;
 }
 
 void live__stop(struct live *l)

@@ -95,8 +95,8 @@ int live__set_filter(struct live *l, const uint32_t *tgids, size_t ntgids, const
 /*
  * Events wait between drains: new processes to snapshot before they exit.
  * live__poll_events() sets @pfd to the descriptor to poll for them, or
- * during a short quiet time after some were handled (so that a burst of
- * new processes costs a few wakeups, not one each) to one that polls
+ * during a short quiet time after some were handled in a burst (so that
+ * a burst of new processes costs a few wakeups, not one each) to one that polls
  * readable only when new stacks fill their ring buffer, and returns how many
  * milliseconds the caller may sleep before asking again (-1: no limit).
  * Events that came during a quiet time it handles itself, once the time

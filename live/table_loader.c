@@ -10,7 +10,6 @@
 #include "live/table_loader.h"
 
 #include <errno.h>
-#include <malloc.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,31 +240,12 @@ static void run_builds(struct table_loader *l)
 	}
 }
 
-/*
- * Gives back to the system what the builds freed (libdw's CFI, the rows
- * before their layout: megabytes for a big file), once the queue is empty.
- * glibc would keep it in this thread's arena, resident while flametop runs.
- * Under the lock, which it lets go meanwhile.
- */
-static void return_memory(struct table_loader *l)
-{
-	pthread_mutex_unlock(&l->lock);
-	malloc_trim(0);
-	pthread_mutex_lock(&l->lock);
-}
-
 static void *worker(void *arg)
 {
 	struct table_loader *l = arg;
-	bool built = false; /* since the memory was last given back */
 
 	pthread_mutex_lock(&l->lock);
 	while (!l->stop) {
-		if ((!l->queue || l->held) && built) {
-			return_memory(l);
-			built = false;
-			continue;
-		}
 		if (!l->queue || l->held) {
 			pthread_cond_wait(&l->wake, &l->lock);
 			continue;
@@ -273,7 +253,6 @@ static void *worker(void *arg)
 		run_drops(l);
 		run_builds(l);
 		l->rules = l->rules_loaded;
-		built = true;
 	}
 	pthread_mutex_unlock(&l->lock);
 	return NULL;

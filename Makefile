@@ -207,7 +207,7 @@ $(BUILD)/tools/%: tests/tools/%.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< -lz
 
 # Benchmarks: programs that measure flametop's own code paths (make bench).
-$(BUILD)/bench/%: tests/bench/%.c $(LIB_OBJS)
+$(BUILD)/bench/%: tests/bench/%.c tests/bench/bench_clock.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 

@@ -19,13 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
+#include "bench_clock.h"
 
 int main(int argc, char **argv)
 {

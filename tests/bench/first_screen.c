@@ -26,16 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
+
 #define GIVE_UP_MS 10000.0
 #define KEEP 4096 /* bytes of text kept to match across reads */
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Escape-sequence state of the output, carried across reads. */
 enum esc { TEXT, ESC, CSI };

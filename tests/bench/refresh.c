@@ -23,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "live/live.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
@@ -32,14 +33,6 @@
 
 #define WIDTH 200
 #define HEIGHT 50
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static long rss_kib(void)
 {

@@ -23,6 +23,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_clock.h"
 #include "profile/input.h"
 #include "profile/profile.h"
 #include "tui/actions.h"
@@ -33,14 +34,6 @@
 #define WIDTH 200
 #define HEIGHT 50
 #define DIGITS 6 /* base-8 digits of the stack number: each one a level of the tree */
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static uint32_t mix(uint32_t x)
 {

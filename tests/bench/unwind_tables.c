@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_clock.h"
 #include "bpf/unwind_maps.h"
 #include "symbols/id_table.h"
 #include "symbols/mapped_file.h"
@@ -29,14 +30,6 @@
 #include "unwind/cfi_table.h"
 
 #define ROUNDS 5
-
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Builds the table of the file open on @fd; -errno, or 0 with @t filled and *@ms its time. */
 static int build(int fd, struct rule_dict *dict, struct cfi_table *t, double *ms)

@@ -62,8 +62,11 @@ run_ns() {
 		RUN_TIDS+="${f##*/},"
 	done
 }
-# vm_hwm PID: peak resident set, KiB.
+# vm_hwm PID: peak resident set, KiB. vm_rss PID: the resident set now, KiB.
 vm_hwm() { sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+vm_rss() { sed -n 's/^VmRSS:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$1/status" 2>/dev/null; }
+# mib KIB: KIB in MiB, one decimal.
+mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 # count_forks: sets FORKS, the processes created on this machine since boot. Forks nothing.
 count_forks() {
 	local k v
@@ -105,11 +108,11 @@ on_exit bench_tmux_stop
 
 # measure TOOL SECS: runs TOOL in a terminal and measures it over SECS after
 # the warm-up. Sets R_CPU (% of one CPU), R_START (CPU ms before the window),
-# R_HWM (KiB), R_FORKS (processes created per second, machine-wide); or
-# R_FAIL (why not).
+# R_HWM and R_RSS (KiB, at the window's end), R_FORKS (processes created per
+# second, machine-wide); or R_FAIL (why not).
 measure() {
 	local tool=$1 secs=$2 pid c0 c1 r0 r1 tids0 tids1 f0 f1 t0 t1 texec screen0 screen1 screen err
-	R_CPU='' R_START='' R_HWM='' R_FORKS='' R_FAIL=''
+	R_CPU='' R_START='' R_HWM='' R_RSS='' R_FORKS='' R_FAIL=''
 	texec=$EPOCHREALTIME
 	pid=$(bench_tmux_start "$tool" 200 50 "exec ${CMD[$tool]} 2>$BENCH_TMP/$tool.err")
 	if lives "$pid" "$WARMUP"; then
@@ -125,6 +128,7 @@ measure() {
 			count_forks
 			f1=$FORKS
 			R_HWM=$(vm_hwm "$pid")
+			R_RSS=$(vm_rss "$pid")
 			screen1=$(bench_tmux capture-pane -p -t "$tool")
 		fi
 	fi
@@ -157,7 +161,7 @@ measure() {
 
 ensure_package perf linux-perf || CMD[perf]= CMD[perf_dwarf]=
 ensure_package bpftrace bpftrace || CMD[bpftrace]=
-declare -A cpu start hwm forks fail nfail
+declare -A cpu start hwm rss forks fail nfail
 for _ in $(seq "$BENCH_RUNS"); do
 	for c in "${CASES[@]}"; do
 		for t in "${TOOLS[@]}"; do
@@ -166,7 +170,8 @@ for _ in $(seq "$BENCH_RUNS"); do
 			if measure "$t" "${WINDOW[$c]}"; then
 				cpu[$c|$t]+="$R_CPU "
 				start[$c|$t]+="$R_START "
-				hwm[$c|$t]+="$(awk -v k="$R_HWM" 'BEGIN { printf "%.1f", k / 1024 }') "
+				hwm[$c|$t]+="$(mib "$R_HWM") "
+				rss[$c|$t]+="$(mib "$R_RSS") "
 				forks[$c|$t]+="$R_FORKS "
 			else
 				fail[$c|$t]=$R_FAIL
@@ -211,19 +216,20 @@ echo "each run, each with the workloads started afresh: cpu_split (CPU-bound, on
 echo "and \`while :; do /bin/true; done\` in bash (process churn); processes/s counts"
 echo "every process created on the machine during the window (the churn, or whatever"
 echo "else ran). Median of $BENCH_RUNS runs (min-max). Peak RSS is VmHWM at the window's"
-echo "end (kernel memory for maps and buffers is not in it)."
+echo "end, RSS VmRSS then (kernel memory for maps and buffers is in neither, but what"
+echo "the profiler maps of them is)."
 echo
-echo "| workload | profiler | CPU, % of one CPU | CPU before the window (ms) | peak RSS (MiB) | processes/s |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| workload | profiler | CPU, % of one CPU | CPU before the window (ms) | peak RSS (MiB) | RSS at the end (MiB) | processes/s |"
+echo "|---|---|---:|---:|---:|---:|---:|"
 for c in "${CASES[@]}"; do
 	for t in "${TOOLS[@]}"; do
 		row="| ${CASE_LABEL[$c]} | ${LABEL[$t]} |"
 		if [ -z "${CMD[$t]}" ]; then
-			echo "$row not run: $t could not be installed | | | |"
+			echo "$row not run: $t could not be installed | | | | |"
 		elif [ -z "${cpu[$c|$t]:-}" ]; then
-			echo "$row not run: in $BENCH_RUNS of $BENCH_RUNS runs ${fail[$c|$t]} | | | |"
+			echo "$row not run: in $BENCH_RUNS of $BENCH_RUNS runs ${fail[$c|$t]} | | | | |"
 		else
-			echo "$row $(fig "$c" "$t" cpu) | $(fig "$c" "$t" start) | $(fig "$c" "$t" hwm) | $(med "$c" "$t" forks %.0f) |"
+			echo "$row $(fig "$c" "$t" cpu) | $(fig "$c" "$t" start) | $(fig "$c" "$t" hwm) | $(fig "$c" "$t" rss) | $(med "$c" "$t" forks %.0f) |"
 		fi
 	done
 done
@@ -252,6 +258,17 @@ if [[ $bt_fail == *"exit status 0"* || $bt_fail == *stalled* ]]; then
 	echo "  while it names the user stacks of processes that have exited. Its \"failed to look"
 	echo "  up stack id -17\" messages are another matter: stacks lost to hash collisions in"
 	echo "  its stack map (-EEXIST)."
+fi
+# What a wakeup costs here, before any work (measured after the profilers, alone).
+if [ -x build/bench/wakeup_cost ]; then
+	wake=$(build/bench/wakeup_cost 0 16 32 | sed -n 's/^resident_mib=\([0-9]*\) wakeup_us=\([0-9.]*\)$/\1 \2/p')
+	if [ "$(wc -l <<<"$wake")" = 3 ]; then
+		echo "- A wakeup's price on this machine (build/bench/wakeup_cost: the CPU time of a poll()"
+		echo "  that slept 2 s, five times, with memory written once and then left alone):"
+		awk 'NR == 1 { bare = $2 }
+			{ printf "%s%s us with %s MiB resident", (NR > 1 ? ", " : "  "), $2, $1 }
+			END { printf ".\n  A profiler that wakes every 2 s pays ~%.4f%% of a CPU for the wakeups alone.\n", bare / 2e6 * 100 }' <<<"$wake"
+	fi
 fi
 echo "- Where flametop's time goes under churn (perf on flametop, and its thread CPU time"
 echo "  by stage): each newly sampled process is noted from BPF and its maps are read at"

@@ -85,7 +85,9 @@ fi
 # 4. q at the kernel's highest rate: sampling takes most of the CPU and the
 # capture fills faster than it is read; q still ends flametop within seconds
 # (it took 23 s when drains read the whole backlog), and the header counts
-# what was not read with the lost samples.
+# what was not read with the lost samples. The bound is a liveness check, not
+# a speed target: it took 0.8-1.3 s alone and once 5.1 s beside make test's
+# other jobs on a 2-CPU VM, so it allows 10 s.
 rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 [ "$rate" -gt 100000 ] && rate=100000
 dash_screen -F "$rate"
@@ -99,8 +101,8 @@ if screen_wait 'samples/s' 150; then
 	t0=$(date +%s%3N)
 	code=$(exit_code 30)
 	took=$(($(date +%s%3N) - t0))
-	check "q at -F $rate: exit 0 within 5 s (status $code, $took ms)" \
-		[ "$code" = 0 -a "$took" -lt 5000 ]
+	check "q at -F $rate: exit 0 within 10 s (status $code, $took ms)" \
+		[ "$code" = 0 -a "$took" -lt 10000 ]
 	check "q at -F $rate: no alternate screen, cursor shown" \
 		[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]
 else

@@ -1272,11 +1272,51 @@ static void forget_half(struct capture *cap, int half)
 	cap->sweep_half = -1;
 }
 
+/* Keeps the stacks of wait @w when it is still open. */
+static void keep_open_wait(struct capture *cap, const struct offcpu_wait *w)
+{
+	if (w->from == WAIT_CLOSED)
+		return; /* closed: its thread runs, or has ended */
+	if (!w->key.kerr)
+		stack_table__keep(&cap->stacks, w->key.kstack);
+	if (!w->key.uerr)
+		stack_table__keep(&cap->stacks, w->key.ustack);
+}
+
+#define WAITS_BATCH 256 /* waits read by one system call */
+
+/*
+ * Reads the waits map WAITS_BATCH entries a call; returns 0, or -errno
+ * when the kernel can't batch it (then the waits read so far were kept:
+ * keeping one twice does no harm).
+ */
+static int keep_open_waits_batched(struct capture *cap, int fd)
+{
+	struct offcpu_wait waits[WAITS_BATCH];
+	uint32_t pids[WAITS_BATCH], token = 0;
+	bool first = true;
+
+	for (;;) {
+		uint32_t n = WAITS_BATCH;
+		int err = bpf_map_lookup_batch(fd, first ? NULL : &token, &token, pids, waits, &n,
+					       NULL);
+
+		err = err ? -errno : 0;
+		for (uint32_t i = 0; i < n && (!err || err == -ENOENT); i++)
+			keep_open_wait(cap, &waits[i]);
+		if (err)
+			return err == -ENOENT ? 0 : err; /* -ENOENT: that was the last batch */
+		first = false;
+	}
+}
+
 /*
  * Off-CPU mode, before a drain that sweeps the stack table: the stacks of
  * the waits open now were sent when they opened, maybe epochs ago, and are
  * counted when they close: the sweep keeps them. (A wait that opens later
- * sends its stacks in this epoch.)
+ * sends its stacks in this epoch.) The map holds an entry per thread that
+ * ever waited: it is read in batches, or an entry at a time where the
+ * kernel can't batch.
  */
 static void keep_open_waits(struct capture *cap)
 {
@@ -1284,14 +1324,12 @@ static void keep_open_waits(struct capture *cap)
 	struct offcpu_wait w;
 	uint32_t pid, *prev = NULL;
 
+	if (keep_open_waits_batched(cap, fd) == 0)
+		return;
 	while (bpf_map_get_next_key(fd, prev, &pid) == 0) {
 		prev = &pid;
-		if (bpf_map_lookup_elem(fd, &pid, &w) || w.from == WAIT_CLOSED)
-			continue; /* closed: its thread runs, or has ended */
-		if (!w.key.kerr)
-			stack_table__keep(&cap->stacks, w.key.kstack);
-		if (!w.key.uerr)
-			stack_table__keep(&cap->stacks, w.key.ustack);
+		if (bpf_map_lookup_elem(fd, &pid, &w) == 0)
+			keep_open_wait(cap, &w);
 	}
 }
 

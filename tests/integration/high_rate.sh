@@ -45,12 +45,46 @@ exits_within() {
 	return 1
 }
 
+# sampling_events PID: how many cpu-clock sampling events PID holds open
+# (its perf_event fds beyond the two dummy ones that watch kernel symbols).
+sampling_events() {
+	local n
+	n=$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')
+	echo $((n > 2 ? n - 2 : 0))
+}
+
+# phases PID: waits for PID to end (killing it after 120 s) and prints, in
+# ms from now, when its sampling events were opened (the programs loaded and
+# attached) and closed (detached), and when it ended: where a slow run spent
+# its time.
+phases() {
+	local t0 attached=- detached=- n
+	t0=$(ms_now)
+	while kill -0 "$1" 2>/dev/null; do
+		[ $(($(ms_now) - t0)) -gt 120000 ] && kill -KILL "$1"
+		n=$(sampling_events "$1")
+		if [ "$attached" = - ] && [ "$n" -gt 0 ]; then attached=$(($(ms_now) - t0)); fi
+		if [ "$attached" != - ] && [ "$detached" = - ] && [ "$n" = 0 ]; then
+			detached=$(($(ms_now) - t0))
+		fi
+		sleep 0.05
+	done
+	echo "attached at $attached ms, detached at $detached ms, ended at $(($(ms_now) - t0)) ms"
+}
+
 # 1. --duration 1 at the kernel's limit: sampling stops within a second of
-# the deadline (the summary's time), the outputs are written, and the
-# whole run (the programs' load included) takes seconds, not minutes.
+# the deadline (the summary's time), the outputs are written, and the run
+# ends by itself. The bound on the whole run is a liveness check (before
+# the fix it ran for minutes), not a speed target: alone it takes 1.3-2.7 s,
+# but at this rate flametop's maps take about 200 MB of kernel memory, and
+# on a VM whose free memory goes back to its host (virtio-balloon's free
+# page reporting) getting it back once took 22 s in CI; the phases below
+# say where the time went.
 t0=$(ms_now)
-timeout -s KILL 30 $FLAMETOP -F "$rate" --folded --duration 1 -o "$TEST_TMP/d.folded" \
-	2>"$TEST_TMP/d.err"
+start_bg $FLAMETOP -F "$rate" --folded --duration 1 \
+	-o "$TEST_TMP/d.folded" 2>"$TEST_TMP/d.err"
+phases "$bg_pid" | diag
+wait "$bg_pid"
 rc=$?
 took=$(($(ms_now) - t0))
 diag <"$TEST_TMP/d.err"
@@ -58,7 +92,8 @@ window=$(summary_field "$TEST_TMP/d.err" '^flametop: [0-9]+ samples in ([0-9.]+)
 check "-F $rate --duration 1: exit 0 (got $rc)" [ "$rc" = 0 ]
 check "-F $rate --duration 1: sampling ends within 1 s of the deadline (sampled $window s)" \
 	awk -v w="$window" 'BEGIN { exit !(w > 0 && w <= 2.0) }'
-check "-F $rate --duration 1: the run ends within 10 s (took $took ms)" [ "$took" -lt 10000 ]
+check "-F $rate --duration 1: the run ends by itself within 60 s (took $took ms)" \
+	[ "$took" -lt 60000 ]
 check "-F $rate --duration 1: folded stacks written, every sample accounted for" \
 	accounts "$TEST_TMP/d.folded" "$TEST_TMP/d.err"
 

@@ -503,23 +503,34 @@ static int64_t unix_ns(void)
  * a signal, whatever the rate and the backlog.
  */
 #define FINAL_READ 0.5
+#define LATE_READ 2.0 /* seconds a drain begun before --duration's end may go on past it */
 
 /*
- * When a batch run's reading of the capture ends: at --duration's end or
- * at a stop signal; once sampling stopped, FINAL_READ seconds later, or at
- * one more signal.
+ * When a batch run's sampling and reading of the capture end: sampling at
+ * --duration's end or at a stop signal; a read begun before then at the
+ * signal or up to LATE_READ seconds after the end (at the top rates the
+ * drains run long while sampling takes the CPU; it is paused at the end,
+ * so they then end soon); once the hooks are detached, the last reads
+ * FINAL_READ seconds later, or at one more signal.
  */
 struct read_cutoff {
 	double at;       /* CLOCK_MONOTONIC seconds */
+	double grace;    /* seconds a read may go on past @at */
 	int signals;     /* stop signals already acted on */
 };
+
+/* True once @c's time, @late seconds past @c->at, has come, or a signal since. */
+static bool cutoff_passed(const struct read_cutoff *c, double late)
+{
+	return stop_signals > c->signals || now_seconds() >= c->at + late;
+}
 
 /* The capture's stop callback (capture_opts.stop) for a batch run. */
 static bool cutoff_reached(void *ctx)
 {
 	const struct read_cutoff *c = ctx;
 
-	return stop_signals > c->signals || now_seconds() >= c->at;
+	return cutoff_passed(c, c->grace);
 }
 
 /* What the outputs say about a live run in window @w. */
@@ -560,10 +571,10 @@ static int run_batch_live(const struct options *o)
 	struct outputs out;
 	struct output_info info;
 	struct run_window w;
-	struct read_cutoff cutoff = { INFINITY, 0 };
+	struct read_cutoff cutoff = { INFINITY, LATE_READ, 0 };
 	char err[1024], title[256], filters[512];
 	const char *what;
-	double next;
+	double next, period;
 	long lines;
 	int ret = open_outputs(o, &out);
 
@@ -621,10 +632,17 @@ static int run_batch_live(const struct options *o)
 		fprintf(stderr, "flametop: kernel addresses hidden (kptr_restrict): kernel frames "
 				"will show as [unknown]\n");
 
-	/* A drain a second; one that ran late (a big perf map read) is not caught up on. */
-	for (next = w.start + 1.0; !cutoff_reached(&cutoff); next = now_seconds() + 1.0) {
-		wait_until(live, next < cutoff.at ? next : cutoff.at);
-		if (cutoff_reached(&cutoff) || live__drain(live) < 0)
+	/*
+	 * A drain a period (a second, less at high rates); one that ran late (a
+	 * big perf map read) is not caught up on. None starts within a period of
+	 * the deadline: the final reads below take that last stretch.
+	 */
+	period = capture__drain_period(live__capture(live));
+	for (next = w.start + period; !cutoff_passed(&cutoff, 0); next = now_seconds() + period) {
+		bool last = next + period > cutoff.at;
+
+		wait_until(live, last ? cutoff.at : next);
+		if (last || cutoff_passed(&cutoff, 0) || live__drain(live) < 0)
 			break;
 		live__fold(live, o->max_stacks); /* out of memory: it grows */
 	}
@@ -635,7 +653,7 @@ static int run_batch_live(const struct options *o)
 	 */
 	live__stop(live); /* may have been stopped already, waiting for the kernel's symbols */
 	w.stop = capture__stopped(live__capture(live));
-	cutoff = (struct read_cutoff){ w.stop + FINAL_READ, stop_signals };
+	cutoff = (struct read_cutoff){ now_seconds() + FINAL_READ, 0, stop_signals };
 	live__drain(live);
 	live__drain(live);
 	live__fold(live, o->max_stacks);

@@ -31,6 +31,7 @@
 #include "thread.h"
 
 #define MIN_STACK_ENTRIES 1024
+#define MAX_DRAIN_EVENTS 32768 /* a sample-mode drain's events, at most: faster rates drain more often */
 #define MAX_MAP_ENTRIES (1u << 22)
 #define READ_MODE_STACK_ENTRIES 8192
 #define READ_MODE_COUNT_ENTRIES 16384
@@ -122,6 +123,7 @@ struct capture {
 	struct timespec deadline_at; /* CLOCK_MONOTONIC */
 
 	uint32_t stack_entries, count_entries, ring_bytes;
+	double drain_period; /* seconds between drains the sizes are for */
 	int active; /* the set events go to */
 
 	/* Counts: the slots' keys as sent, and both sets' counts arrays, mmapped. */
@@ -258,16 +260,21 @@ static uint32_t pow2_entries(uint64_t n)
  * Sizes the maps from the expected load. In sample mode a drain sees at
  * most freq * cpus * period events (plus perf's overshoot), so at most that
  * many keys and twice that many stacks (a kernel and a user stack each);
- * the seen map keeps stacks for many drains, so it gets 4 times that.
+ * the seen map keeps stacks for many drains, so it gets 4 times that. Where
+ * the rate would bring a drain more than MAX_DRAIN_EVENTS, the period is
+ * shortened instead: at 100 kHz on 2 CPUs the maps took ~200 MB of kernel
+ * memory with 1 s drains, and seconds to allocate on a VM.
  */
 static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 {
-	uint64_t events;
-
+	cap->drain_period = o->drain_period > 0 ? o->drain_period : 1.0;
 	if (o->mode == CAPTURE_SAMPLE) {
-		double period = o->drain_period > 0 ? o->drain_period : 1.0;
+		double rate = o->freq * (double)cap->ncpus * 1.25;
+		uint64_t events;
 
-		events = (uint64_t)(o->freq * (double)cap->ncpus * period * 1.25) + 64;
+		if (rate * cap->drain_period + 64 > MAX_DRAIN_EVENTS)
+			cap->drain_period = (MAX_DRAIN_EVENTS - 64) / rate;
+		events = (uint64_t)(rate * cap->drain_period) + 64;
 		cap->stack_entries = pow2_entries(8 * events);
 		cap->count_entries = pow2_entries(2 * events);
 	} else {
@@ -1083,6 +1090,11 @@ bool capture__unwinds_with_tables(const struct capture *cap)
 enum capture_mode capture__mode(const struct capture *cap)
 {
 	return cap->mode;
+}
+
+double capture__drain_period(const struct capture *cap)
+{
+	return cap->drain_period;
 }
 
 double capture__started(const struct capture *cap)

@@ -30,7 +30,8 @@ struct capture_opts {
 	enum capture_mode mode;
 	unsigned int freq;          /* sample mode: samples per second per CPU */
 	uint64_t min_block_ns;      /* off-CPU mode: shorter waits are dropped (and counted) */
-	double drain_period;        /* seconds between drains; sizes the maps */
+	double drain_period;        /* seconds between drains; sizes the maps (at high rates
+				     * shortened: capture__drain_period()) */
 	bool kernel_stacks;         /* walk kernel stacks */
 	bool user_stacks;           /* walk user stacks */
 	const uint32_t *tgids;      /* only these processes (matched on tgid) ... */
@@ -113,6 +114,14 @@ enum capture_mode capture__mode(const struct capture *cap);
  * pointers.
  */
 bool capture__unwinds_with_tables(const struct capture *cap);
+
+/*
+ * Seconds between drains that the maps are sized for: the opts' drain_period
+ * (1 s when 0), shortened in sample mode where the rate would bring a drain
+ * more than MAX_DRAIN_EVENTS events, so that the kernel's maps stay a few
+ * MB, not hundreds, at the top rates. The caller drains this often.
+ */
+double capture__drain_period(const struct capture *cap);
 
 /*
  * When capture began: CLOCK_MONOTONIC seconds taken just before the hook

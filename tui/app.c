@@ -14,9 +14,7 @@
 #include "tui/term.h"
 #include "tui/view.h"
 
-#define DRAIN_PERIOD 1.0 /* seconds between drains of the capture ... */
-#define QUIET_DRAIN_PERIOD 2.0 /* ... at most, after a drain that passed ... */
-#define QUIET_STACKS 256       /* ... fewer stacks than this (an idle machine) */
+#define QUIET_STACKS 256 /* a drain that passed fewer stacks: an idle machine */
 #define FIRST_REFRESH 0.05 /* seconds from start (or r, or m) to the first screen with data */
 #define QUICK_REFRESH 0.25 /* seconds between refreshes while the first ones find little ... */
 #define QUICK_EVENTS 100   /* ... fewer events than this */
@@ -242,20 +240,21 @@ static void save(struct app *a)
 
 /*
  * Drains the capture into the profile, saying on the status line when it
- * fails. A drain that found little (an idle machine) is followed by the
- * refresh's own, up to QUIET_DRAIN_PERIOD later, not one a second: the
- * kernel's maps hold two seconds of distinct keys at the sampling rate
+ * fails. Drains come a drain period apart (capture__drain_period(): a
+ * second, less at high rates). A drain that found little (an idle machine)
+ * is followed by the refresh's own, up to two periods later: the kernel's
+ * maps hold two periods of distinct keys at the sampling rate
  * (choose_sizes() in bpf/capture.c), so a burst after a quiet drain fits.
  */
 static void drain(struct app *a)
 {
 	int ret = live__drain(a->live);
-	double period = DRAIN_PERIOD;
+	double period = capture__drain_period(live__capture(a->live));
 
 	if (ret < 0)
 		view__say(&a->view, true, "reading the capture failed: %s", strerror(-ret));
-	else if (ret < QUIET_STACKS && a->view.delay > DRAIN_PERIOD)
-		period = a->view.delay < QUIET_DRAIN_PERIOD ? a->view.delay : QUIET_DRAIN_PERIOD;
+	else if (ret < QUIET_STACKS && a->view.delay > period)
+		period = a->view.delay < 2 * period ? a->view.delay : 2 * period;
 	a->next_drain = now_seconds() + period;
 }
 

@@ -97,6 +97,13 @@ check "-F $rate --duration 1: the run ends by itself within 60 s (took $took ms)
 check "-F $rate --duration 1: folded stacks written, every sample accounted for" \
 	accounts "$TEST_TMP/d.folded" "$TEST_TMP/d.err"
 
+# maps_mib PID: the kernel memory (memlock, MiB) of the BPF maps PID holds.
+maps_mib() {
+	cat "/proc/$1/fdinfo/"* 2>/dev/null |
+		awk '/^map_type/ { map = 1 } /^memlock/ && map { s += $2; map = 0 }
+		     END { printf "%d\n", s / 1048576 }'
+}
+
 # 2. SIGTERM with a backlog: flametop is stopped (SIGSTOP) for two seconds
 # while the kernel goes on sampling at the limit, then gets SIGTERM as it
 # resumes. It ends within a second or two, exit 0, and what it could not read
@@ -104,6 +111,12 @@ check "-F $rate --duration 1: folded stacks written, every sample accounted for"
 start_bg bash -c "exec $FLAMETOP -F $rate --folded -o '$TEST_TMP/t.folded' 2>'$TEST_TMP/t.err'"
 ft=$bg_pid
 sleep 3
+# At this rate the drains come more often than once a second, and the maps
+# are sized for a drain's events (bpf/capture.c, choose_sizes()): with 1 s
+# drains they took 548 MiB here, and seconds to allocate.
+mib=$(maps_mib "$ft")
+check "-F $rate: the maps take at most 160 MiB of kernel memory ($mib MiB)" \
+	[ "$mib" -gt 0 -a "$mib" -le 160 ]
 kill -STOP "$ft"
 sleep 2
 kill -TERM "$ft"

@@ -571,7 +571,7 @@ static int run_batch_live(const struct options *o)
 	struct outputs out;
 	struct output_info info;
 	struct run_window w;
-	struct read_cutoff cutoff = { INFINITY, LATE_READ, 0 };
+	struct read_cutoff cutoff = { INFINITY, 0, 0 };
 	char err[1024], title[256], filters[512];
 	const char *what;
 	double next, period;
@@ -638,6 +638,7 @@ static int run_batch_live(const struct options *o)
 	 * the deadline: the final reads below take that last stretch.
 	 */
 	period = capture__drain_period(live__capture(live));
+	cutoff.grace = LATE_READ; /* for the drains: the load's waits above end at the deadline */
 	for (next = w.start + period; !cutoff_passed(&cutoff, 0); next = now_seconds() + period) {
 		bool last = next + period > cutoff.at;
 

@@ -118,8 +118,8 @@ bool capture__unwinds_with_tables(const struct capture *cap);
 /*
  * Seconds between drains that the maps are sized for: the opts' drain_period
  * (1 s when 0), shortened in sample mode where the rate would bring a drain
- * more than MAX_DRAIN_EVENTS events, so that the kernel's maps stay a few
- * MB, not hundreds, at the top rates. The caller drains this often.
+ * more than MAX_DRAIN_EVENTS events, so that the kernel's maps stay tens
+ * of MB, not hundreds, at the top rates. The caller drains this often.
  */
 double capture__drain_period(const struct capture *cap);
 

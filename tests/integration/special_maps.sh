@@ -115,7 +115,13 @@ fi
 # on a kvm-clock machine __vdso_clock_gettime calls a static function (the
 # pvclock read) that only the kernel's build knows by name.
 vdso_funcs() { # PID: "start end" of each function the vDSO's symbols name, image offsets
-	local range
+	local range i
+	# Until the forked shell has exec'd the workload, its memory goes away
+	# under a read (seen in CI: the read came out empty).
+	for i in $(seq 50); do
+		[[ "$(readlink "/proc/$1/exe")" == */clock_loop ]] && break
+		sleep 0.02
+	done
 	range=$(awk '$NF == "[vdso]" { print $1; exit }' "/proc/$1/maps")
 	[ -n "$range" ] || return 1
 	dd if="/proc/$1/mem" of="$TEST_TMP/vdso.so" bs=4096 skip=$((0x${range%-*} / 4096)) \

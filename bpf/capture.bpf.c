@@ -65,6 +65,8 @@ __u32 filter_comm_on;
 __u64 filter_comm[COMM_LEN / 8];
 __u64 stack_gen; /* bumped by the loader each time it switches seen maps */
 __u32 paused;    /* set by capture__pause(): sample and read mode count nothing more */
+__u64 stop_at_ns; /* with a deadline: sample and read mode count nothing from then on
+		   * (CLOCK_MONOTONIC ns; 0: none) */
 __u32 seen_sel;  /* the seen map in use: seen[seen_sel & 1] */
 
 #define COUNTS_MAP(name)                                                                           \
@@ -1429,6 +1431,17 @@ static __always_inline void note_process(const struct stack_key *key, bool stale
 		proc_stale_note(key->tgid);
 }
 
+/*
+ * True once the deadline has passed: counting ends on time, however late
+ * the loader's own pause (a thread that must be scheduled) comes.
+ */
+static __always_inline bool past_deadline(void)
+{
+	__u64 at = *(volatile __u64 *)&stop_at_ns;
+
+	return at && bpf_ktime_get_ns() >= at;
+}
+
 /* Records one event that happened @at, weighing @weight (read mode: the bytes asked for). */
 static __always_inline int record_event(void *ctx, __u64 weight, const struct where *at)
 {
@@ -1436,7 +1449,7 @@ static __always_inline int record_event(void *ctx, __u64 weight, const struct wh
 	bool stale = false;
 	int set;
 
-	if (*(volatile __u32 *)&paused || !event_wanted(&key))
+	if (*(volatile __u32 *)&paused || past_deadline() || !event_wanted(&key))
 		return 0;
 
 	stat_add(STAT_EVENTS, 1);

@@ -118,6 +118,7 @@ struct capture {
 	struct bpf_program *at_drain; /* the hook's program to run at each drain, or NULL */
 	double started;     /* when the hook was attached, CLOCK_MONOTONIC seconds */
 	uint64_t stopped_ns; /* when it stopped counting (0: not yet), CLOCK_MONOTONIC ns */
+	uint64_t stop_at_ns; /* the deadline the BPF programs keep (0: none), the same clock */
 	pthread_t deadline;  /* pauses the capture at deadline_at ... */
 	bool deadline_on;    /* ... while this is set */
 	struct timespec deadline_at; /* CLOCK_MONOTONIC */
@@ -567,6 +568,9 @@ static void start_deadline(struct capture *cap, double seconds)
 
 	cap->deadline_at.tv_sec = (time_t)at;
 	cap->deadline_at.tv_nsec = (long)((at - (double)cap->deadline_at.tv_sec) * 1e9);
+	cap->stop_at_ns = (uint64_t)cap->deadline_at.tv_sec * 1000000000 +
+			  (uint64_t)cap->deadline_at.tv_nsec;
+	cap->skel->bss->stop_at_ns = cap->stop_at_ns; /* the programs stop on time by themselves */
 	cap->deadline_on = thread_start(&cap->deadline, pause_at_deadline, cap) == 0;
 	/* It runs for microseconds once awake: SCHED_FIFO, as root, so nothing delays it. */
 	if (cap->deadline_on)
@@ -1437,15 +1441,18 @@ bool capture__fixed_rate(const struct capture *cap)
 }
 
 /* Notes when the capture stopped counting, once: the first caller's time stays. */
+/* Notes when counting stopped: now, or the deadline the programs kept if that came first. */
 static void note_stopped(struct capture *cap)
 {
 	struct timespec ts;
-	uint64_t none = 0;
+	uint64_t none = 0, ns;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	__atomic_compare_exchange_n(&cap->stopped_ns, &none,
-				    (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec, false,
-				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	ns = (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+	if (cap->stop_at_ns && ns > cap->stop_at_ns)
+		ns = cap->stop_at_ns;
+	__atomic_compare_exchange_n(&cap->stopped_ns, &none, ns, false, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
 }
 
 void capture__pause(struct capture *cap)

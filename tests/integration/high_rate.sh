@@ -97,6 +97,29 @@ check "-F $rate --duration 1: the run ends by itself within 60 s (took $took ms)
 check "-F $rate --duration 1: folded stacks written, every sample accounted for" \
 	accounts "$TEST_TMP/d.folded" "$TEST_TMP/d.err"
 
+# 1b. The deadline holds however late flametop itself is: stopped (SIGSTOP)
+# from just after the attach until 2 s past its --duration, it cannot run
+# its own pause, yet the BPF programs count nothing from the deadline on, so
+# the summary's time is the second asked for and its samples fit in it.
+start_bg $FLAMETOP -F 999 --folded --duration 1 -o "$TEST_TMP/late.folded" \
+	2>"$TEST_TMP/late.err"
+for i in $(seq 200); do
+	[ "$(sampling_events "$bg_pid")" -gt 0 ] && break
+	sleep 0.02
+done
+kill -STOP "$bg_pid"
+sleep 3
+kill -CONT "$bg_pid"
+wait "$bg_pid"
+diag <"$TEST_TMP/late.err"
+n=$(summary_field "$TEST_TMP/late.err" '^flametop: ([0-9]+) samples in .*')
+secs=$(summary_field "$TEST_TMP/late.err" '.* samples in ([0-9.]+) s .*')
+cpus=$(summary_field "$TEST_TMP/late.err" '.* ([0-9]+) CPUs.*')
+bound=$(awk -v s="$secs" -v c="$cpus" 'BEGIN { printf "%d", 999 * (s + 0.005) * c }')
+check "stopped across its deadline: sampling ended at it (sampled $secs s)" \
+	awk -v w="$secs" 'BEGIN { exit !(w >= 0.99 && w <= 1.01) }'
+check "stopped across its deadline: $n samples, at most $bound" [ "$n" -gt 0 -a "$n" -le "$bound" ]
+
 # maps_mib PID: the kernel memory (memlock, MiB) of the BPF maps PID holds.
 maps_mib() {
 	cat "/proc/$1/fdinfo/"* 2>/dev/null |

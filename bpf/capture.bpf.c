@@ -130,8 +130,14 @@ struct {
 	__uint(max_entries, 2);
 } scratch SEC(".maps");
 
+/*
+ * Each CPU's stats and inflight counters, at its CPU number (max_entries set
+ * to the possible CPUs at load): mapped into flametop, which reads them
+ * without a system call.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE);
 	__type(key, __u32);
 	__type(value, struct stat_counters);
 	__uint(max_entries, 1);
@@ -205,9 +211,9 @@ struct {
 /* This CPU's stats and inflight counters, or NULL (never). */
 static __always_inline struct stat_counters *cpu_stats(void)
 {
-	__u32 zero = 0;
+	__u32 cpu = bpf_get_smp_processor_id();
 
-	return bpf_map_lookup_elem(&stats, &zero);
+	return bpf_map_lookup_elem(&stats, &cpu);
 }
 
 static __always_inline void stat_add(__u32 slot, __u64 n)
@@ -1279,7 +1285,9 @@ static __always_inline void proc_note_push(struct task_struct *task, __u32 tgid,
 	struct proc_note e = { .tgid = tgid, .kind = kind,
 			       .start_boottime = BPF_CORE_READ(task, group_leader, start_boottime) };
 
-	bpf_ringbuf_output(&proc_notes, &e, sizeof(e), 0);
+	/* An exit is read with the next notes or drain: it wakes no one. */
+	bpf_ringbuf_output(&proc_notes, &e, sizeof(e),
+			   kind == PROC_NOTE_EXIT ? BPF_RB_NO_WAKEUP : 0);
 }
 
 /* Notes a new address space, and a young process now and then (lock-free: per CPU). */
@@ -2003,6 +2011,23 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	offcpu_user_side(ctx, &w.key, regs, tm ? &tm->user : NULL, &stale);
 	open_wait(&w);
 	note_process(&w.key, stale);
+}
+
+/*
+ * Every mode, with unwind tables: a process the walk has mappings of
+ * (unwind_pids) ended, its last thread gone (do_exit() counted it out of
+ * signal->live before this point), so that its slot is freed without
+ * asking after each process at each drain.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_process_exit, struct task_struct *task)
+{
+	__u32 tgid = task->tgid;
+
+	if (BPF_CORE_READ(task, signal, live.counter) || !bpf_map_lookup_elem(&unwind_pids, &tgid))
+		return 0;
+	proc_note_push(task, tgid, PROC_NOTE_EXIT);
+	return 0;
 }
 
 /* off-CPU mode: every context switch (prev is the current task). */

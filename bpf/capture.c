@@ -115,6 +115,7 @@ struct capture {
 	int ncpus;
 	int npossible;
 	bool unwind_tables; /* user stacks walked with the unwind maps */
+	bool exit_notes;    /* with them, ended processes noted (on_process_exit attached) */
 	struct bpf_program *at_drain; /* the hook's program to run at each drain, or NULL */
 	double started;     /* when the hook was attached, CLOCK_MONOTONIC seconds */
 	uint64_t stopped_ns; /* when it stopped counting (0: not yet), CLOCK_MONOTONIC ns */
@@ -136,7 +137,9 @@ struct capture {
 	struct map_pair key_slots;          /* per half of the slots */
 	struct map_pair seen;               /* per epoch of the stack table, by seen_sel */
 	struct stack_table stacks;
-	struct stat_counters *counters; /* npossible values of the stats map */
+	/* The stats map, mapped: npossible entries that the programs update as flametop reads */
+	const volatile struct stat_counters *counters;
+	size_t counters_bytes;
 
 	/* When a read ends early (see capture_opts.read_budget). */
 	double read_budget;
@@ -464,6 +467,18 @@ static int attach_sys_enter(struct capture *cap, char *why, size_t size)
 	return cap->skel->links.on_sys_enter_read ? 0 : -errno;
 }
 
+/*
+ * Attaches the exit hook when it was loaded; without it (cap->exit_notes
+ * false) the unwinder asks after its processes itself.
+ */
+static void attach_exit_notes(struct capture *cap)
+{
+	if (cap->exit_notes)
+		cap->skel->links.on_process_exit =
+			bpf_program__attach(cap->skel->progs.on_process_exit);
+	cap->exit_notes = cap->exit_notes && cap->skel->links.on_process_exit;
+}
+
 /* A hook: a BPF program of the skeleton and how to attach it. */
 struct hook {
 	const char *label; /* in the notes when it fails */
@@ -737,6 +752,7 @@ static int size_maps(struct capture *cap)
 	struct capture_bpf *s = cap->skel;
 	struct bpf_map *counts[] = { s->maps.counts0, s->maps.counts1 };
 	int err = bpf_map__set_max_entries(s->maps.stacks, cap->ring_bytes) ?:
+		  bpf_map__set_max_entries(s->maps.stats, (uint32_t)cap->npossible) ?:
 		  bpf_map__reuse_fd(s->maps.seen, cap->seen.outer) ?:
 		  bpf_map__reuse_fd(s->maps.key_slots, cap->key_slots.outer) ?: use_unwind_maps(cap);
 
@@ -760,7 +776,9 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 		return -errno;
 	bpf_object__for_each_program(prog, cap->skel->obj)
 		bpf_program__set_autoload(prog, prog == h->prog(cap->skel) ||
-							(h->at_drain && prog == h->at_drain(cap->skel)));
+							(h->at_drain && prog == h->at_drain(cap->skel)) ||
+							(cap->exit_notes &&
+							 prog == cap->skel->progs.on_process_exit));
 	cap->at_drain = h->at_drain ? h->at_drain(cap->skel) : NULL;
 	cap->skel->rodata->self_tgid = getpid();
 	cap->skel->rodata->min_block_ns = cap->opts->min_block_ns;
@@ -895,9 +913,8 @@ static int on_proc_note(void *ctx, void *data, size_t size)
 	struct capture *cap = ctx;
 	const struct proc_note *e = data;
 
-	/* A young process or stale maps: its maps are read again. */
 	if (size >= sizeof(*e) && cap->proc_fn) {
-		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind != PROC_NOTE_SAMPLE, e->start_boottime);
+		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind, e->start_boottime);
 		cap->notes_read++;
 	}
 	/* A note costs as much as many stacks: each is followed by a look at the read's end. */
@@ -946,6 +963,7 @@ static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size
 		detach(cap);
 		return err;
 	}
+	attach_exit_notes(cap);
 	cap->stack_ring =
 		ring_buffer__new(bpf_map__fd(cap->skel->maps.stacks), on_stack_record, cap, NULL);
 	if (!cap->stack_ring) {
@@ -981,11 +999,18 @@ static int attach_first_hook(struct capture *cap, enum capture_mode mode)
 	return hook_chain__select(steps, n, cap, cap->hook_notes, sizeof(cap->hook_notes));
 }
 
-/* Maps both sets' counts arrays into this process. Returns 0 or -errno. */
+/* Maps both sets' counts arrays and the stats into this process. Returns 0 or -errno. */
 static int map_counts(struct capture *cap)
 {
 	struct bpf_map *maps[] = { cap->skel->maps.counts0, cap->skel->maps.counts1 };
+	void *stats;
 
+	cap->counters_bytes = (size_t)cap->npossible * sizeof(struct stat_counters);
+	stats = mmap(NULL, cap->counters_bytes, PROT_READ, MAP_SHARED,
+		     bpf_map__fd(cap->skel->maps.stats), 0);
+	if (stats == MAP_FAILED)
+		return -errno;
+	cap->counters = stats;
 	cap->counts_bytes = 2 * (size_t)cap->count_entries * sizeof(struct stack_value);
 	for (int set = 0; set < 2; set++) {
 		void *mem = mmap(NULL, cap->counts_bytes, PROT_READ | PROT_WRITE, MAP_SHARED,
@@ -1004,8 +1029,7 @@ static int alloc_scratch(struct capture *cap)
 	cap->sweep_half = -1;
 	if (hash_index__init(&cap->stacks.index, 1024))
 		return -ENOMEM;
-	cap->counters = calloc(cap->npossible, sizeof(*cap->counters));
-	if (!cap->slot_keys || !cap->counters)
+	if (!cap->slot_keys)
 		return -ENOMEM;
 	return map_counts(cap);
 }
@@ -1034,6 +1058,7 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 	cap->stop_ctx = opts->stop_ctx;
 	cap->unwind_tables = opts->unwind &&
 			     libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) == 1;
+	cap->exit_notes = cap->unwind_tables; /* tp_btf: in every kernel that has bpf_loop() */
 	cap->npossible = libbpf_num_possible_cpus();
 	cap->ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cap->npossible <= 0) {
@@ -1091,6 +1116,11 @@ bool capture__unwinds_with_tables(const struct capture *cap)
 	return cap->unwind_tables;
 }
 
+bool capture__notes_exits(const struct capture *cap)
+{
+	return cap->exit_notes;
+}
+
 enum capture_mode capture__mode(const struct capture *cap)
 {
 	return cap->mode;
@@ -1142,22 +1172,11 @@ int capture__set_filter(struct capture *cap, const uint32_t *tgids, size_t ntgid
 	return 0;
 }
 
-/* Reads every CPU's counters at once into cap->counters. */
-static int read_counters(const struct capture *cap)
-{
-	uint32_t zero = 0;
-
-	return bpf_map_lookup_elem(bpf_map__fd(cap->skel->maps.stats), &zero, cap->counters) ? -errno
-											      : 0;
-}
-
-/* Events still recording into @set, over every CPU; -1 when it cannot be read. */
+/* Events still recording into @set, over every CPU. */
 static int64_t inflight_sum(const struct capture *cap, int set)
 {
 	int64_t sum = 0;
 
-	if (read_counters(cap))
-		return -1;
 	for (int i = 0; i < cap->npossible; i++)
 		sum += cap->counters[i].inflight[set];
 	return sum;
@@ -1395,10 +1414,6 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 
 int capture__cpu_events(const struct capture *cap, uint64_t *events, int n)
 {
-	int err = read_counters(cap);
-
-	if (err)
-		return err;
 	if (n > cap->npossible)
 		n = cap->npossible;
 	for (int cpu = 0; cpu < n; cpu++)
@@ -1411,18 +1426,20 @@ int capture__event_fd(const struct capture *cap)
 	return ring_buffer__epoll_fd(cap->proc_notes ? cap->proc_notes : cap->stack_ring);
 }
 
-int capture__stacks_fill_fd(const struct capture *cap)
+int capture__stacks_fill_fd(struct capture *cap)
 {
+	struct epoll_event ev;
+
+	if (cap->stacks_fill_fd >= 0) /* takes the edge: the fd polls readable at the next */
+		epoll_wait(cap->stacks_fill_fd, &ev, 1, 0);
+	read_begin(cap);
+	ring_buffer__consume(cap->stack_ring); /* what came before it: read now */
 	return cap->stacks_fill_fd;
 }
 
 int capture__consume_events(struct capture *cap, capture_proc_fn fn, void *ctx)
 {
-	struct epoll_event ev;
-
 	read_begin(cap);
-	if (cap->stacks_fill_fd >= 0) /* takes the edge: the fd polls readable at the next */
-		epoll_wait(cap->stacks_fill_fd, &ev, 1, 0);
 	ring_buffer__consume(cap->stack_ring); /* keeps the stacks ring buffer from filling */
 	if (!cap->proc_notes || cap->read_ended)
 		return 0;
@@ -1478,12 +1495,8 @@ uint64_t capture_stats__lost(const struct capture_stats *st)
 	       st->slot[STAT_LOST_WAITS_FULL] + st->undrained;
 }
 
-int capture__stats(const struct capture *cap, struct capture_stats *stats)
+void capture__stats(const struct capture *cap, struct capture_stats *stats)
 {
-	int err = read_counters(cap);
-
-	if (err)
-		return err;
 	memset(stats, 0, sizeof(*stats));
 	for (int cpu = 0; cpu < cap->npossible; cpu++) {
 		for (int slot = 0; slot < STAT_NR; slot++)
@@ -1491,7 +1504,6 @@ int capture__stats(const struct capture *cap, struct capture_stats *stats)
 	}
 	stats->slot[STAT_LOST_COUNTS_FULL] += cap->unattributed;
 	stats->undrained = cap->undrained;
-	return 0;
 }
 
 void capture__close(struct capture *cap)
@@ -1507,6 +1519,7 @@ void capture__close(struct capture *cap)
 	map_pair__close(&cap->seen);
 	map_pair__close(&cap->key_slots);
 	stack_table__free(&cap->stacks);
-	free(cap->counters);
+	if (cap->counters)
+		munmap((void *)cap->counters, cap->counters_bytes);
 	free(cap);
 }

@@ -116,6 +116,13 @@ enum capture_mode capture__mode(const struct capture *cap);
 bool capture__unwinds_with_tables(const struct capture *cap);
 
 /*
+ * True when, walking with the unwind tables, the capture also notes the
+ * end of each process the walk has mappings of (PROC_NOTE_EXIT): a hook
+ * on process exit that this kernel took.
+ */
+bool capture__notes_exits(const struct capture *cap);
+
+/*
  * Seconds between drains that the maps are sized for: the opts' drain_period
  * (1 s when 0), shortened in sample mode where the rate would bring a drain
  * more than MAX_DRAIN_EVENTS events, so that the kernel's maps stay tens
@@ -152,11 +159,12 @@ int capture__ncpus(const struct capture *cap);
 int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx);
 
 /*
- * Called for each process note during capture__consume_events(). @starting
- * is true when the process is still young: its maps may still change.
+ * Called for each process note during capture__consume_events(), @kind an
+ * enum proc_note_kind (stack_key.h): seen, young or with stale maps (its
+ * maps are to be read now; young: they may still change), or ended.
  * @start_boottime is when it started, in ns since boot.
  */
-typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting, uint64_t start_boottime);
+typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start_boottime);
 
 /*
  * capture__event_fd() returns a descriptor that polls readable when
@@ -168,12 +176,12 @@ typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, bool starting, uint64_
 int capture__event_fd(const struct capture *cap);
 
 /*
- * capture__stacks_fill_fd() returns a descriptor that polls readable once
- * new stacks have filled their ring buffer past a quarter since the last
- * capture__consume_events() (not when a process note waits), or -1. To
- * poll while notes are left to wait.
+ * capture__stacks_fill_fd() reads the new stacks waiting and returns a
+ * descriptor that polls readable once more have filled their ring buffer
+ * past a quarter (not when a process note waits), or -1. To poll while
+ * notes are left to wait; asked again before each such poll.
  */
-int capture__stacks_fill_fd(const struct capture *cap);
+int capture__stacks_fill_fd(struct capture *cap);
 
 /*
  * capture__consume_events() reads the new stacks waiting (kept for the
@@ -205,7 +213,7 @@ void capture__pause(struct capture *cap);
 /*
  * capture__cpu_events() writes, for each CPU id below @n, the number of
  * events that passed the filters on that CPU since open. Returns the number
- * of CPU ids written, or -errno.
+ * of CPU ids written.
  */
 int capture__cpu_events(const struct capture *cap, uint64_t *events, int n);
 
@@ -219,8 +227,8 @@ bool capture__fixed_rate(const struct capture *cap);
 /* The events @st says were not counted, for every reason. */
 uint64_t capture_stats__lost(const struct capture_stats *st);
 
-/* Reads the per-CPU counters into @stats. Returns 0 or -errno. */
-int capture__stats(const struct capture *cap, struct capture_stats *stats);
+/* Sums the CPUs' counters into @stats (a read of memory: no system call). */
+void capture__stats(const struct capture *cap, struct capture_stats *stats);
 
 /*
  * capture__set_filter() replaces the in-kernel filters: @ntgids pids

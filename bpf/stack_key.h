@@ -110,6 +110,7 @@ enum proc_note_kind {
 	PROC_NOTE_YOUNG,  /* a young process was seen: its maps may still change */
 	PROC_NOTE_STALE,  /* a walk met code outside the process's known mappings (at most every
 			   * PROC_STALE_GAP_NS per CPU and slot): its maps changed */
+	PROC_NOTE_EXIT,   /* a process the walk has mappings of ended (its last thread exited) */
 };
 
 struct proc_note {
@@ -206,14 +207,14 @@ enum stat_slot {
 };
 
 /*
- * The value of the per-CPU stats map's one entry, read at once: the stats
- * slots, and the events still being recorded into each set of counts on
- * this CPU (see capture.bpf.c's set_enter()). One value, so that an event
- * touches one cache line for both.
+ * A CPU's entry of the stats map: the stats slots, and the events still
+ * being recorded into each set of counts on this CPU (see capture.bpf.c's
+ * set_enter()). One value, so that an event touches one cache line for
+ * both; whole cache lines, so that no two CPUs write the same one.
  */
 struct stat_counters {
 	__s64 inflight[2];
 	__u64 slot[STAT_NR];
-};
+} __attribute__((aligned(64)));
 
 #endif

@@ -97,7 +97,7 @@ void idle_account__start(struct idle_account *a, struct capture *cap,
 	a->ncpus = n;
 	if (!a->events || !a->idle_ticks || !a->carry || !a->stat_text || a->stat_fd < 0 ||
 	    a->user_hz <= 0 || read_idle_ticks(a, a->idle_ticks) ||
-	    capture__cpu_events(cap, a->events, n) < 0) {
+	    capture__cpu_events(cap, a->events, n) < n) {
 		idle_account__free(a);
 		return;
 	}
@@ -127,7 +127,8 @@ void idle_account__update(struct idle_account *a, struct capture *cap, idle_cred
 	double now = accounting_end(cap, a->last), expected = (now - a->last) * a->freq;
 
 	memcpy(ticks, a->idle_ticks, sizeof(ticks));
-	if (capture__cpu_events(cap, events, a->ncpus) < 0 || read_idle_ticks(a, ticks))
+	capture__cpu_events(cap, events, a->ncpus);
+	if (read_idle_ticks(a, ticks))
 		return;
 	for (int cpu = 0; cpu < a->ncpus; cpu++) {
 		double got = (double)(events[cpu] - a->events[cpu]);

@@ -106,6 +106,8 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	l->stop = copts->stop;
 	l->stop_ctx = copts->stop_ctx;
 
+	if (unwinder)
+		unwinder__exits_noted(unwinder, capture__notes_exits(l->cap));
 	idle_account__start(&l->idle, l->cap, &o);
 	*out = l;
 	return 0;
@@ -270,13 +272,22 @@ int live__poll_events(struct live *l, struct pollfd *pfd)
 	return -1;
 }
 
-/* A process to snapshot now; what it maps goes to the unwinder too. */
-static void on_proc_note(void *ctx, uint32_t tgid, bool starting, uint64_t start_boottime)
+/*
+ * A process to snapshot now (what it maps goes to the unwinder too), or
+ * one that ended: the unwinder lets its slot go.
+ */
+static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start_boottime)
 {
 	struct live *l = ctx;
 	const struct proc_maps *maps;
 
-	if (symbolizer__note_process(l->sym, tgid, starting, start_boottime) || !l->unwinder)
+	if (kind == PROC_NOTE_EXIT) {
+		if (l->unwinder)
+			unwinder__process_exited(l->unwinder, tgid);
+		return;
+	}
+	if (symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime) ||
+	    !l->unwinder)
 		return;
 	maps = symbolizer__maps(l->sym, tgid);
 	if (maps)

@@ -100,6 +100,7 @@ struct unwinder {
 	uint32_t nslots; /* process slots */
 	size_t budget, fixed;
 	bool rewrite; /* a table left the walk: some processes need writing again */
+	bool exits_noted; /* the capture tells when a process with a slot ends */
 	struct tab *vdso; /* flametop's own vDSO's table, shared by same-size vDSOs */
 	size_t vdso_len;
 	struct unwinder_stats st; /* counts kept as they change */
@@ -550,6 +551,7 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 	note(u, tgid, maps, maps_gen, true);
 }
 
+
 /* Is process @pid named @comm (as /proc/PID/comm says)? */
 static bool comm_is(const struct unwinder *u, uint32_t pid, const char *comm)
 {
@@ -614,10 +616,32 @@ static void proc_free(struct unwinder *u, struct proc *p)
 	free(p);
 }
 
+/*
+ * With exit notes, the passes between two in which every process is asked
+ * after anyway (a note lost to a full ring buffer): those without a slot,
+ * which no note covers, are asked after at every pass.
+ */
+#define EXIT_ASK_PASSES 30
+
 /* Has @tgid exited? Only for this machine's /proc. */
 static bool proc_gone(const struct unwinder *u, uint32_t tgid)
 {
 	return u->host_proc && proc_info__exited((int32_t)tgid);
+}
+
+void unwinder__process_exited(struct unwinder *u, uint32_t tgid)
+{
+	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
+
+	if (!p)
+		return;
+	proc_free(u, p);
+	u->st.exits++;
+}
+
+void unwinder__exits_noted(struct unwinder *u, bool noted)
+{
+	u->exits_noted = noted;
 }
 
 /*
@@ -627,12 +651,14 @@ static bool proc_gone(const struct unwinder *u, uint32_t tgid)
 static void procs_pass(struct unwinder *u)
 {
 	struct lru_node *n = lru__oldest(&u->proc_lru), *newer;
+	bool ask_all = !u->exits_noted || u->pass % EXIT_ASK_PASSES == 0;
 
 	for (; n; n = newer) {
 		struct proc *p = lru_entry(n, struct proc, lru);
 
 		newer = lru__newer(&u->proc_lru, n);
-		if (p->noted_pass != u->pass && proc_gone(u, (uint32_t)p->node.key[0]))
+		if (p->noted_pass != u->pass && (ask_all || p->slot == UNWIND_NO_SLOT) &&
+		    proc_gone(u, (uint32_t)p->node.key[0]))
 			proc_free(u, p);
 		else if (u->rewrite && proc_fill_tables(p))
 			proc_write(u, p);

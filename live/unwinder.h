@@ -37,6 +37,7 @@ struct unwinder_stats {
 	size_t failed;      /* tables that could not be loaded */
 	size_t processes;   /* processes described to the walk */
 	uint64_t no_slot;   /* notes of processes that found no room */
+	uint64_t exits;     /* processes let go at their exit note */
 	size_t rows;        /* rows loaded */
 	size_t bytes;       /* kernel memory used by the maps and tables ... */
 	size_t budget;      /* ... and allowed */
@@ -65,6 +66,20 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 			    uint64_t maps_gen);
 
 /*
+ * unwinder__process_exited() lets go of process @tgid, which ended (the
+ * capture's exit note): its slot and its hold on its files' tables.
+ */
+void unwinder__process_exited(struct unwinder *u, uint32_t tgid);
+
+/*
+ * unwinder__exits_noted() with @noted true says that the end of every
+ * process given a slot will be told (unwinder__process_exited()): the
+ * passes stop asking after each process, but for a look at all of them
+ * every EXIT_ASK_PASSES (unwinder.c) and at those without a slot.
+ */
+void unwinder__exits_noted(struct unwinder *u, bool noted);
+
+/*
  * unwinder__note_running() describes the processes running now to the
  * walk, reading their maps itself, so that their tables are built before
  * they are sampled: those of @tgids (@ntgids of them), or every process
@@ -85,7 +100,8 @@ void unwinder__hold(struct unwinder *u, bool held);
 
 /*
  * unwinder__pass() takes in what the loader finished, forgets processes
- * that exited, and evicts tables over the budget. Once per drain.
+ * that exited (asking after them unless their exits are noted), and
+ * evicts tables over the budget. Once per drain.
  */
 void unwinder__pass(struct unwinder *u);
 

@@ -261,14 +261,13 @@ static void drain(struct app *a)
 /*
  * Events counted since the capture opened, and lost; with @walks, how the
  * user stacks since the last such call were walked and what kept frames
- * from being named, into the header's figures. False when the capture can't say.
+ * from being named, into the header's figures.
  */
-static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool walks)
+static void read_events(struct app *a, uint64_t *events, uint64_t *lost, bool walks)
 {
 	struct capture_stats st;
 
-	if (capture__stats(live__capture(a->live), &st))
-		return false;
+	capture__stats(live__capture(a->live), &st);
 	*events = st.slot[STAT_EVENTS];
 	*lost = capture_stats__lost(&st);
 	a->info.undrained = st.undrained;
@@ -282,7 +281,6 @@ static bool read_events(struct app *a, uint64_t *events, uint64_t *lost, bool wa
 		live__offcpu_text(a->live, &st, true, a->offcpu, sizeof(a->offcpu));
 		a->info.offcpu = a->offcpu;
 	}
-	return true;
 }
 
 /* r: the samples taken before it are forgotten, drained ones and those in flight alike. */
@@ -330,7 +328,7 @@ static bool fold(struct app *a)
 static unsigned int refresh_data(struct app *a)
 {
 	double now = now_seconds(), span;
-	uint64_t events, fresh = 0;
+	uint64_t events, fresh;
 	bool folded;
 
 	drain(a);
@@ -341,11 +339,10 @@ static unsigned int refresh_data(struct app *a)
 	a->covered[a->mode] += span;
 	a->info.span = span;
 	a->info.covered = a->covered[a->mode];
-	if (read_events(a, &events, &a->info.lost, true)) {
-		fresh = events - a->last_events;
-		a->info.rate = span > 0 ? (double)fresh / span : -1;
-		a->last_events = events;
-	}
+	read_events(a, &events, &a->info.lost, true);
+	fresh = events - a->last_events;
+	a->info.rate = span > 0 ? (double)fresh / span : -1;
+	a->last_events = events;
 	a->next_refresh = now + a->view.delay;
 	if (a->view.paused) /* its picture stays, folded: the view is made again */
 		return folded ? ACT_REBUILD : 0;

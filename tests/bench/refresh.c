@@ -195,11 +195,12 @@ int main(int argc, char **argv)
 	}
 	if (run_round(live, child) || refresh(live, p, &v, &s, &first) ||
 	    (stacks = profile__nstacks(p), run_round(live, child)) ||
-	    refresh(live, p, &v, &s, &again) || capture__stats(live__capture(live), &st)) {
+	    refresh(live, p, &v, &s, &again)) {
 		fprintf(stderr, "refresh: a round failed\n");
 		kill(child, SIGKILL);
 		return 1;
 	}
+	capture__stats(live__capture(live), &st);
 	printf("%u %.2f %.2f %.2f %.2f %.2f %ld %zu %" PRIu64 "\n", n, first.drain, first.rebuild,
 	       first.draw, first.drain + first.rebuild + first.draw,
 	       again.drain + again.rebuild + again.draw, rss_kib(), stacks,

@@ -110,3 +110,36 @@ $FLAMETOP --folded --duration 1.5 -p "$esc_pid" >"$TEST_TMP/esc.folded" 2>"$TEST
 check "the comm is shown with its ESC replaced (esc?[2Jcomm;...)" \
 	grep -qE '^esc\?\[2Jcomm;.*;main;work;leaf_a [0-9]+$' "$TEST_TMP/esc.folded"
 check "no ESC byte reaches the output" bash -c "! grep -q $'\e' '$TEST_TMP/esc.folded' '$TEST_TMP/esc.err'"
+
+# 5. A process the walk has mappings of is let go when it ends (the exit hook's
+# note: its entry leaves the walk's pid map), and none is asked after at each
+# drain (kill(pid, 0) for each, as before the exit hook): a spinner that lives
+# through the run (started before it: a young process is read again while its
+# libraries load, a kill(pid, 0) each time) and one that ends within it.
+# in_pid_map PID: is PID a key of the walk's pid map (4 bytes, little-endian)?
+in_pid_map() {
+	local key
+	key=$(printf '%08x' "$1" | sed -E 's/(..)(..)(..)(..)/\4 \3 \2 \1/')
+	bpftool map dump name flametop_pids 2>/dev/null | grep -q "key: $key "
+}
+start_bg "$WORKLOADS/short_spin" 10000
+long_pid=$bg_pid
+sleep 1
+strace -f -qq -e trace=kill -o "$TEST_TMP/kill.trace" \
+	$FLAMETOP --folded --duration 7 >"$TEST_TMP/exit.folded" 2>"$TEST_TMP/exit.err" &
+ft_pid=$!
+sleep 1
+start_bg "$WORKLOADS/short_spin" 1500
+short_pid=$bg_pid
+sleep 1.2
+both=no
+in_pid_map "$long_pid" && in_pid_map "$short_pid" && both=yes
+check "both spinners are in the walk's pid map while they run" [ "$both" = yes ]
+wait "$short_pid"
+sleep 2 # a drain or two: the exit note is read with them
+check "the one that ended left the walk's pid map" bash -c "$(declare -f in_pid_map); ! in_pid_map $short_pid"
+check "the one still running is still there" in_pid_map "$long_pid"
+wait "$ft_pid"
+asked=$(grep -c "kill($long_pid, 0)" "$TEST_TMP/kill.trace")
+check "a running process is not asked after at each drain (kill(pid, 0) $asked times in 7 s)" \
+	[ "$asked" -le 4 ]

@@ -107,6 +107,47 @@ static void test_one_table_per_file(void **state)
 	unwinder__free(u);
 }
 
+/* Is @tgid a key of the walk's pid map? */
+static bool in_pid_map(struct unwinder *u, uint32_t tgid)
+{
+	struct unwind_maps_fds fds;
+	uint32_t slot;
+
+	unwind_maps__fds(unwinder__maps(u), &fds);
+	return bpf_map_lookup_elem(fds.pids, &tgid, &slot) == 0;
+}
+
+/*
+ * A process that ended (the capture's exit note) is let go: out of the
+ * walk's pid map, its table kept for the process still mapping the file; a
+ * note for a process never described changes nothing.
+ */
+static void test_process_exited(void **state)
+{
+	const char *a[] = { BASH, LIBC }, *b[] = { LIBC };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	(void)state;
+	if (!files_here() || !(u = unwinder_with_room(KIB(8192))))
+		skip(); /* BPF maps need root; the files are Debian 12's */
+	note(u, 100, 1, a, 2);
+	note(u, 101, 1, b, 1);
+	settle(u, &st);
+	assert_int_equal(st.processes, 2);
+	assert_true(in_pid_map(u, 100) && in_pid_map(u, 101));
+
+	unwinder__process_exited(u, 100);
+	unwinder__process_exited(u, 4242); /* never described */
+	settle(u, &st);
+	assert_int_equal(st.processes, 1);
+	assert_int_equal(st.exits, 1);
+	assert_false(in_pid_map(u, 100));
+	assert_true(in_pid_map(u, 101));
+	assert_int_equal(st.tables, 2); /* libc's, still mapped by 101, and bash's until evicted */
+	unwinder__free(u);
+}
+
 /*
  * Over the budget, tables of files no process maps any more go first, the
  * least recently used of them; a table that does not fit beside the ones
@@ -226,6 +267,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_one_table_per_file),
+	    cmocka_unit_test(test_process_exited),
 	    cmocka_unit_test(test_budget),
 	    cmocka_unit_test(test_hold),
 	    cmocka_unit_test(test_slots_name_their_process),

@@ -361,8 +361,9 @@ static double next_tick(const struct app *a)
 /* Waits for a key, a live event or the next clock tick; returns the keys' flags. */
 static unsigned int wait_for_input(struct app *a)
 {
-	struct pollfd fds[2] = {
+	struct pollfd fds[3] = {
 		{ .fd = term__input_fd(), .events = POLLIN },
+		{ .fd = term__wake_fd(), .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
 	};
 	int timeout = -1;
@@ -371,24 +372,24 @@ static unsigned int wait_for_input(struct app *a)
 
 	if (a->live) {
 		double left = next_tick(a) - now_seconds();
-		int events = live__poll_events(a->live, &fds[1]);
+		int events = live__poll_events(a->live, &fds[2]);
 
 		timeout = left > 0 ? (int)ceil(left * 1000) : 0;
 		if (events >= 0 && events < timeout)
 			timeout = events;
 	}
-	ready = poll(fds, 2, timeout);
+	ready = poll(fds, 3, timeout);
 	/*
-	 * Keys are read when typed, after a signal (a resize), and on the clock's
-	 * ticks; not when capture events or their quiet period alone woke the loop
-	 * (curses would poll the terminal again, up to 25 times a second). They
-	 * come before the events: q is not kept waiting behind a busy capture.
+	 * Keys are read when typed and after a signal (a resize, Ctrl-Z); not on
+	 * the clock's ticks, nor when capture events or their quiet period alone
+	 * woke the loop (curses would poll the terminal once more each time).
+	 * They come before the events: q is not kept waiting behind a busy capture.
 	 */
-	if (ready < 0 || fds[0].revents || (a->live && now_seconds() >= next_tick(a))) {
+	if (ready < 0 || fds[0].revents || fds[1].revents) {
 		while (!(flags & ACT_QUIT) && (key = term__read_key()) != TERM_NO_KEY)
 			flags |= key == TERM_RESIZED ? APP_RESIZE : actions__key(&a->view, key);
 	}
-	if (ready > 0 && fds[1].revents && !(flags & ACT_QUIT))
+	if (ready > 0 && fds[2].revents && !(flags & ACT_QUIT))
 		live__handle_events(a->live);
 	return flags;
 }

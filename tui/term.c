@@ -37,12 +37,44 @@ static struct {
 	short last_pair;           /* -1: none yet */
 } term = { .last_pair = -1 };
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, suspend_requested;
+
+/* A byte in it for each signal the screen's wait is to wake for (term__wake_fd()). */
+static int wake_pipe[2] = { -1, -1 };
+
+/* curses' own SIGWINCH handler, run first by flametop's (a resize: KEY_RESIZE). */
+static struct sigaction curses_winch;
+
+static void wake(void)
+{
+	int saved = errno;
+
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "", 1) < 0) {
+		/* full: a wakeup is waiting already */
+	}
+	errno = saved;
+}
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	stop_requested = 1;
+	wake();
+}
+
+static void on_winch(int sig)
+{
+	if (curses_winch.sa_handler != SIG_DFL && curses_winch.sa_handler != SIG_IGN)
+		curses_winch.sa_handler(sig);
+	wake();
+}
+
+/* Ctrl-Z: flametop's, not curses' (which would switch SIGTSTP off and on at each update). */
+static void on_tstp(int sig)
+{
+	(void)sig;
+	suspend_requested = 1;
+	wake();
 }
 
 /* Signals that end flametop at once (a crash, abort()): the terminal is given back first. */
@@ -129,9 +161,28 @@ bool term__stop_requested(void)
 	return stop_requested;
 }
 
+/*
+ * Before curses starts: the wake pipe, and Ctrl-Z's handler, unless the
+ * shell has SIGTSTP ignored (no job control): curses finds a handler
+ * there and leaves SIGTSTP alone.
+ */
+static int catch_suspend(void)
+{
+	struct sigaction sa = { .sa_handler = on_tstp, .sa_flags = SA_RESTART }, old;
+
+	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC))
+		return -errno;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTSTP, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+		sigaction(SIGTSTP, &sa, NULL);
+	return 0;
+}
+
+/* Once curses started (it installs its SIGWINCH handler then). */
 static void catch_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop }; /* no SA_RESTART: poll() wakes up */
+	struct sigaction winch = { .sa_handler = on_winch, .sa_flags = SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
@@ -139,6 +190,29 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGQUIT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&winch.sa_mask);
+	sigaction(SIGWINCH, &winch, &curses_winch);
+}
+
+/*
+ * Ctrl-Z, asked for by on_tstp(): the terminal is given back, flametop
+ * stops as the shell expects; once continued (fg) the whole screen is
+ * drawn again (the shell wrote over it).
+ */
+static void suspend(void)
+{
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, ours = { .sa_handler = on_tstp,
+								    .sa_flags = SA_RESTART };
+
+	suspend_requested = 0;
+	endwin();
+	sigemptyset(&dfl.sa_mask);
+	sigemptyset(&ours.sa_mask);
+	sigaction(SIGTSTP, &dfl, NULL);
+	raise(SIGTSTP); /* stopped here until continued */
+	sigaction(SIGTSTP, &ours, NULL);
+	clearok(curscr, TRUE);
+	refresh();
 }
 
 void term__close(void)
@@ -209,6 +283,12 @@ int term__open(bool color, char *err, size_t err_size)
 	}
 	setlocale(LC_CTYPE, "");
 	term.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	if (catch_suspend()) {
+		snprintf(err, err_size, "can't make a pipe: %s", strerror(errno));
+		if (term.own_in)
+			fclose(term.in);
+		return -errno;
+	}
 	term.scr = newterm(NULL, stdout, term.in);
 	why = !term.scr		   ? "an unknown terminal type"
 	      : !can_move_cursor() ? "it can't move the cursor"
@@ -256,6 +336,24 @@ int term__input_fd(void)
 	return term.in ? fileno(term.in) : -1;
 }
 
+int term__wake_fd(void)
+{
+	return wake_pipe[0];
+}
+
+/* Empties the wake pipe, and stops for a Ctrl-Z; true when it stopped. */
+static bool take_wakeups(void)
+{
+	char buf[64];
+
+	while (wake_pipe[0] >= 0 && read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
+	if (!suspend_requested)
+		return false;
+	suspend();
+	return true;
+}
+
 void term__size(int *width, int *height)
 {
 	getmaxyx(stdscr, *height, *width);
@@ -263,6 +361,8 @@ void term__size(int *width, int *height)
 
 int term__read_key(void)
 {
+	if (take_wakeups())
+		return TERM_RESIZED; /* drawn again whole, at whatever size it has now */
 	for (;;) {
 		int c = getch();
 

@@ -6,7 +6,8 @@
  * the terminal however flametop ends: term__close(), exit() (an atexit
  * handler), or SIGINT, SIGTERM, SIGHUP and SIGQUIT (Ctrl-\), which only
  * raise a flag that the caller's loop checks (term__stop_requested()) so
- * that it ends cleanly. A fatal signal (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
+ * that it ends cleanly. Ctrl-Z (SIGTSTP) gives the terminal back and
+ * stops flametop; once continued, the next key read redraws. A fatal signal (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
  * SIGILL) while the screen is open first gives the terminal back (its
  * modes as they were, the screen's sequences undone: no curses call, only
  * write() and tcsetattr()), then takes its course.
@@ -41,10 +42,18 @@ int term__open(bool color, char *err, size_t err_size);
 int term__input_fd(void);
 
 /*
+ * The descriptor that polls readable once a signal came (a resize, Ctrl-Z,
+ * SIGINT...), whenever it came: its wakeups are taken by term__read_key().
+ */
+int term__wake_fd(void);
+
+/*
  * term__read_key() returns a key (TK_* or ASCII), TERM_RESIZED or TERM_NO_KEY;
- * never blocks. Keys wait in the input descriptor (term__input_fd()), so a
- * caller may ask only when it polls readable, after a signal (a resize) and
- * now and then; once it returned TERM_NO_KEY nothing is held back.
+ * never blocks. Keys wait in the input descriptor (term__input_fd()) and
+ * signals in term__wake_fd(), so a caller need ask only when either polls
+ * readable; once it returned TERM_NO_KEY nothing is held back. After a
+ * Ctrl-Z it stops flametop, and once continued returns TERM_RESIZED: the
+ * screen is to be drawn again.
  */
 int term__read_key(void);
 

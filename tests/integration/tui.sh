@@ -389,3 +389,24 @@ tmux_ kill-pane -t ft
 for _ in $(seq 50); do kill -0 "$ft_pid" 2>/dev/null || break; sleep 0.1; done
 check "live, SIGHUP (the terminal went away): flametop ends" bash -c "! kill -0 $ft_pid 2>/dev/null"
 check "live: nothing stays attached after SIGHUP" programs_gone_after "$newest"
+
+# 10. Ctrl-Z stops flametop and gives the shell its terminal back; fg brings
+# the screen back, drawn whole, and it still answers keys.
+screen_start 100 30 "PS1='prompt> ' bash --norc -i"
+screen_wait 'prompt> '
+screen_keys "$FLAMETOP -d 0.5" Enter
+screen_wait 'LIVE'
+ft_pid=$(pgrep -n -P "$(pgrep -n -P "$(screen_var pane_pid)" bash)" flametop)
+screen_keys C-z
+check "Ctrl-Z: the shell has its terminal back (job stopped)" screen_wait 'Stopped'
+check "Ctrl-Z: flametop is stopped" [ "$(ps -o stat= -p "$ft_pid" | cut -c1)" = T ]
+check "Ctrl-Z: the screen's alternate buffer is left" [ "$(screen_var alternate_on)" = 0 ]
+screen_keys "fg" Enter
+check "fg: the screen is drawn again" screen_wait '^sample: .*LIVE'
+check "fg: flametop runs again" [ "$(ps -o stat= -p "$ft_pid" | cut -c1)" != T ]
+screen_keys q
+for _ in $(seq 50); do kill -0 "$ft_pid" 2>/dev/null || break; sleep 0.1; done
+check "fg, then q: flametop ends" bash -c "! kill -0 $ft_pid 2>/dev/null"
+check "fg, then q: no alternate screen, cursor shown" \
+	[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]
+screen_stop

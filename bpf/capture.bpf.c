@@ -1285,9 +1285,11 @@ static __always_inline void proc_note_push(struct task_struct *task, __u32 tgid,
 	struct proc_note e = { .tgid = tgid, .kind = kind,
 			       .start_boottime = BPF_CORE_READ(task, group_leader, start_boottime) };
 
-	/* An exit is read with the next notes or drain: it wakes no one. */
-	bpf_ringbuf_output(&proc_notes, &e, sizeof(e),
-			   kind == PROC_NOTE_EXIT ? BPF_RB_NO_WAKEUP : 0);
+	/*
+	 * Every note may wake the reader: one left unread without a wakeup
+	 * (BPF_RB_NO_WAKEUP) would keep the notes after it from waking it too.
+	 */
+	bpf_ringbuf_output(&proc_notes, &e, sizeof(e), 0);
 }
 
 /* Notes a new address space, and a young process now and then (lock-free: per CPU). */

@@ -915,7 +915,7 @@ static int on_proc_note(void *ctx, void *data, size_t size)
 
 	if (size >= sizeof(*e) && cap->proc_fn) {
 		cap->proc_fn(cap->proc_ctx, e->tgid, e->kind, e->start_boottime);
-		cap->notes_read++;
+		cap->notes_read += e->kind != PROC_NOTE_EXIT; /* exits come with no hurry */
 	}
 	/* A note costs as much as many stacks: each is followed by a look at the read's end. */
 	return read_ends(cap, READ_CHECK_EVERY) ? -ECANCELED : 0;

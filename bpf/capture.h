@@ -186,7 +186,7 @@ int capture__stacks_fill_fd(struct capture *cap);
 /*
  * capture__consume_events() reads the new stacks waiting (kept for the
  * next drain) and calls @fn for each process note waiting, in order,
- * without blocking. Returns the number of notes, or -errno. Notes and
+ * without blocking. Returns the number of notes but exits, or -errno. Notes and
  * stacks are lost (and stacks counted), not blocked on, when the reader
  * falls far behind. Ended early (capture_opts' read budget, or stop), it
  * leaves the rest waiting.

@@ -82,6 +82,7 @@ struct proc {
 	struct lru_node lru; /* on u->proc_lru, by last note */
 	uint32_t slot;       /* in unwind_procs, or UNWIND_NO_SLOT */
 	uint64_t maps_gen, noted_pass;
+	bool ended;          /* its exit was noted: let go at the next pass */
 	uint32_t n;
 	struct unwind_map *maps; /* as written for the walk */
 	struct tab **tabs;       /* the table of each, or NULL */
@@ -535,12 +536,14 @@ static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps
 		lru__add(&u->proc_lru, &p->lru, 0);
 		u->st.processes++;
 	} else if (p->maps_gen == maps_gen) {
+		p->ended = false;
 		p->noted_pass = u->pass;
 		lru__touch(&u->proc_lru, &p->lru);
 		return;
 	}
 	p->maps_gen = maps_gen;
 	p->noted_pass = u->pass;
+	p->ended = false; /* a pid used again */
 	lru__touch(&u->proc_lru, &p->lru);
 	proc_describe(u, p, maps, sampled);
 }
@@ -633,9 +636,9 @@ void unwinder__process_exited(struct unwinder *u, uint32_t tgid)
 {
 	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
 
-	if (!p)
+	if (!p || p->ended)
 		return;
-	proc_free(u, p);
+	p->ended = true;
 	u->st.exits++;
 }
 
@@ -645,8 +648,9 @@ void unwinder__exits_noted(struct unwinder *u, bool noted)
 }
 
 /*
- * Forgets the processes that exited (those noted in this pass run), and
- * writes again those whose tables left the walk.
+ * Forgets the processes that exited (those noted in this pass run: a
+ * process of the same file started meanwhile finds its table still
+ * wanted, or loaded), and writes again those whose tables left the walk.
  */
 static void procs_pass(struct unwinder *u)
 {
@@ -657,8 +661,9 @@ static void procs_pass(struct unwinder *u)
 		struct proc *p = lru_entry(n, struct proc, lru);
 
 		newer = lru__newer(&u->proc_lru, n);
-		if (p->noted_pass != u->pass && (ask_all || p->slot == UNWIND_NO_SLOT) &&
-		    proc_gone(u, (uint32_t)p->node.key[0]))
+		if (p->noted_pass != u->pass &&
+		    (p->ended || ((ask_all || p->slot == UNWIND_NO_SLOT) &&
+				  proc_gone(u, (uint32_t)p->node.key[0]))))
 			proc_free(u, p);
 		else if (u->rewrite && proc_fill_tables(p))
 			proc_write(u, p);

@@ -37,7 +37,7 @@ struct unwinder_stats {
 	size_t failed;      /* tables that could not be loaded */
 	size_t processes;   /* processes described to the walk */
 	uint64_t no_slot;   /* notes of processes that found no room */
-	uint64_t exits;     /* processes let go at their exit note */
+	uint64_t exits;     /* exit notes of processes described */
 	size_t rows;        /* rows loaded */
 	size_t bytes;       /* kernel memory used by the maps and tables ... */
 	size_t budget;      /* ... and allowed */
@@ -66,8 +66,9 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 			    uint64_t maps_gen);
 
 /*
- * unwinder__process_exited() lets go of process @tgid, which ended (the
- * capture's exit note): its slot and its hold on its files' tables.
+ * unwinder__process_exited() says that process @tgid ended (the capture's
+ * exit note): the next pass lets go of its slot and its hold on its files'
+ * tables, as it would of a process it found gone.
  */
 void unwinder__process_exited(struct unwinder *u, uint32_t tgid);
 

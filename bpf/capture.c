@@ -1426,7 +1426,7 @@ int capture__event_fd(const struct capture *cap)
 	return ring_buffer__epoll_fd(cap->proc_notes ? cap->proc_notes : cap->stack_ring);
 }
 
-int capture__stacks_fill_fd(struct capture *cap)
+int capture__arm_stacks_fill(struct capture *cap)
 {
 	struct epoll_event ev;
 

@@ -176,12 +176,12 @@ typedef void (*capture_proc_fn)(void *ctx, uint32_t tgid, uint32_t kind, uint64_
 int capture__event_fd(const struct capture *cap);
 
 /*
- * capture__stacks_fill_fd() reads the new stacks waiting and returns a
+ * capture__arm_stacks_fill() reads the new stacks waiting and returns a
  * descriptor that polls readable once more have filled their ring buffer
  * past a quarter (not when a process note waits), or -1. To poll while
  * notes are left to wait; asked again before each such poll.
  */
-int capture__stacks_fill_fd(struct capture *cap);
+int capture__arm_stacks_fill(struct capture *cap);
 
 /*
  * capture__consume_events() reads the new stacks waiting (kept for the

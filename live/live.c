@@ -265,7 +265,7 @@ int live__poll_events(struct live *l, struct pollfd *pfd)
 	pfd->events = POLLIN;
 	pfd->revents = 0;
 	if (quiet > 0) { /* notes wait; stacks filling their ring buffer do not */
-		pfd->fd = capture__stacks_fill_fd(l->cap);
+		pfd->fd = capture__arm_stacks_fill(l->cap);
 		return (int)(quiet * 1000) + 1;
 	}
 	pfd->fd = capture__event_fd(l->cap);

@@ -161,6 +161,15 @@ bool term__stop_requested(void)
 	return stop_requested;
 }
 
+/* Sets SIGTSTP's action: on_tstp(), or SIG_DFL to stop. */
+static void set_tstp(void (*handler)(int))
+{
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = SA_RESTART };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTSTP, &sa, NULL);
+}
+
 /*
  * Before curses starts: the wake pipe, and Ctrl-Z's handler, unless the
  * shell has SIGTSTP ignored (no job control): curses finds a handler
@@ -168,13 +177,12 @@ bool term__stop_requested(void)
  */
 static int catch_suspend(void)
 {
-	struct sigaction sa = { .sa_handler = on_tstp, .sa_flags = SA_RESTART }, old;
+	struct sigaction old;
 
 	if (wake_pipe[0] < 0 && pipe2(wake_pipe, O_NONBLOCK | O_CLOEXEC))
 		return -errno;
-	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTSTP, NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-		sigaction(SIGTSTP, &sa, NULL);
+		set_tstp(on_tstp);
 	return 0;
 }
 
@@ -201,16 +209,11 @@ static void catch_signals(void)
  */
 static void suspend(void)
 {
-	struct sigaction dfl = { .sa_handler = SIG_DFL }, ours = { .sa_handler = on_tstp,
-								    .sa_flags = SA_RESTART };
-
 	suspend_requested = 0;
 	endwin();
-	sigemptyset(&dfl.sa_mask);
-	sigemptyset(&ours.sa_mask);
-	sigaction(SIGTSTP, &dfl, NULL);
+	set_tstp(SIG_DFL);
 	raise(SIGTSTP); /* stopped here until continued */
-	sigaction(SIGTSTP, &ours, NULL);
+	set_tstp(on_tstp);
 	clearok(curscr, TRUE);
 	refresh();
 }

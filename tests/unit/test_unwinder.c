@@ -84,6 +84,20 @@ static bool files_here(void)
 }
 
 /*
+ * An unwinder with @room beyond its fixed maps, for a test of this
+ * machine's files; the test is skipped where BPF maps can't be made (not
+ * root) or the files are not Debian 12's.
+ */
+static struct unwinder *unwinder_here(size_t room)
+{
+	struct unwinder *u = files_here() ? unwinder_with_room(room) : NULL;
+
+	if (!u)
+		skip();
+	return u;
+}
+
+/*
  * Two processes mapping libc share its table; a process noted again with
  * the same maps asks for nothing new.
  */
@@ -94,8 +108,7 @@ static void test_one_table_per_file(void **state)
 	struct unwinder *u;
 
 	(void)state;
-	if (!files_here() || !(u = unwinder_with_room(KIB(8192))))
-		skip(); /* BPF maps need root; the files are Debian 12's */
+	u = unwinder_here(KIB(8192));
 	note(u, 100, 1, a, 2);
 	note(u, 101, 1, b, 2);
 	note(u, 100, 1, a, 2);
@@ -129,8 +142,7 @@ static void test_process_exited(void **state)
 	struct unwinder *u;
 
 	(void)state;
-	if (!files_here() || !(u = unwinder_with_room(KIB(8192))))
-		skip(); /* BPF maps need root; the files are Debian 12's */
+	u = unwinder_here(KIB(8192));
 	note(u, 100, 1, a, 2);
 	note(u, 101, 1, b, 1);
 	settle(u, &st);
@@ -162,8 +174,7 @@ static void test_budget(void **state)
 
 	(void)state;
 	/* python3's table takes ~600 KiB, libc's ~270, perl's ~310, libstdc++'s ~320, bash's ~190 */
-	if (!files_here() || !(u = unwinder_with_room(KIB(960))))
-		skip();
+	u = unwinder_here(KIB(960));
 	note(u, 100, 1, first, 2);
 	settle(u, &st);
 	assert_int_equal(st.tables, 2);
@@ -204,8 +215,7 @@ static void test_hold(void **state)
 	struct unwinder *u;
 
 	(void)state;
-	if (!files_here() || !(u = unwinder_with_room(KIB(8192))))
-		skip();
+	u = unwinder_here(KIB(8192));
 	unwinder__hold(u, true);
 	note(u, 100, 1, a, 1);
 	nanosleep(&(struct timespec){ .tv_nsec = 300000000 }, NULL); /* libc's table takes ~15 ms */

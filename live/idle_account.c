@@ -120,8 +120,26 @@ static double accounting_end(const struct capture *cap, double last)
 	return now > last ? now : last;
 }
 
+#define JITTER 1.0 /* samples a CPU sampled on time is off by, either way, from update to update */
+
+uint64_t idle_credit(double *carry, double expected, double got, double idle, bool last)
+{
+	double missing = expected - got;
+	double owed = (missing < idle ? missing : idle) + *carry;
+	double held = last ? 0 : JITTER;
+	uint64_t credit;
+
+	if (owed <= held) {
+		*carry = owed < -JITTER ? -JITTER : owed;
+		return 0;
+	}
+	credit = (uint64_t)(owed - held);
+	*carry = owed - (double)credit;
+	return credit;
+}
+
 void idle_account__update(struct idle_account *a, struct capture *cap, idle_credit_fn credit_fn,
-			  void *ctx)
+			  void *ctx, bool last)
 {
 	uint64_t events[a->ncpus], ticks[a->ncpus];
 	double now = accounting_end(cap, a->last), expected = (now - a->last) * a->freq;
@@ -133,14 +151,12 @@ void idle_account__update(struct idle_account *a, struct capture *cap, idle_cred
 	for (int cpu = 0; cpu < a->ncpus; cpu++) {
 		double got = (double)(events[cpu] - a->events[cpu]);
 		double idle = (double)(ticks[cpu] - a->idle_ticks[cpu]) * a->freq / a->user_hz;
-		double missing = expected - got;
-		double credit = (missing < idle ? missing : idle) + a->carry[cpu];
+		uint64_t credit = idle_credit(&a->carry[cpu], expected, got, idle, last);
 
-		if (credit < 0 || a->filtered)
-			credit = 0;
-		a->carry[cpu] = credit - (uint64_t)credit;
-		if ((uint64_t)credit && credit_fn(ctx, cpu, (uint64_t)credit))
-			a->credited += (uint64_t)credit;
+		if (a->filtered)
+			a->carry[cpu] = credit = 0;
+		if (credit && credit_fn(ctx, cpu, credit))
+			a->credited += credit;
 	}
 	memcpy(a->events, events, sizeof(events));
 	memcpy(a->idle_ticks, ticks, sizeof(ticks));

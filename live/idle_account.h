@@ -47,10 +47,27 @@ void idle_account__start(struct idle_account *a, struct capture *cap, const stru
 
 /*
  * idle_account__update() credits through @credit what was skipped since the
- * last update, up to now or to when @cap stopped sampling.
+ * last update, up to now or to when @cap stopped sampling. With @last (the
+ * capture's end), the sample each CPU holds back (see idle_credit()) is
+ * credited too.
  */
 void idle_account__update(struct idle_account *a, struct capture *cap, idle_credit_fn credit,
-			  void *ctx);
+			  void *ctx, bool last);
+
+/*
+ * idle_credit() is an update's rule for one CPU. The rate promised
+ * @expected samples since the last update and the CPU gave @got; the
+ * shortfall is credited where the CPU idled (at most @idle samples' worth),
+ * with what earlier updates left in *@carry. A CPU sampled on time gives a
+ * sample more or fewer from one update to the next (the timer's phase and
+ * the update's moment drift apart): a surplus carries over (up to one
+ * sample) to make up for the next shortfall, and one sample is held back
+ * (unless @last) until a shortfall outlasts that jitter. So a sampled CPU's
+ * jitter never shows as idle, and what an idle CPU's silence skipped is
+ * all credited by the last update. Returns the whole samples to credit
+ * now; *@carry keeps the rest.
+ */
+uint64_t idle_credit(double *carry, double expected, double got, double idle, bool last);
 
 /* idle_account__free() releases what @a holds and leaves it off. */
 void idle_account__free(struct idle_account *a);

@@ -219,7 +219,7 @@ int live__drain(struct live *l)
 	symbolizer__begin_pass(l->sym);
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
-		idle_account__update(&l->idle, l->cap, credit_idle, l);
+		idle_account__update(&l->idle, l->cap, credit_idle, l, false);
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
 	return ret;
@@ -309,7 +309,7 @@ void live__handle_events(struct live *l)
 void live__stop(struct live *l)
 {
 	if (l->idle.on)
-		idle_account__update(&l->idle, l->cap, credit_idle, l);
+		idle_account__update(&l->idle, l->cap, credit_idle, l, true);
 	l->idle.on = false;
 	capture__stop(l->cap);
 }

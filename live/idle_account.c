@@ -151,10 +151,13 @@ void idle_account__update(struct idle_account *a, struct capture *cap, idle_cred
 	for (int cpu = 0; cpu < a->ncpus; cpu++) {
 		double got = (double)(events[cpu] - a->events[cpu]);
 		double idle = (double)(ticks[cpu] - a->idle_ticks[cpu]) * a->freq / a->user_hz;
-		uint64_t credit = idle_credit(&a->carry[cpu], expected, got, idle, last);
+		uint64_t credit;
 
-		if (a->filtered)
-			a->carry[cpu] = credit = 0;
+		if (a->filtered) { /* nothing owed or carried while it lasts */
+			a->carry[cpu] = 0;
+			continue;
+		}
+		credit = idle_credit(&a->carry[cpu], expected, got, idle, last);
 		if (credit && credit_fn(ctx, cpu, credit))
 			a->credited += credit;
 	}

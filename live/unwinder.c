@@ -522,6 +522,7 @@ static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps
 		 bool sampled)
 {
 	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
+	bool known = p != NULL;
 
 	if (!p) {
 		p = calloc(1, sizeof(*p));
@@ -535,16 +536,13 @@ static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps
 		}
 		lru__add(&u->proc_lru, &p->lru, 0);
 		u->st.processes++;
-	} else if (p->maps_gen == maps_gen) {
-		p->ended = false;
-		p->noted_pass = u->pass;
-		lru__touch(&u->proc_lru, &p->lru);
-		return;
 	}
-	p->maps_gen = maps_gen;
+	p->ended = false; /* noted: it runs (its pid maybe used again) */
 	p->noted_pass = u->pass;
-	p->ended = false; /* a pid used again */
 	lru__touch(&u->proc_lru, &p->lru);
+	if (known && p->maps_gen == maps_gen)
+		return;
+	p->maps_gen = maps_gen;
 	proc_describe(u, p, maps, sampled);
 }
 
@@ -553,7 +551,6 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 {
 	note(u, tgid, maps, maps_gen, true);
 }
-
 
 /* Is process @pid named @comm (as /proc/PID/comm says)? */
 static bool comm_is(const struct unwinder *u, uint32_t pid, const char *comm)

@@ -272,6 +272,7 @@ int term__open(bool color, char *err, size_t err_size)
 	struct termios modes;
 	bool have_modes;
 	const char *why;
+	int ret;
 
 	have_modes = tcgetattr(STDOUT_FILENO, &modes) == 0; /* before curses changes them */
 	term.in = stdin;
@@ -286,11 +287,12 @@ int term__open(bool color, char *err, size_t err_size)
 	}
 	setlocale(LC_CTYPE, "");
 	term.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	if (catch_suspend()) {
-		snprintf(err, err_size, "can't make a pipe: %s", strerror(errno));
+	ret = catch_suspend();
+	if (ret) {
+		snprintf(err, err_size, "can't make a pipe: %s", strerror(-ret));
 		if (term.own_in)
 			fclose(term.in);
-		return -errno;
+		return ret;
 	}
 	term.scr = newterm(NULL, stdout, term.in);
 	why = !term.scr		   ? "an unknown terminal type"

@@ -7,10 +7,11 @@
  * handler), or SIGINT, SIGTERM, SIGHUP and SIGQUIT (Ctrl-\), which only
  * raise a flag that the caller's loop checks (term__stop_requested()) so
  * that it ends cleanly. Ctrl-Z (SIGTSTP) gives the terminal back and
- * stops flametop; once continued, the next key read redraws. A fatal signal (SIGSEGV, SIGBUS, SIGABRT, SIGFPE,
- * SIGILL) while the screen is open first gives the terminal back (its
- * modes as they were, the screen's sequences undone: no curses call, only
- * write() and tcsetattr()), then takes its course.
+ * stops flametop; once continued, the next key read redraws. A fatal
+ * signal (SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL) while the screen is
+ * open first gives the terminal back (its modes as they were, the screen's
+ * sequences undone: no curses call, only write() and tcsetattr()), then
+ * takes its course.
  */
 #ifndef FLAMETOP_TERM_H
 #define FLAMETOP_TERM_H

@@ -35,6 +35,11 @@ has_colours() {
 	grep -qE $'\e\\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m'
 }
 
+# wait_ended PID: waits up to 5 s for PID to end (the checks after it say whether it did).
+wait_ended() {
+	for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+}
+
 # 1. Without a terminal: one clear line, exit 2.
 $FLAMETOP -i "$FIXTURE" >"$TEST_TMP/out" 2>"$TEST_TMP/err"
 rc=$?
@@ -386,7 +391,7 @@ screen_start 100 30 "exec $FLAMETOP -d 0.5"
 screen_wait 'LIVE'
 ft_pid=$(screen_var pane_pid)
 tmux_ kill-pane -t ft
-for _ in $(seq 50); do kill -0 "$ft_pid" 2>/dev/null || break; sleep 0.1; done
+wait_ended "$ft_pid"
 check "live, SIGHUP (the terminal went away): flametop ends" bash -c "! kill -0 $ft_pid 2>/dev/null"
 check "live: nothing stays attached after SIGHUP" programs_gone_after "$newest"
 
@@ -405,7 +410,7 @@ screen_keys "fg" Enter
 check "fg: the screen is drawn again" screen_wait '^sample: .*LIVE'
 check "fg: flametop runs again" [ "$(ps -o stat= -p "$ft_pid" | cut -c1)" != T ]
 screen_keys q
-for _ in $(seq 50); do kill -0 "$ft_pid" 2>/dev/null || break; sleep 0.1; done
+wait_ended "$ft_pid"
 check "fg, then q: flametop ends" bash -c "! kill -0 $ft_pid 2>/dev/null"
 check "fg, then q: no alternate screen, cursor shown" \
 	[ "$(screen_var alternate_on)$(screen_var cursor_flag)" = 01 ]

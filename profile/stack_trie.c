@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,16 @@ enum frame_mark {
 struct trie_group {
 	uint32_t frame;
 	uint32_t start, n; /* its stacks: stacks[start, start + n) once grouped */
+	uint32_t last;	   /* its place among its siblings in the last build, or NO_RANK */
 	uint64_t total, self;
+};
+
+#define NO_RANK UINT32_MAX
+
+/* A node of the last build (stack_trie__keep_order()). */
+struct trie_rank {
+	uint64_t key;  /* its path's: stack_trie__path_key() */
+	uint32_t rank; /* its place among its siblings */
 };
 
 int stack_trie__init(struct stack_trie *t)
@@ -45,7 +55,14 @@ void stack_trie__free(struct stack_trie *t)
 	free(t->stamp_of);
 	free(t->keys);
 	free(t->spare);
+	free(t->ranks);
+	hash_index__free(&t->rank_index);
 	memset(t, 0, sizeof(*t));
+}
+
+void stack_trie__keep_order(struct stack_trie *t)
+{
+	t->keep_order = true;
 }
 
 int stack_trie__error(const struct stack_trie *t)
@@ -103,9 +120,62 @@ static void skip_hidden(const struct stack_trie *t, struct trie_stack *s)
 		s->next++;
 }
 
+/* A frame's part in the key of a path through it: what it is, and how deep. */
+static uint64_t key_step(uint32_t frame, uint32_t depth)
+{
+	const uint32_t w[2] = { frame, depth };
+
+	return hash_words(w, 2, 0);
+}
+
+uint64_t stack_trie__path_key(const struct stack_trie *t, uint32_t node)
+{
+	uint64_t key = 0;
+
+	for (; node != TRIE_ROOT; node = t->nodes[node].parent)
+		key += key_step(t->nodes[node].frame, t->nodes[node].depth);
+	return key;
+}
+
+uint64_t stack_trie__child_key(const struct stack_trie *t, uint64_t parent_key, uint32_t child)
+{
+	return parent_key + key_step(t->nodes[child].frame, t->nodes[child].depth);
+}
+
+/*
+ * Records where each node made so far stands among its siblings, by its
+ * path's key, for the next build; when memory runs short, nothing.
+ */
+static void remember_order(struct stack_trie *t)
+{
+	t->nranks = 0;
+	if (t->rank_index.slots)
+		hash_index__clear(&t->rank_index);
+	else if (hash_index__init(&t->rank_index, t->n))
+		return;
+	if (array__grow((void **)&t->ranks, &t->ranks_cap, t->n, sizeof(*t->ranks), 256))
+		return;
+	t->ranks[TRIE_ROOT] = (struct trie_rank){ 0 };
+	for (uint32_t i = 1; i < t->n; i++) {
+		const struct trie_node *x = &t->nodes[i];
+		uint64_t key = stack_trie__child_key(t, t->ranks[x->parent].key, i);
+
+		/* A node's siblings are consecutive from its parent's first child. */
+		t->ranks[i] = (struct trie_rank){ key, i - t->nodes[x->parent].children };
+		if (hash_index__insert_key64(&t->rank_index, key, i, t->ranks, sizeof(*t->ranks),
+					     offsetof(struct trie_rank, key))) {
+			hash_index__clear(&t->rank_index);
+			return;
+		}
+	}
+	t->nranks = t->n;
+}
+
 /* Empties @t for a build of @p's stacks, @dir as trie_stack says. */
 static void clear(struct stack_trie *t, const struct profile *p, int dir)
 {
+	if (t->keep_order && t->n > 1)
+		remember_order(t);
 	t->n = 0;
 	t->nstacks = 0;
 	t->max_depth = 0;
@@ -345,6 +415,63 @@ static int sort_siblings(struct stack_trie *t, size_t n)
 	return 0;
 }
 
+/* The square root of @x, rounded down: the sampling noise of a count of @x. */
+static uint64_t count_noise(uint64_t x)
+{
+	uint64_t root = 0, bit = 1ULL << 62;
+
+	while (bit > x)
+		bit >>= 2;
+	for (; bit; bit >>= 2) {
+		if (x >= root + bit) {
+			x -= root + bit;
+			root = (root >> 1) + bit;
+		} else {
+			root >>= 1;
+		}
+	}
+	return root;
+}
+
+/* Their places in the last build first (NO_RANK last), then sibling order. */
+static int last_order(const void *a, const void *b, void *arg)
+{
+	const struct trie_group *x = a, *y = b;
+
+	if (x->last != y->last)
+		return x->last < y->last ? -1 : 1;
+	return sibling_order(a, b, arg);
+}
+
+/*
+ * Gives the @n sorted groups of @node, within each run of totals that lie
+ * within count_noise() of the run's first, the order of the last build
+ * (stack_trie__keep_order()).
+ */
+static void keep_last_order(struct stack_trie *t, uint32_t node, size_t n)
+{
+	uint64_t key = stack_trie__path_key(t, node);
+	uint32_t depth = t->nodes[node].depth + 1;
+	bool known = false;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t at = hash_index__find_key64(
+		    &t->rank_index, key + key_step(t->groups[i].frame, depth), t->ranks,
+		    sizeof(*t->ranks), offsetof(struct trie_rank, key));
+
+		t->groups[i].last = at == HASH_NONE ? NO_RANK : t->ranks[at].rank;
+		known |= at != HASH_NONE;
+	}
+	for (size_t i = 0, run; known && i < n; i += run) {
+		uint64_t least = t->groups[i].total - count_noise(t->groups[i].total);
+
+		for (run = 1; i + run < n && t->groups[i + run].total >= least; run++)
+			;
+		if (run > 1)
+			qsort_r(t->groups + i, run, sizeof(*t->groups), last_order, (void *)t->p);
+	}
+}
+
 /*
  * make_children() for a node with one stack, stacks[@i], so one child
  * (most nodes of a big trie, the ends of its branches): no grouping.
@@ -385,6 +512,8 @@ static int make_children(struct stack_trie *t, uint32_t node)
 		return -ENOMEM;
 	if (ngroups > 1 && sort_siblings(t, (size_t)ngroups))
 		return -ENOMEM;
+	if (ngroups > 1 && t->nranks)
+		keep_last_order(t, node, (size_t)ngroups);
 	if (array__grow((void **)&t->nodes, &t->cap, t->n + (size_t)ngroups, sizeof(*t->nodes),
 			256))
 		return -ENOMEM;

@@ -8,7 +8,9 @@
  * processes or threads, as the filter groups them), theirs are user frames
  * outermost first, then kernel frames. Siblings are sorted by
  * total, largest first, ties by name (then by frame id, for frames of the
- * same name and another kind).
+ * same name and another kind). A trie told to keep its order
+ * (stack_trie__keep_order()) sorts siblings within sampling noise of each
+ * other as its last build did instead: see there.
  *
  * The trie is made as it is looked at. stack_trie__build() keeps the
  * stacks that pass the filter, with their counts as they are then, and
@@ -35,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/hash_index.h"
 #include "profile/profile.h"
 
 #define TRIE_ROOT 0
@@ -83,6 +86,7 @@ struct trie_stack {
 };
 
 struct trie_group;
+struct trie_rank;
 
 struct stack_trie {
 	struct trie_node *nodes;
@@ -108,10 +112,27 @@ struct stack_trie {
 	uint32_t *keys;		  /* per stack of the node: its group */
 	struct trie_stack *spare; /* the stacks of a node, regrouped */
 	size_t keys_cap, spare_cap;
+	/* The sibling order of the last build, when kept (stack_trie__keep_order()): */
+	bool keep_order;
+	struct trie_rank *ranks; /* per node made then: its path's key, its place */
+	size_t nranks, ranks_cap;
+	struct hash_index rank_index; /* over ranks, by key */
 };
 
 /* stack_trie__init() makes an empty trie; returns 0 (it cannot fail). */
 int stack_trie__init(struct stack_trie *t);
+
+/*
+ * stack_trie__keep_order() makes each later build of @t keep the order its
+ * last build gave siblings whose totals are within sampling noise of each
+ * other, so that a live view does not reorder at every refresh: a run of
+ * siblings whose totals lie within the square root of the run's largest
+ * (a count's noise) are ordered as they were in the last build (those
+ * made then; the others after them, in sorted order). Siblings are told
+ * apart by their path of frames from the root. Where memory runs short, the
+ * order is the sorted one.
+ */
+void stack_trie__keep_order(struct stack_trie *t);
 
 /*
  * stack_trie__build() replaces @t's contents with the stacks of @p that pass
@@ -142,6 +163,14 @@ uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node);
 
 /* stack_trie__depth() returns how deep @node is: the root 0, processes 1, and so on. */
 uint32_t stack_trie__depth(const struct stack_trie *t, uint32_t node);
+
+/*
+ * stack_trie__path_key() returns a 64-bit key of @node's path of frames
+ * from the root, the same in every build for the same path (0 for the
+ * root); stack_trie__child_key() that of @child's, from its parent's key.
+ */
+uint64_t stack_trie__path_key(const struct stack_trie *t, uint32_t node);
+uint64_t stack_trie__child_key(const struct stack_trie *t, uint64_t parent_key, uint32_t child);
 
 /*
  * stack_trie__child() returns the child of @parent for frame @frame, or

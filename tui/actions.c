@@ -91,7 +91,8 @@ static unsigned int act_down(struct view *v)
 
 static unsigned int icicle_step(struct view *v, int dir)
 {
-	return reveal(v, icicle__neighbor(&v->trie, v->zoom_node, v->width, v->tree.sel_node, dir));
+	return reveal(v, icicle__neighbor(&v->trie, v->zoom_node, v->width, v->tree.sel_node, dir,
+					  &v->icicle_memo));
 }
 
 static unsigned int set_expanded(struct view *v, struct tree_pane *tp, uint32_t node,

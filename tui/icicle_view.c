@@ -27,29 +27,65 @@ static int place(struct placed_list *pl, struct icicle_box box, uint32_t level)
 	return 0;
 }
 
+static int by_key(const void *a, const void *b)
+{
+	const struct icicle_spot *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Where @memo's drawing put the box of path @key, or NULL. */
+static const struct icicle_spot *spot_of(const struct icicle_memo *memo, uint64_t key)
+{
+	struct icicle_spot want = { .key = key };
+
+	if (!memo || !memo->n)
+		return NULL;
+	return bsearch(&want, memo->spots, memo->n, sizeof(*memo->spots), by_key);
+}
+
+/*
+ * The right edge of the box of path @key from @left, exactly at @exact:
+ * the one @memo's drawing gave it when that is within a column and leaves
+ * the box a column at least, and at most @end; else @exact, or @left + 1
+ * when the box's left edge moved there.
+ */
+static int right_edge(const struct icicle_memo *memo, uint64_t key, int left, int exact, int end)
+{
+	const struct icicle_spot *was = spot_of(memo, key);
+	int kept = was ? was->x + was->w : exact;
+
+	if (kept >= exact - 1 && kept <= exact + 1 && kept > left && kept <= end)
+		return kept;
+	return exact > left ? exact : left + 1;
+}
+
 /*
  * Puts the children of @parent (see the column arithmetic in icicle_view.h)
  * on @todo, the rightmost first, so that the leftmost is laid out next.
  */
 static int lay_children(struct placed_list *todo, const struct stack_trie *t,
-			const struct placed *parent)
+			const struct placed *parent, const struct icicle_memo *memo)
 {
 	unsigned __int128 w = (unsigned)parent->box.w, total = t->nodes[parent->box.node].total;
 	unsigned __int128 sum = 0;
 	size_t first = todo->n;
+	int left = parent->box.x, end = parent->box.x + parent->box.w;
 
 	for (uint32_t c = stack_trie__first_child(t, parent->box.node); c != TRIE_NONE;
 	     c = t->nodes[c].next_sibling) {
-		uint64_t ct = t->nodes[c].total;
-		int x0, x1;
+		uint64_t ct = t->nodes[c].total, key = stack_trie__child_key(t, parent->box.key, c);
+		int right;
 
 		if (w * ct < total)
 			break; /* narrower than a column: left in the parent's remainder */
-		x0 = parent->box.x + (int)(w * sum / total);
 		sum += ct;
-		x1 = parent->box.x + (int)(w * sum / total);
-		if (place(todo, (struct icicle_box){ c, x0, x1 - x0 }, parent->level + 1))
+		right = right_edge(memo, key, left, parent->box.x + (int)(w * sum / total), end);
+		if (right > end)
+			break; /* no column left for it */
+		if (place(todo, (struct icicle_box){ c, left, right - left, key }, parent->level + 1))
 			return -ENOMEM;
+		left = right;
 	}
 	for (size_t i = first, j = todo->n; i + 1 < j; i++, j--) {
 		struct placed swap = todo->v[i];
@@ -92,7 +128,7 @@ static int by_level(struct icicle_layout *l, const struct placed_list *done, uin
  * children's children are made.
  */
 int icicle__layout(struct icicle_layout *l, const struct stack_trie *t, uint32_t top, int width,
-		   uint32_t levels)
+		   uint32_t levels, const struct icicle_memo *memo)
 {
 	size_t *start = realloc(l->level_start, (levels + 2) * sizeof(*start));
 	struct placed_list todo = { 0 }, done = { 0 };
@@ -106,13 +142,13 @@ int icicle__layout(struct icicle_layout *l, const struct stack_trie *t, uint32_t
 	start[0] = 0;
 	if (!levels || !t->n || width <= 0 || !t->nodes[top].total)
 		return 0;
-	err = place(&todo, (struct icicle_box){ top, 0, width }, 0);
+	err = place(&todo, (struct icicle_box){ top, 0, width, stack_trie__path_key(t, top) }, 0);
 	while (!err && todo.n) {
 		struct placed p = todo.v[--todo.n];
 
 		err = place(&done, p.box, p.level);
 		if (!err && p.level + 1 < levels)
-			err = lay_children(&todo, t, &p);
+			err = lay_children(&todo, t, &p, memo);
 	}
 	if (!err)
 		err = by_level(l, &done, levels);
@@ -207,7 +243,8 @@ int icicle__draw(struct screen *s, const struct stack_trie *t, struct screen_rec
 		return 0;
 	screen__fill(s, r.row, r.col, r.w, ' ', title);
 	screen__put(s, r.row, r.col, r.w, d->title, title, PUT_DOTS);
-	if (!t->n || icicle__layout(&l, t, d->top, r.w, levels_for(t, d->top, d->sel, rows))) {
+	if (!t->n ||
+	    icicle__layout(&l, t, d->top, r.w, levels_for(t, d->top, d->sel, rows), d->memo)) {
 		icicle_layout__free(&l);
 		return t->n ? -ENOMEM : 0;
 	}
@@ -229,13 +266,13 @@ int icicle__draw(struct screen *s, const struct stack_trie *t, struct screen_rec
 }
 
 uint32_t icicle__neighbor(const struct stack_trie *t, uint32_t top, int width, uint32_t sel,
-			  int dir)
+			  int dir, const struct icicle_memo *memo)
 {
 	struct icicle_layout l = { 0 };
 	uint32_t level = 0, shown, next;
 	long i;
 
-	if (icicle__layout(&l, t, top, width, levels_for(t, top, sel, 1))) {
+	if (icicle__layout(&l, t, top, width, levels_for(t, top, sel, 1), memo)) {
 		icicle_layout__free(&l);
 		return top;
 	}
@@ -246,4 +283,30 @@ uint32_t icicle__neighbor(const struct stack_trie *t, uint32_t top, int width, u
 		next = l.boxes[i].node;
 	icicle_layout__free(&l);
 	return next;
+}
+
+int icicle__remember(struct icicle_memo *m, const struct stack_trie *t, struct screen_rect r,
+		     const struct icicle_draw *d)
+{
+	struct icicle_layout l = { 0 };
+	uint32_t rows = r.h > 1 ? (uint32_t)r.h - 1 : 0;
+	int err = t->n ? icicle__layout(&l, t, d->top, r.w, levels_for(t, d->top, d->sel, rows),
+					 d->memo)
+		       : 0;
+
+	if (!err && array__grow((void **)&m->spots, &m->cap, l.nboxes, sizeof(*m->spots), 64))
+		err = -ENOMEM;
+	m->n = 0;
+	for (size_t i = 0; !err && i < l.nboxes; i++)
+		m->spots[m->n++] = (struct icicle_spot){ l.boxes[i].key, l.boxes[i].x, l.boxes[i].w };
+	if (m->n > 1)
+		qsort(m->spots, m->n, sizeof(*m->spots), by_key);
+	icicle_layout__free(&l);
+	return err;
+}
+
+void icicle_memo__free(struct icicle_memo *m)
+{
+	free(m->spots);
+	memset(m, 0, sizeof(*m));
 }

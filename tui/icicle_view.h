@@ -16,6 +16,12 @@
  * (they are sorted), and its share stays in the parent's remainder, the blank
  * after the last child, which also holds the parent's self count.
  *
+ * Live, counts move by a sample or two between refreshes, and exact edges
+ * with them: so a box whose right edge was drawn within a column of where
+ * it falls now keeps that edge (its path's place in an icicle_memo of the
+ * last drawing), as long as it stays inside its parent and at least a
+ * column wide. An edge is thus never more than a column from exact.
+ *
  * A box reads "[name   ]" for a process or a user frame and "{name   }" for a
  * kernel frame, so that kernel frames stand out without colours too; a name
  * that does not fit ends with "..", and a box one column wide is "|" (":"
@@ -36,6 +42,18 @@
 struct icicle_box {
 	uint32_t node;
 	int x, w;
+	uint64_t key; /* its node's stack_trie__path_key() */
+};
+
+/* Where a drawing put its boxes, by path, sorted by key (icicle__remember()). */
+struct icicle_spot {
+	uint64_t key;
+	int x, w;
+};
+
+struct icicle_memo {
+	struct icicle_spot *spots;
+	size_t n, cap;
 };
 
 struct icicle_layout {
@@ -47,11 +65,12 @@ struct icicle_layout {
 
 /*
  * icicle__layout() lays out @levels levels of @t from node @top in @width
- * columns into @l (its memory is reused; start from a zeroed struct).
+ * columns into @l (its memory is reused; start from a zeroed struct),
+ * keeping the edges of @memo's boxes where they are near (NULL: exact).
  * Returns 0 or -ENOMEM.
  */
 int icicle__layout(struct icicle_layout *l, const struct stack_trie *t, uint32_t top, int width,
-		   uint32_t levels);
+		   uint32_t levels, const struct icicle_memo *memo);
 
 /* Frees the layout's memory. */
 void icicle_layout__free(struct icicle_layout *l);
@@ -70,6 +89,7 @@ struct icicle_draw {
 	const char *title;
 	const char *root_label; /* the name of the trie's root */
 	bool focused;
+	const struct icicle_memo *memo; /* the last drawing's places, or NULL */
 };
 
 /*
@@ -83,10 +103,22 @@ int icicle__draw(struct screen *s, const struct stack_trie *t, struct screen_rec
 /*
  * icicle__neighbor() returns the frame drawn left (@dir < 0) or right
  * (@dir > 0) of the shown selection (see icicle__shown()) at its depth, in a
- * chart of @width columns from @top; the shown selection itself when there
+ * chart of @width columns from @top laid out with @memo; the shown selection itself when there
  * is none that way, or @top when nothing of the selection is shown.
  */
 uint32_t icicle__neighbor(const struct stack_trie *t, uint32_t top, int width, uint32_t sel,
-			  int dir);
+			  int dir, const struct icicle_memo *memo);
+
+/*
+ * icicle__remember() lays out the chart icicle__draw() draws of @d in @r,
+ * and keeps where its boxes are in @m for the drawings after (@d->memo,
+ * which may be @m, is read first). Returns 0, or -ENOMEM (@m is then
+ * empty).
+ */
+int icicle__remember(struct icicle_memo *m, const struct stack_trie *t, struct screen_rect r,
+		     const struct icicle_draw *d);
+
+/* Frees @m's memory; @m is then empty. */
+void icicle_memo__free(struct icicle_memo *m);
 
 #endif

@@ -27,6 +27,8 @@ int view__init(struct view *v, bool live, double delay, const struct key_binding
 	v->info.notes = "";
 	if (stack_trie__init(&v->trie))
 		return -ENOMEM;
+	if (live) /* refreshes: siblings at a count's noise apart stay put */
+		stack_trie__keep_order(&v->trie);
 	if (tree_pane__init(&v->tree, &v->trie) || flat_pane__init(&v->flat)) {
 		view__free(v);
 		return -ENOMEM;
@@ -36,6 +38,7 @@ int view__init(struct view *v, bool live, double delay, const struct key_binding
 
 void view__free(struct view *v)
 {
+	icicle_memo__free(&v->icicle_memo);
 	flat_pane__free(&v->flat);
 	tree_pane__free(&v->tree);
 	stack_trie__free(&v->trie);
@@ -286,6 +289,38 @@ static void settle_icicle(struct view *v, const struct view_filter *f)
 	v->icicle_filters = filters;
 }
 
+/* What the icicle draws, titled @title. */
+static struct icicle_draw icicle_of(const struct view *v, const char *title)
+{
+	return (struct icicle_draw){
+		.prof = v->prof,
+		.top = v->zoom_node,
+		.sel = v->tree.sel_node,
+		.title = title,
+		.root_label = ROOT_LABEL,
+		.focused = v->focus == FOCUS_ICICLE,
+		.memo = &v->icicle_memo,
+	};
+}
+
+/*
+ * Live, keeps where the icicle's boxes are after a rebuild, so that the
+ * next refreshes draw them alike where counts moved by a sample or two (see
+ * icicle_view.h). 0 or -ENOMEM.
+ */
+static int remember_icicle(struct view *v)
+{
+	struct view_geometry g;
+	struct icicle_draw d = icicle_of(v, "");
+
+	view__geometry(v, &g);
+	if (!v->live || g.too_small || g.icicle.h <= 0) {
+		v->icicle_memo.n = 0;
+		return 0;
+	}
+	return icicle__remember(&v->icicle_memo, &v->trie, g.icicle, &d);
+}
+
 int view__rebuild(struct view *v, const struct profile *p)
 {
 	struct view_filter f;
@@ -309,7 +344,7 @@ int view__rebuild(struct view *v, const struct profile *p)
 		err = view__refresh(v);
 	}
 	v->search_pending = false;
-	return err;
+	return err ?: remember_icicle(v);
 }
 
 /* Is @node the node @ancestor or below it? */
@@ -493,14 +528,7 @@ static void draw_tree(struct screen *s, const struct view *v, struct screen_rect
 static void draw_icicle(struct screen *s, const struct view *v, struct screen_rect r)
 {
 	char title[VIEW_MESSAGE_MAX];
-	struct icicle_draw d = {
-		.prof = v->prof,
-		.top = v->zoom_node,
-		.sel = v->tree.sel_node,
-		.title = title,
-		.root_label = ROOT_LABEL,
-		.focused = v->focus == FOCUS_ICICLE,
-	};
+	struct icicle_draw d = icicle_of(v, title);
 
 	if (v->zoom_node == TRIE_ROOT)
 		snprintf(title, sizeof(title), "Icicle (Enter: zoom in)");

@@ -20,6 +20,7 @@
 #include "tui/flat_view.h"
 #include "tui/frame_path.h"
 #include "tui/header.h"
+#include "tui/icicle_view.h"
 #include "tui/keys.h"
 #include "tui/prompt_input.h"
 #include "tui/screen.h"
@@ -100,6 +101,7 @@ struct view {
 	int icicle_want;               /* the icicle's rows in the split layout, but for the cap */
 	int icicle_shallower;          /* rebuilds in a row that wanted fewer */
 	uint64_t icicle_filters;       /* a digest of the filters it was sized with */
+	struct icicle_memo icicle_memo; /* where the chart's boxes were after the last rebuild */
 };
 
 /* The parts of the screen, from view__geometry(). A pane of height 0 is not shown. */

@@ -432,6 +432,52 @@ static void test_ties_by_name(void **state)
 	check_node(t, child(t, TRIE_ROOT, awk), TRIE_ROOT, 1, 5, 5);
 }
 
+/*
+ * A trie that keeps its order sorts siblings within a count's noise
+ * (its square root) of each other as its last build did; beyond it, and in
+ * a trie that does not keep its order, by total. Siblings new to the build
+ * come after the known ones of their run.
+ */
+static void test_keeps_order_within_noise(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter all = {.window = WINDOW_CUMULATIVE};
+	const struct stack_trie *t = &f->t;
+	struct stack_trie plain;
+	uint32_t zsh = frame(f->p, "zsh", FRAME_PROCESS), bmain;
+
+	assert_int_equal(stack_trie__init(&plain), 0);
+	stack_trie__keep_order(&f->t);
+	trie_build(f, &all); /* bash 6, sleep 5 */
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash), child(t, TRIE_ROOT, f->sleep));
+
+	ADD(f->p, 200, 2, f->sleep, f->main); /* sleep 7, bash 6: 1 apart, noise 2 */
+	trie_build(f, &all);
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash), child(t, TRIE_ROOT, f->sleep));
+	assert_int_equal(stack_trie__build(&plain, f->p, &all), 0);
+	CHILDREN(&plain, TRIE_ROOT, child(&plain, TRIE_ROOT, f->sleep),
+		 child(&plain, TRIE_ROOT, f->bash));
+
+	ADD(f->p, 200, 3, f->sleep, f->main); /* sleep 10, bash 6: 4 apart, noise 3 */
+	trie_build(f, &all);
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->sleep), child(t, TRIE_ROOT, f->bash));
+
+	ADD(f->p, 100, 3, f->bash, f->main); /* bash 9, sleep 10: sleep stays first */
+	ADD(f->p, 300, 10, zsh, f->main);    /* new, as big as sleep: after the known ones */
+	trie_build(f, &all);
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->sleep), child(t, TRIE_ROOT, f->bash),
+		 child(t, TRIE_ROOT, zsh));
+
+	/* Deeper too: bash;main's bar 6 and foo 5 keep foo first; bash 14 leads now. */
+	ADD(f->p, 100, 5, f->bash, f->main, f->bar);
+	trie_build(f, &all);
+	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash), child(t, TRIE_ROOT, f->sleep),
+		 child(t, TRIE_ROOT, zsh));
+	bmain = child(t, child(t, TRIE_ROOT, f->bash), f->main);
+	CHILDREN(t, bmain, child(t, bmain, f->foo), child(t, bmain, f->bar));
+	stack_trie__free(&plain);
+}
+
 /* One process node per comm, whatever the tgids; a stack of only a process frame. */
 static void test_same_comm_merges_and_bare_process(void **state)
 {
@@ -1289,6 +1335,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_text_filter, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_recent_window, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_ties_by_name, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_keeps_order_within_noise, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_same_comm_merges_and_bare_process, setup,
 					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_grouped_by_process, setup, trie_teardown),

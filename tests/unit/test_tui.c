@@ -615,7 +615,7 @@ static void test_icicle_widths(void **state)
 	open_icicle(&f, P2);
 	assert_int_equal(view__refresh(&f.view), 0);
 	assert_golden(&f, "icicle_widths");
-	assert_int_equal(icicle__layout(&l, &f.view.trie, TRIE_ROOT, 40, 10), 0);
+	assert_int_equal(icicle__layout(&l, &f.view.trie, TRIE_ROOT, 40, 10, NULL), 0);
 	assert_int_equal(l.levels, 5);
 	assert_int_equal(l.level_start[4] - l.level_start[3], 3);
 	assert_int_equal(l.boxes[l.level_start[3] + 0].x, 0);
@@ -980,6 +980,78 @@ static void test_icicle_height_settles(void **state)
 	assert_int_equal(icicle_rows_after(&f, deep), deep_rows);
 	f.view.info.mode = "read";
 	assert_int_equal(icicle_rows_after(&f, shallow), shallow_rows);
+	close_view(&f);
+}
+
+/* A live refresh: @lines are the stacks of the recent window. */
+static void refresh_live(struct fixture *f, const char *const *lines)
+{
+	for (; *lines; lines++)
+		add(f->prof, *lines);
+	profile__close_interval(f->prof);
+	assert_int_equal(view__rebuild(&f->view, f->prof), 0);
+}
+
+/* The name of the first process in @f's trie. */
+static const char *first_process(const struct fixture *f)
+{
+	uint32_t c = stack_trie__first_child(&f->view.trie, TRIE_ROOT);
+
+	assert_int_not_equal(c, TRIE_NONE);
+	return profile__frame_name(f->prof, f->view.trie.nodes[c].frame);
+}
+
+/* Where process @name's box starts in @f's chart laid out with @memo; -1 when not drawn. */
+static int process_box_x(const struct fixture *f, const char *name, const struct icicle_memo *memo)
+{
+	struct icicle_layout l = { 0 };
+	int x = -1;
+
+	assert_int_equal(icicle__layout(&l, &f->view.trie, TRIE_ROOT, f->view.width, 2, memo), 0);
+	for (size_t i = l.level_start[1]; i < l.level_start[2]; i++) {
+		const struct trie_node *n = &f->view.trie.nodes[l.boxes[i].node];
+
+		if (strcmp(profile__frame_name(f->prof, n->frame), name) == 0)
+			x = l.boxes[i].x;
+	}
+	icicle_layout__free(&l);
+	return x;
+}
+
+/*
+ * Live, counts that move by a sample or two move nothing in the chart: an
+ * edge within a column of where it was drawn stays, and siblings within a
+ * count's noise keep their order; a larger move is drawn at once.
+ */
+static void test_icicle_steady_live(void **state)
+{
+	static const char *const none[] = { NULL };
+	static const char *const even[] = { "1 a;f 100", "2 b;f 100", NULL };
+	static const char *const near[] = { "1 a;f 99", "2 b;f 101", NULL };
+	static const char *const far[] = { "1 a;f 90", "2 b;f 110", NULL };
+	struct view_geometry g;
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, none, 80, 20, true);
+	f.view.window = WINDOW_RECENT;
+	f.view.layout = LAYOUT_ICICLE;
+	refresh_live(&f, even);
+	assert_string_equal(first_process(&f), "a"); /* a tie: by name */
+	assert_int_equal(process_box_x(&f, "b", &f.view.icicle_memo), 40);
+	/* b 101, a 99: a stays first; a's exact edge, floor(80 * 99 / 200), is 39. */
+	refresh_live(&f, near);
+	assert_string_equal(first_process(&f), "a");
+	assert_int_equal(process_box_x(&f, "b", NULL), 39);
+	assert_int_equal(process_box_x(&f, "b", &f.view.icicle_memo), 40);
+	view__geometry(&f.view, &g);
+	view__draw(&f.screen, &f.view); /* drawn so: the processes' row is under the title and all */
+	assert_int_equal(screen__cell(&f.screen, g.icicle.row + 2, 39)->ch, ']');
+	assert_int_equal(screen__cell(&f.screen, g.icicle.row + 2, 40)->ch, '[');
+	/* b 110, a 90: b leads by more than its noise (10), its edge moves 4 columns. */
+	refresh_live(&f, far);
+	assert_string_equal(first_process(&f), "b");
+	assert_int_equal(process_box_x(&f, "a", &f.view.icicle_memo), 44);
 	close_view(&f);
 }
 
@@ -1572,6 +1644,7 @@ int main(void)
 		cmocka_unit_test(test_icicle_widths),
 		cmocka_unit_test(test_icicle_navigation_and_zoom),
 		cmocka_unit_test(test_icicle_zoom_history),
+		cmocka_unit_test(test_icicle_steady_live),
 		cmocka_unit_test(test_icicle_height_settles),
 		cmocka_unit_test(test_icicle_slivers),
 		cmocka_unit_test(test_tiny_sizes),

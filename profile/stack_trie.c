@@ -143,20 +143,29 @@ uint64_t stack_trie__child_key(const struct stack_trie *t, uint64_t parent_key, 
 }
 
 /*
+ * Nodes whose order a build keeps for the next, at most: the first made,
+ * those on screen (a tree expanded whole makes them all).
+ */
+#define RANKS_MAX 65536
+
+/*
  * Records where each node made so far stands among its siblings, by its
- * path's key, for the next build; when memory runs short, nothing.
+ * path's key, for the next build (RANKS_MAX of them); when memory runs
+ * short, nothing.
  */
 static void remember_order(struct stack_trie *t)
 {
+	uint32_t n = t->n < RANKS_MAX ? (uint32_t)t->n : RANKS_MAX;
+
 	t->nranks = 0;
 	if (t->rank_index.slots)
 		hash_index__clear(&t->rank_index);
-	else if (hash_index__init(&t->rank_index, t->n))
+	else if (hash_index__init(&t->rank_index, n))
 		return;
-	if (array__grow((void **)&t->ranks, &t->ranks_cap, t->n, sizeof(*t->ranks), 256))
+	if (array__grow((void **)&t->ranks, &t->ranks_cap, n, sizeof(*t->ranks), 256))
 		return;
 	t->ranks[TRIE_ROOT] = (struct trie_rank){ 0 };
-	for (uint32_t i = 1; i < t->n; i++) {
+	for (uint32_t i = 1; i < n; i++) {
 		const struct trie_node *x = &t->nodes[i];
 		uint64_t key = stack_trie__child_key(t, t->ranks[x->parent].key, i);
 
@@ -168,7 +177,7 @@ static void remember_order(struct stack_trie *t)
 			return;
 		}
 	}
-	t->nranks = t->n;
+	t->nranks = n;
 }
 
 /* Empties @t for a build of @p's stacks, @dir as trie_stack says. */

@@ -129,8 +129,9 @@ int stack_trie__init(struct stack_trie *t);
  * siblings whose totals lie within the square root of the run's largest
  * (a count's noise) are ordered as they were in the last build (those
  * made then; the others after them, in sorted order). Siblings are told
- * apart by their path of frames from the root. Where memory runs short, the
- * order is the sorted one.
+ * apart by their path of frames from the root. A build remembers the first
+ * 65536 nodes made, those on screen; where memory runs short, the order is
+ * the sorted one.
  */
 void stack_trie__keep_order(struct stack_trie *t);
 

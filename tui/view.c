@@ -306,19 +306,18 @@ static struct icicle_draw icicle_of(const struct view *v, const char *title)
 /*
  * Live, keeps where the icicle's boxes are after a rebuild, so that the
  * next refreshes draw them alike where counts moved by a sample or two (see
- * icicle_view.h). 0 or -ENOMEM.
+ * icicle_view.h). Without the memory for it, they are drawn exact.
  */
-static int remember_icicle(struct view *v)
+static void remember_icicle(struct view *v)
 {
 	struct view_geometry g;
 	struct icicle_draw d = icicle_of(v, "");
 
 	view__geometry(v, &g);
-	if (!v->live || g.too_small || g.icicle.h <= 0) {
+	if (!v->live || g.too_small || g.icicle.h <= 0)
 		v->icicle_memo.n = 0;
-		return 0;
-	}
-	return icicle__remember(&v->icicle_memo, &v->trie, g.icicle, &d);
+	else
+		icicle__remember(&v->icicle_memo, &v->trie, g.icicle, &d);
 }
 
 int view__rebuild(struct view *v, const struct profile *p)
@@ -344,7 +343,9 @@ int view__rebuild(struct view *v, const struct profile *p)
 		err = view__refresh(v);
 	}
 	v->search_pending = false;
-	return err ?: remember_icicle(v);
+	if (!err)
+		remember_icicle(v);
+	return err;
 }
 
 /* Is @node the node @ancestor or below it? */

@@ -120,26 +120,27 @@ static void skip_hidden(const struct stack_trie *t, struct trie_stack *s)
 		s->next++;
 }
 
-/* A frame's part in the key of a path through it: what it is, and how deep. */
-static uint64_t key_step(uint32_t frame, uint32_t depth)
+/*
+ * Each (depth, frame) step of a path stands for a 64-bit value, mixed from
+ * both (the finalizer of splitmix64, one-to-one); a path's key is the xor
+ * of its steps', so a step is added or taken away by the same xor.
+ */
+uint64_t path_key(uint64_t key, uint32_t depth, uint32_t frame)
 {
-	const uint32_t w[2] = { frame, depth };
+	uint64_t h = (uint64_t)depth << 32 | frame;
 
-	return hash_words(w, 2, 0);
+	h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+	h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+	return key ^ h ^ (h >> 31);
 }
 
 uint64_t stack_trie__path_key(const struct stack_trie *t, uint32_t node)
 {
-	uint64_t key = 0;
+	uint64_t key = PATH_KEY_ROOT;
 
 	for (; node != TRIE_ROOT; node = t->nodes[node].parent)
-		key += key_step(t->nodes[node].frame, t->nodes[node].depth);
+		key = path_key(key, t->nodes[node].depth, t->nodes[node].frame);
 	return key;
-}
-
-uint64_t stack_trie__child_key(const struct stack_trie *t, uint64_t parent_key, uint32_t child)
-{
-	return parent_key + key_step(t->nodes[child].frame, t->nodes[child].depth);
 }
 
 /*
@@ -164,10 +165,10 @@ static void remember_order(struct stack_trie *t)
 		return;
 	if (array__grow((void **)&t->ranks, &t->ranks_cap, n, sizeof(*t->ranks), 256))
 		return;
-	t->ranks[TRIE_ROOT] = (struct trie_rank){ 0 };
+	t->ranks[TRIE_ROOT] = (struct trie_rank){ PATH_KEY_ROOT, 0 };
 	for (uint32_t i = 1; i < n; i++) {
 		const struct trie_node *x = &t->nodes[i];
-		uint64_t key = stack_trie__child_key(t, t->ranks[x->parent].key, i);
+		uint64_t key = path_key(t->ranks[x->parent].key, x->depth, x->frame);
 
 		/* A node's siblings are consecutive from its parent's first child. */
 		t->ranks[i] = (struct trie_rank){ key, i - t->nodes[x->parent].children };
@@ -464,9 +465,10 @@ static void keep_last_order(struct stack_trie *t, uint32_t node, size_t n)
 	bool known = false;
 
 	for (size_t i = 0; i < n; i++) {
-		uint32_t at = hash_index__find_key64(
-		    &t->rank_index, key + key_step(t->groups[i].frame, depth), t->ranks,
-		    sizeof(*t->ranks), offsetof(struct trie_rank, key));
+		uint32_t at = hash_index__find_key64(&t->rank_index,
+						     path_key(key, depth, t->groups[i].frame),
+						     t->ranks, sizeof(*t->ranks),
+						     offsetof(struct trie_rank, key));
 
 		t->groups[i].last = at == HASH_NONE ? NO_RANK : t->ranks[at].rank;
 		known |= at != HASH_NONE;

@@ -166,12 +166,16 @@ uint64_t stack_trie__self(const struct stack_trie *t, uint32_t node);
 uint32_t stack_trie__depth(const struct stack_trie *t, uint32_t node);
 
 /*
- * stack_trie__path_key() returns a 64-bit key of @node's path of frames
- * from the root, the same in every build for the same path (0 for the
- * root); stack_trie__child_key() that of @child's, from its parent's key.
+ * A path of frames from the root is named by a 64-bit key, the same in
+ * every build: PATH_KEY_ROOT with each of its frames added, in any order.
+ * path_key() returns the key of path @key with @frame at @depth (1 for the
+ * root's child) added, or taken away; so a node's key is found walking up
+ * from it as well as down to it. Two different paths share a key with a
+ * chance of about n^2 / 2^64. stack_trie__path_key() returns @node's.
  */
+#define PATH_KEY_ROOT 0x9e3779b97f4a7c15ull
+uint64_t path_key(uint64_t key, uint32_t depth, uint32_t frame);
 uint64_t stack_trie__path_key(const struct stack_trie *t, uint32_t node);
-uint64_t stack_trie__child_key(const struct stack_trie *t, uint64_t parent_key, uint32_t child);
 
 /*
  * stack_trie__child() returns the child of @parent for frame @frame, or

@@ -74,7 +74,8 @@ static int lay_children(struct placed_list *todo, const struct stack_trie *t,
 
 	for (uint32_t c = stack_trie__first_child(t, parent->box.node); c != TRIE_NONE;
 	     c = t->nodes[c].next_sibling) {
-		uint64_t ct = t->nodes[c].total, key = stack_trie__child_key(t, parent->box.key, c);
+		const struct trie_node *n = &t->nodes[c];
+		uint64_t ct = n->total, key = path_key(parent->box.key, n->depth, n->frame);
 		int right;
 
 		if (w * ct < total)

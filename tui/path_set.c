@@ -7,21 +7,6 @@
 #include "array.h"
 #include "tui/path_set.h"
 
-/*
- * Each (depth, frame) step of a path stands for a 64-bit value, mixed from
- * both (the finalizer of splitmix64, one-to-one); a path's key is the xor
- * of its steps', so a step is added or taken away by the same xor, and a
- * node's key is found walking up from it as well as down to it.
- */
-uint64_t path_key(uint64_t key, uint32_t depth, uint32_t frame)
-{
-	uint64_t h = (uint64_t)depth << 32 | frame;
-
-	h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
-	h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
-	return key ^ h ^ (h >> 31);
-}
-
 int path_set__init(struct path_set *s)
 {
 	memset(s, 0, sizeof(*s));

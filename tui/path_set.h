@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * path_set: remembers a state per path of frames (root's child first), such
- * as "expanded" for a tree row. A path is named by its key, which
- * path_key() builds one frame at a time, in either direction: down from
- * the root or up from a node, so a row keeps its state across rebuilds of
- * the trie even when its node number changes. Two different paths share a
+ * as "expanded" for a tree row. A path is named by its key (path_key() in
+ * stack_trie.h), so a row keeps its state across rebuilds of the trie even
+ * when its node number changes. Two different paths share a
  * key with a chance of about n^2 / 2^64: a wrong expand marker at worst.
  */
 #ifndef FLAMETOP_PATH_SET_H
@@ -14,8 +13,6 @@
 #include <stdint.h>
 
 #include "profile/hash_index.h"
-
-#define PATH_KEY_ROOT 0x9e3779b97f4a7c15ull /* the key of the empty path (the root) */
 
 enum path_state {
 	PATH_UNSET,     /* never set, or cleared */
@@ -33,13 +30,6 @@ struct path_set {
 	size_t n, cap;
 	struct hash_index index;
 };
-
-/*
- * The key of the path @key with @frame at @depth (1 for the root's child)
- * added, or taken away: a path's key is PATH_KEY_ROOT with each of its
- * frames added, in any order.
- */
-uint64_t path_key(uint64_t key, uint32_t depth, uint32_t frame);
 
 /* path_set__init() makes an empty set; returns 0 or -ENOMEM. */
 int path_set__init(struct path_set *s);

@@ -50,16 +50,6 @@ int tree_pane__rebuilt(struct tree_pane *tp)
 	return stack_trie__error(tp->trie);
 }
 
-/* The path key (path_set.h) of @node: the root's, with each frame up to it added. */
-static uint64_t key_of(const struct stack_trie *t, uint32_t node)
-{
-	uint64_t key = PATH_KEY_ROOT;
-
-	for (; node != TRIE_ROOT; node = t->nodes[node].parent)
-		key = path_key(key, t->nodes[node].depth, t->nodes[node].frame);
-	return key;
-}
-
 /* Is the node with path key @key expanded? */
 static bool expanded_by_key(const struct tree_pane *tp, uint32_t node, uint64_t key)
 {
@@ -75,14 +65,14 @@ static bool expanded_by_key(const struct tree_pane *tp, uint32_t node, uint64_t 
 
 bool tree_pane__expanded(const struct tree_pane *tp, uint32_t node)
 {
-	return expanded_by_key(tp, node, key_of(tp->trie, node));
+	return expanded_by_key(tp, node, stack_trie__path_key(tp->trie, node));
 }
 
 uint32_t tree_pane__selected_row(const struct tree_pane *tp)
 {
 	const struct stack_trie *t = tp->trie;
 	uint32_t shown = tp->sel_node, node = tp->sel_node;
-	uint64_t key = key_of(t, node);
+	uint64_t key = stack_trie__path_key(t, node);
 
 	/* Up to the root: the shallowest collapsed ancestor hides the rows below it. */
 	while (node != TRIE_ROOT) {
@@ -98,7 +88,7 @@ int tree_pane__set_expanded(struct tree_pane *tp, uint32_t node, bool expanded)
 {
 	if (expanded && tp->trie->n && tree_pane__selected_row(tp) == node)
 		tp->show_subtree = true;
-	return path_set__set(&tp->states, key_of(tp->trie, node),
+	return path_set__set(&tp->states, stack_trie__path_key(tp->trie, node),
 			     expanded ? PATH_EXPANDED : PATH_COLLAPSED);
 }
 

@@ -205,7 +205,7 @@ static uint32_t read_frame(struct profile *p, const char *s, size_t len, bool pr
 		kind = FRAME_KERNEL;
 		len -= 4;
 	}
-	return input__frame(p, s, len, kind);
+	return reader__frame(p, s, len, kind);
 }
 
 /* The frame of a folded line's text, through the cache: class 1 for processes, 0 for the rest. */
@@ -432,13 +432,13 @@ static int read_line(void *ctx, char *line, size_t len)
 		return 0;
 	stack_len = split_count(line, len, &count);
 	if (stack_len <= 0) {
-		input__bad_line(st, stack_len ? "no count, or a count that is not a whole number"
+		reader__bad_line(st, stack_len ? "no count, or a count that is not a whole number"
 				       : "no stack before the count");
 		return 0;
 	}
 	r = read_stack(fr->p, &fr->fc, &fr->ps, fr->r->fills, line, (size_t)stack_len, count, &why);
 	if (r > 0)
-		input__bad_line(st, why);
+		reader__bad_line(st, why);
 	else if (r == 0)
 		st->stacks++;
 	return r < 0 ? r : 0;
@@ -450,7 +450,7 @@ int folded__read(struct line_reader *r, struct profile *p, struct input_stats *s
 	int err = frame_cache__init(&fr.fc);
 
 	if (!err)
-		err = input__each_line(r, st, read_line, &fr);
+		err = reader__each_line(r, st, read_line, &fr);
 	frame_cache__free(&fr.fc);
 	prev_stack__free(&fr.ps);
 	return err;

@@ -10,9 +10,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile/input.h"
 #include "profile/line_reader.h"
 #include "profile/profile.h"
+#include "profile/reader.h"
 #include "profile/stack_trie.h"
 
 /*

@@ -77,7 +77,7 @@ static int read_header(struct perf_sample *ps, struct frame_cache *fc, struct pr
 	if (!slot)
 		return -ENOMEM;
 	if (*slot == PROFILE_NONE)
-		*slot = input__frame(p, line, comm_len, FRAME_PROCESS);
+		*slot = reader__frame(p, line, comm_len, FRAME_PROCESS);
 	if (*slot == PROFILE_NONE)
 		return -ENOMEM;
 	ps->frames[0] = *slot;
@@ -166,7 +166,7 @@ static int read_frame_line(struct perf_sample *ps, struct frame_cache *fc, struc
 	if (!slot)
 		return -ENOMEM;
 	if (*slot == PROFILE_NONE)
-		*slot = input__frame(p, name, n, kernel ? FRAME_KERNEL : FRAME_USER);
+		*slot = reader__frame(p, name, n, kernel ? FRAME_KERNEL : FRAME_USER);
 	if (*slot == PROFILE_NONE ||
 	    array__grow((void **)&ps->frames, &ps->cap, ps->n + 1, sizeof(*ps->frames), 256))
 		return -ENOMEM;
@@ -212,13 +212,13 @@ static int read_line(void *ctx, char *line, size_t len)
 	if (line[0] == ' ' || line[0] == '\t') {
 		r = read_frame_line(ps, fc, p, line, len);
 		if (r > 0)
-			input__bad_line(st, ps->open ? "a frame line without an address"
+			reader__bad_line(st, ps->open ? "a frame line without an address"
 						     : "a frame line outside a sample");
 		return r < 0 ? r : 0;
 	}
 	r = end_sample(ps, p, st);
 	if (!r && (r = read_header(ps, fc, p, line)) > 0)
-		input__bad_line(st, "a sample header without a process id");
+		reader__bad_line(st, "a sample header without a process id");
 	return r < 0 ? r : 0;
 }
 
@@ -230,7 +230,7 @@ int perf_script__read(struct line_reader *r, struct profile *p, struct input_sta
 	if (!err && array__grow((void **)&ps.frames, &ps.cap, 1, sizeof(*ps.frames), 256))
 		err = -ENOMEM;
 	if (!err)
-		err = input__each_line(r, st, read_line, &ps);
+		err = reader__each_line(r, st, read_line, &ps);
 	if (!err)
 		err = end_sample(&ps, p, st);
 	frame_cache__free(&ps.fc);

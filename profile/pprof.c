@@ -612,7 +612,7 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 		}
 		if (!name[0])
 			name = string_at(r->m, r->m->function[fi]->system_name) ?: "";
-		id = input__frame(r->p, name[0] ? name : "[unknown]", name[0] ? strlen(name) : 9,
+		id = reader__frame(r->p, name[0] ? name : "[unknown]", name[0] ? strlen(name) : 9,
 				  kind);
 		if (id == PROFILE_NONE) {
 			free(frames);
@@ -632,7 +632,7 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 							  map->file_offset));
 		else
 			n = snprintf(name, sizeof(name), "[unknown]");
-		frames[1] = input__frame(
+		frames[1] = reader__frame(
 		    r->p, name, (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1, kind);
 		if (frames[1] == PROFILE_NONE) {
 			free(frames);
@@ -659,7 +659,7 @@ static int sample_process(struct pprof_reader *r, const pb_sample *s, uint32_t *
 
 			if (!comm)
 				return malformed(r, "a string index out of range");
-			*frame = input__frame(r->p, comm, strlen(comm), FRAME_PROCESS);
+			*frame = reader__frame(r->p, comm, strlen(comm), FRAME_PROCESS);
 			if (*frame == PROFILE_NONE)
 				return -ENOMEM;
 		} else if (l->key == r->pid_key && !l->str && l->num > 0 && l->num <= INT32_MAX) {
@@ -678,7 +678,7 @@ static int add_pprof_sample(struct pprof_reader *r, const pb_sample *s)
 	if (s->n_value != r->m->n_sample_type)
 		return malformed(r, "a sample whose values do not match the sample types");
 	if (s->value[r->value] < 0) {
-		input__bad_line(r->st, "a negative value");
+		reader__bad_line(r->st, "a negative value");
 		return 0;
 	}
 	if (!s->value[r->value])
@@ -750,7 +750,7 @@ static int default_comm(struct pprof_reader *r)
 
 	if (!base || !base[0])
 		base = "[unknown]";
-	r->default_comm = input__frame(r->p, base, strlen(base), FRAME_PROCESS);
+	r->default_comm = reader__frame(r->p, base, strlen(base), FRAME_PROCESS);
 	return r->default_comm == PROFILE_NONE ? -ENOMEM : 0;
 }
 

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile/input.h"
 #include "profile/profile.h"
+#include "profile/reader.h"
 #include "profile/stack_trie.h"
 
 struct pprof_info {

@@ -12,6 +12,7 @@
 #include "profile/folded.h"
 #include "profile/input.h"
 #include "profile/pprof.h"
+#include "profile/reader.h"
 
 struct loaded {
 	struct profile *p;
@@ -289,7 +290,7 @@ static void test_detection(void **state)
 }
 
 /*
- * input__has_control_bytes(): every C0 byte but a tab, and DEL, at every
+ * reader__has_control_bytes(): every C0 byte but a tab, and DEL, at every
  * place of lines of every length up to a few of its blocks (it reads them
  * a word, or 32 bytes, at a time); never a tab, a printable byte or one of
  * UTF-8's (0x80 up), and only within the length given.
@@ -302,7 +303,7 @@ static void test_control_bytes(void **state)
 	for (size_t i = 0; i < sizeof(line); i++)
 		line[i] = (char)(0x80 + i);
 	memcpy(line, "text\twith a tab and \xc3\xa9 ", 23);
-	assert_false(input__has_control_bytes(line, sizeof(line)));
+	assert_false(reader__has_control_bytes(line, sizeof(line)));
 	for (int c = 0; c < 0x100; c++) {
 		bool control = (c < 0x20 && c != '\t') || c == 0x7f;
 
@@ -311,7 +312,7 @@ static void test_control_bytes(void **state)
 
 			line[at] = (char)c;
 			for (size_t len = 0; len <= sizeof(line); len++) {
-				if (input__has_control_bytes(line, len) != (control && at < len))
+				if (reader__has_control_bytes(line, len) != (control && at < len))
 					fail_msg("byte 0x%02x at %zu of %zu: %s", c, at, len,
 						 control ? "wrong" : "taken for a control byte");
 			}

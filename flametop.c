@@ -381,7 +381,7 @@ static int close_outputs(const struct options *o, struct outputs *out, int ret)
 			output_file__discard(&out->files[i]);
 			continue;
 		}
-		err = output_file__commit(&out->files[i], paths[i]);
+		err = output_file__commit(&out->files[i]);
 		if (err)
 			ret = fail("%s %s: %s", output_flags[i], paths[i], strerror(-err));
 	}

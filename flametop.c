@@ -818,6 +818,22 @@ static int read_input(const struct options *o, struct profile *prof, struct inpu
 	return 0;
 }
 
+/*
+ * -p and --group pid|tid ask for process ids, which a file may not name
+ * (folded stacks without them): then says so, as the screen's p and P do,
+ * and returns EXIT_USAGE; else 0.
+ */
+static int need_pids(const struct options *o, const struct profile *prof, const char *file)
+{
+	const char *flag = o->ntgids ? "-p" : o->group != GROUP_COMM ? "--group" : NULL;
+
+	if (!flag || profile__has_tgids(prof))
+		return 0;
+	return fail("-i %s: %s: this file names no process ids (only names such as perf's "
+		    "comm-PID do)",
+		    file, flag);
+}
+
 /* -i FILE with --folded, --svg or --pprof: the stacks read, filtered, written to @out. */
 static int rewrite(const struct options *o, struct outputs *out, struct profile *prof,
 		   const char *name, const struct input_stats *st)
@@ -854,7 +870,7 @@ static int run_input(const struct options *o)
 	prof = profile__new();
 	if (!prof)
 		return close_outputs(o, &out, fail("can't start: %s", strerror(ENOMEM)));
-	ret = read_input(o, prof, &st);
+	ret = read_input(o, prof, &st) ?: need_pids(o, prof, file);
 	/* "perf.txt (perf script)": a file of another format than folded says which. */
 	snprintf(name, sizeof(name), st.format == INPUT_FOLDED ? "%s" : "%s (%s)", file,
 		 input__format_name(st.format));

@@ -16,7 +16,7 @@ struct perf_sample {
 	struct frame_cache fc;
 	struct input_stats *st;
 	bool open;
-	int32_t tgid;
+	int32_t tgid, tid;
 	uint32_t *frames; /* frames[0] is the process; then leaf first */
 	size_t n, cap;
 	uint32_t *stack; /* the stack in profile order, made when the sample ends */
@@ -35,13 +35,13 @@ static const char *skip_blanks(const char *s)
 /*
  * The header's "PID" or "PID/TID" after the comm: a run of digits between
  * blanks. Returns where the comm ends (its length), 0 when there is none,
- * with the pid in *@tgid.
+ * with the pid in *@tgid and the tid in *@tid (0 when not given).
  */
-static size_t header_pid(const char *line, int32_t *tgid)
+static size_t header_pid(const char *line, int32_t *tgid, int32_t *tid)
 {
 	for (const char *s = line + 1; *s; s++) {
 		const char *d, *end;
-		uint64_t pid;
+		uint64_t pid, thread = 0;
 
 		if (!(*s == ' ' || *s == '\t') || s[-1] == ' ' || s[-1] == '\t')
 			continue;
@@ -50,15 +50,14 @@ static size_t header_pid(const char *line, int32_t *tgid)
 		if (text_line__parse_u64(&end, 10, &pid) || pid > INT32_MAX)
 			continue;
 		if (*end == '/') { /* PID/TID */
-			uint64_t tid;
-
 			end++;
-			if (text_line__parse_u64(&end, 10, &tid))
+			if (text_line__parse_u64(&end, 10, &thread) || thread > INT32_MAX)
 				continue;
 		}
 		if (*end && *end != ' ' && *end != '\t')
 			continue;
 		*tgid = (int32_t)pid;
+		*tid = (int32_t)thread;
 		return (size_t)(s - line);
 	}
 	return 0;
@@ -68,7 +67,7 @@ static size_t header_pid(const char *line, int32_t *tgid)
 static int read_header(struct perf_sample *ps, struct frame_cache *fc, struct profile *p,
 		       const char *line)
 {
-	size_t comm_len = header_pid(line, &ps->tgid);
+	size_t comm_len = header_pid(line, &ps->tgid, &ps->tid);
 	uint32_t *slot;
 
 	if (!comm_len)
@@ -177,7 +176,7 @@ static int read_frame_line(struct perf_sample *ps, struct frame_cache *fc, struc
 /* Ends the open sample: its stack, outermost first, enters the profile. */
 static int end_sample(struct perf_sample *ps, struct profile *p, struct input_stats *st)
 {
-	struct sample s = {.tgid = ps->tgid, .count = 1};
+	struct sample s = {.tgid = ps->tgid, .tid = ps->tid, .count = 1};
 	int err;
 
 	if (!ps->open)

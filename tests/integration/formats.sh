@@ -226,3 +226,13 @@ $FLAMETOP -i "$FIXTURE" --svg /nonexistent/dir/x.svg >/dev/null 2>"$TEST_TMP/err
 rc=$?
 check "--svg to a path that can't be written: exit 2, one line ($(cat "$TEST_TMP/err"))" \
 	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && grep -q -- '--svg /nonexistent/dir/x.svg' '$TEST_TMP/err'"
+
+# 7. -p and --group on a file that names no process ids: one line that says so, exit 2.
+for flag in "-p 12" "--group pid"; do
+	# shellcheck disable=SC2086
+	$FLAMETOP -i "$FIXTURE" $flag --folded >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	rc=$?
+	check "$flag on a file without pids: exit 2, one line that says so ($(cat "$TEST_TMP/err"))" \
+		bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && [ ! -s '$TEST_TMP/out' ] &&
+			grep -q 'names no process ids' '$TEST_TMP/err'"
+done

@@ -35,3 +35,34 @@ check "bidi controls in folded input: none in the output" \
 	bash -c "! LC_ALL=C grep -qP '\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]' '$TEST_TMP/out'"
 check "bidi controls in folded input: each one '?' ($(tr '\n' '|' <"$TEST_TMP/out"))" \
 	grep -qx 'ev?il?;main;a?b 3' "$TEST_TMP/out"
+
+# Folded output round-trips: names perf script gives with a ';', a user frame
+# named like a kernel one ("x_[k]"), next to the frames they could be taken
+# for ("a:b", the kernel's "x"), are written so that they read back as
+# themselves, each apart; written again, the text is the same.
+printf '%s\n' \
+	'app 10 [000] 1.0: 1 cpu-clock:' \
+	$'\tffffffff81000010 x+0x1 ([kernel.kallsyms])' \
+	$'\t1000 a;b+0x4 (/bin/app)' \
+	$'\t2000 main+0x4 (/bin/app)' \
+	'' \
+	'app 10 [000] 1.0: 1 cpu-clock:' \
+	$'\t1100 a:b+0x4 (/bin/app)' \
+	$'\t2000 main+0x4 (/bin/app)' \
+	'' \
+	'app 10 [000] 1.0: 1 cpu-clock:' \
+	$'\t1200 x_[k]+0x4 (/bin/app)' \
+	$'\t2000 main+0x4 (/bin/app)' \
+	'' >"$TEST_TMP/names.perf"
+$FLAMETOP -i "$TEST_TMP/names.perf" --folded >"$TEST_TMP/names.folded" 2>"$TEST_TMP/err"
+$FLAMETOP -i "$TEST_TMP/names.folded" --folded >"$TEST_TMP/names2.folded" 2>>"$TEST_TMP/err"
+check "folded round trip: three stacks, none merged ($(tr '\n' '|' <"$TEST_TMP/names.folded"))" \
+	test "$(wc -l <"$TEST_TMP/names.folded")" = 3
+check "folded round trip: written again, the same text" cmp -s "$TEST_TMP/names.folded" "$TEST_TMP/names2.folded"
+check "folded round trip: 'a;b' and 'a:b' stay apart" \
+	bash -c "grep -qxF 'app;main;a\\x3bb;x_[k] 1' '$TEST_TMP/names2.folded' && grep -qxF 'app;main;a:b 1' '$TEST_TMP/names2.folded'"
+check "folded round trip: the user frame 'x_[k]' is not read back as the kernel's x" \
+	grep -qxF 'app;main;x_[k\x5d 1' "$TEST_TMP/names2.folded"
+$FLAMETOP -i "$TEST_TMP/names.folded" -U --folded >"$TEST_TMP/names_u.folded" 2>/dev/null
+check "folded round trip: -U keeps the user frame 'x_[k]' (read back as a user frame)" \
+	grep -qxF 'app;main;x_[k\x5d 1' "$TEST_TMP/names_u.folded"

@@ -100,6 +100,12 @@ static void test_perf_script(void **state)
 	text = folded_of(l.p, &by_pid);
 	assert_non_null(strstr(text, "syscall_loop;"));
 	free(text);
+	/* ... and the tid is kept, for grouping by thread. */
+	by_pid.group = GROUP_TID;
+	assert_int_equal(profile__group(l.p, GROUP_TID), 0);
+	text = folded_of(l.p, &by_pid);
+	assert_non_null(strstr(text, "syscall_loop [4242/4243];"));
+	free(text);
 	profile__free(l.p);
 }
 

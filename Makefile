@@ -42,8 +42,9 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
 # no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
-# strace, to see which system calls flametop makes (tests/integration/processes.sh).
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace
+# strace, to see which system calls flametop makes (tests/integration/processes.sh); bpftrace,
+# whose print of a map keyed by stacks -i reads (tests/integration/formats_live.sh).
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace bpftrace
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "profile/bpftrace.h"
 #include "profile/folded.h"
 #include "profile/input.h"
 #include "profile/line_reader.h"
@@ -19,6 +20,8 @@ const char *input__format_name(enum input_format f)
 		return "perf script";
 	case INPUT_PPROF:
 		return "pprof";
+	case INPUT_BPFTRACE:
+		return "bpftrace";
 	default:
 		return "folded";
 	}
@@ -105,6 +108,9 @@ int input__read(FILE *in, struct profile *p, struct input_stats *st)
 	if (!err && looks_like_pprof(head, len)) {
 		st->format = INPUT_PPROF;
 		err = read_pprof(&r, p, st);
+	} else if (!err && bpftrace__looks_like(head, len)) {
+		st->format = INPUT_BPFTRACE;
+		err = bpftrace__read(&r, p, st);
 	} else if (!err && looks_like_perf_script(head, len)) {
 		st->format = INPUT_PERF_SCRIPT;
 		err = perf_script__read(&r, p, st);

@@ -23,8 +23,6 @@ struct perf_sample {
 	size_t stack_cap;
 };
 
-enum frame_class { CLASS_PROCESS, CLASS_USER, CLASS_KERNEL };
-
 static const char *skip_blanks(const char *s)
 {
 	while (*s == ' ' || *s == '\t')
@@ -68,108 +66,36 @@ static int read_header(struct perf_sample *ps, struct frame_cache *fc, struct pr
 		       const char *line)
 {
 	size_t comm_len = header_pid(line, &ps->tgid, &ps->tid);
-	uint32_t *slot;
 
 	if (!comm_len)
 		return 1;
-	slot = frame_cache__slot(fc, CLASS_PROCESS, line, comm_len);
-	if (!slot)
+	ps->frames[0] = reader__cached_frame(fc, p, line, comm_len, FRAME_PROCESS);
+	if (ps->frames[0] == PROFILE_NONE)
 		return -ENOMEM;
-	if (*slot == PROFILE_NONE)
-		*slot = reader__frame(p, line, comm_len, FRAME_PROCESS);
-	if (*slot == PROFILE_NONE)
-		return -ENOMEM;
-	ps->frames[0] = *slot;
 	ps->n = 1;
 	ps->open = true;
 	return 0;
-}
-
-/* The last path component of @dso, @len bytes. */
-static const char *base_name(const char *dso, size_t *len)
-{
-	const char *slash = memrchr(dso, '/', *len);
-
-	if (!slash)
-		return dso;
-	*len -= (size_t)(slash + 1 - dso);
-	return slash + 1;
-}
-
-/*
- * The name of a frame: its symbol without the offset; for a kernel module
- * "symbol [module]"; for a symbol perf could not name, "[DSO file name]".
- * Written into @buf (capacity @size); returns its length.
- */
-static size_t frame_name(char *buf, size_t size, const char *sym, size_t sym_len, const char *dso,
-			 size_t dso_len, bool kernel)
-{
-	const char *plus = NULL;
-	size_t base_len = dso_len;
-	const char *base = base_name(dso, &base_len);
-	int n;
-
-	for (const char *s = sym; s + 3 <= sym + sym_len; s++) {
-		if (s[0] == '+' && s[1] == '0' && s[2] == 'x')
-			plus = s;
-	}
-	if (plus &&
-	    strspn(plus + 3, "0123456789abcdefABCDEF") == (size_t)(sym + sym_len - plus - 3))
-		sym_len = (size_t)(plus - sym);
-	if (sym_len == 9 && memcmp(sym, "[unknown]", 9) == 0 && dso_len &&
-	    !(dso_len == 9 && memcmp(dso, "[unknown]", 9) == 0))
-		n = base[0] == '[' ? snprintf(buf, size, "%.*s", (int)base_len, base)
-				   : snprintf(buf, size, "[%.*s]", (int)base_len, base);
-	else if (kernel && dso_len > 2 && dso[0] == '[' && strncmp(dso, "[kernel.", 8) != 0 &&
-		 strncmp(dso, "[guest.kernel.", 14) != 0)
-		n = snprintf(buf, size, "%.*s %.*s", (int)sym_len, sym, (int)dso_len, dso);
-	else
-		n = snprintf(buf, size, "%.*s", (int)sym_len, sym);
-	return n < 0 ? 0 : (size_t)n < size ? (size_t)n : size - 1;
 }
 
 /* A frame line of the open sample; returns 0, 1 when malformed, or -ENOMEM. */
 static int read_frame_line(struct perf_sample *ps, struct frame_cache *fc, struct profile *p,
 			   const char *line, size_t len)
 {
-	const char *s = skip_blanks(line), *sym, *end = line + len, *dso = end;
 	char name[NAME_MAX_BYTES + 1];
-	uint64_t addr;
-	size_t dso_len = 0, n;
-	bool kernel;
-	uint32_t *slot;
+	struct printed_frame f;
+	enum frame_kind kind;
+	uint32_t id;
+	size_t n;
 
-	if (!ps->open || text_line__parse_u64(&s, 16, &addr) || (*s != ' ' && *s != '\t'))
+	if (!ps->open || reader__frame_line(line, len, true, &f))
 		return 1;
-	sym = skip_blanks(s);
-	while (end > sym && (end[-1] == ' ' || end[-1] == '\t'))
-		end--;
-	if (end > sym && end[-1] == ')') { /* "(DSO)" at the end; a symbol may hold parentheses */
-		const char *open = end - 1;
-
-		while (open > sym && !(open[0] == '(' && (open[-1] == ' ' || open[-1] == '\t')))
-			open--;
-		if (open > sym) {
-			dso = open + 1;
-			dso_len = (size_t)(end - 1 - dso);
-			end = open;
-			while (end > sym && (end[-1] == ' ' || end[-1] == '\t'))
-				end--;
-		}
-	}
-	if (end == sym)
-		return 1;
-	kernel = addr >> 63;
-	n = frame_name(name, sizeof(name), sym, (size_t)(end - sym), dso, dso_len, kernel);
-	slot = frame_cache__slot(fc, kernel ? CLASS_KERNEL : CLASS_USER, name, n);
-	if (!slot)
-		return -ENOMEM;
-	if (*slot == PROFILE_NONE)
-		*slot = reader__frame(p, name, n, kernel ? FRAME_KERNEL : FRAME_USER);
-	if (*slot == PROFILE_NONE ||
+	kind = f.addr >> 63 ? FRAME_KERNEL : FRAME_USER;
+	n = reader__frame_name(name, sizeof(name), &f, kind == FRAME_KERNEL);
+	id = reader__cached_frame(fc, p, name, n, kind);
+	if (id == PROFILE_NONE ||
 	    array__grow((void **)&ps->frames, &ps->cap, ps->n + 1, sizeof(*ps->frames), 256))
 		return -ENOMEM;
-	ps->frames[ps->n++] = *slot;
+	ps->frames[ps->n++] = id;
 	return 0;
 }
 

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "profile/frame_cache.h"
 #include "profile/line_reader.h"
 #include "profile/profile.h"
 
@@ -59,5 +60,42 @@ bool reader__has_control_bytes(const char *s, size_t len);
  * of memory.
  */
 uint32_t reader__frame(struct profile *p, const char *s, size_t len, enum frame_kind kind);
+
+/*
+ * reader__cached_frame() is reader__frame() through @fc (its class: the
+ * kind), so that a name seen before is not sanitized and interned again.
+ * Returns the frame id, or PROFILE_NONE when out of memory.
+ */
+uint32_t reader__cached_frame(struct frame_cache *fc, struct profile *p, const char *s, size_t len,
+			      enum frame_kind kind);
+
+/*
+ * A frame as perf script and bpftrace's perf-style stacks print it,
+ * "\tADDRESS SYMBOL+0xOFF (DSO)", or as bpftrace's own stacks do,
+ * "    SYMBOL+OFF": the parts point into the line.
+ */
+struct printed_frame {
+	bool has_addr;
+	uint64_t addr;
+	const char *sym, *dso; /* @dso is NULL when the line names none */
+	size_t sym_len, dso_len;
+};
+
+/*
+ * reader__frame_line() reads @line (@len bytes): blanks, a hexadecimal
+ * address when @with_addr, blanks, a symbol, and a "(DSO)" at the end when
+ * there is one (a symbol may hold parentheses). Returns 0, or 1 when the
+ * line is not such a frame (no blank before, no address, no symbol).
+ */
+int reader__frame_line(const char *line, size_t len, bool with_addr, struct printed_frame *f);
+
+/*
+ * reader__frame_name() names @f as flametop names frames live, into @buf
+ * (capacity @size): the symbol without its offset ("+0x1f", or bpftrace's
+ * "+31"); a kernel module's "symbol [module]"; a symbol the tool could not
+ * name ("[unknown]", or an address such as "0x7f3a...") "[DSO file name]",
+ * or "[unknown]" without a DSO. Returns its length.
+ */
+size_t reader__frame_name(char *buf, size_t size, const struct printed_frame *f, bool kernel);
 
 #endif

@@ -47,3 +47,28 @@ if command -v go >/dev/null; then
 else
 	skip "the live pprof" "go is missing (Debian's golang-go, which make test installs)"
 fi
+
+# bpftrace's own print of a map keyed by stacks, from a real run of a second
+# while cpu_split and syscall_loop run: read as stacks (bpftrace's kstack the
+# kernel frames, its ustack the user frames, the comm the process), every
+# count kept; never processes named ", comm]:".
+if command -v bpftrace >/dev/null; then
+	start_bg "$WORKLOADS/syscall_loop" 30
+	timeout 60 bpftrace -e 'profile:hz:99 { @[kstack, ustack, comm] = count(); }
+		interval:s:1 { exit(); }' >"$TEST_TMP/bpftrace.txt" 2>"$TEST_TMP/bpftrace.err"
+	$FLAMETOP -i "$TEST_TMP/bpftrace.txt" --folded >"$TEST_TMP/bt.folded" 2>"$TEST_TMP/bt.err"
+	rc=$?
+	entries=$(grep -cE '\]: [0-9]+$' "$TEST_TMP/bpftrace.txt")
+	want=$(grep -oE '\]: [0-9]+$' "$TEST_TMP/bpftrace.txt" | awk '{ s += $2 } END { print s + 0 }')
+	got=$(awk '{ s += $NF } END { print s + 0 }' "$TEST_TMP/bt.folded")
+	check "bpftrace's print read ($entries entries; exit $rc: $(head -c 200 "$TEST_TMP/bt.err"))" \
+		bash -c "[ $rc = 0 ] && [ $entries -gt 10 ] && [ ! -s '$TEST_TMP/bt.err' ]"
+	check "every count bpftrace printed is kept ($got of $want)" [ "$got" = "$want" ]
+	check "no process named after the key's punctuation" bash -c "! grep -qE '^(,|[^;]*\\]:)' '$TEST_TMP/bt.folded'"
+	check "cpu_split's leaves are user frames of the process cpu_split" \
+		grep -qE '^cpu_split;(.*;)?leaf_[ab] [0-9]+$' "$TEST_TMP/bt.folded"
+	check "syscall_loop reads through kernel frames under its user frames" \
+		grep -qE '^syscall_loop;([^;]*[^]];)+([^;]*_\[k\];)*vfs_read_\[k\](;|\ )' "$TEST_TMP/bt.folded"
+else
+	skip "bpftrace's print" "bpftrace is missing (Debian's bpftrace, which make test installs)"
+fi

@@ -275,6 +275,141 @@ static void test_pprof_hostile(void **state)
 }
 
 /* Content, not the name, tells the format; a folded file may start with a blank line. */
+/* @path read whole into memory (to free()), *@len bytes. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *data = NULL;
+
+	assert_non_null(f);
+	assert_int_equal(getdelim(&data, len, '\0', f) > 0, 1);
+	*len = strlen(data);
+	fclose(f);
+	return data;
+}
+
+/*
+ * bpftrace's own print of @[kstack, ustack, comm] = count(), as a real run
+ * printed it (tests/fixtures/bpftrace.txt): each entry a stack, the comm
+ * its process, the first stack kernel frames, the second user frames, an
+ * empty stack nothing; the values the counts.
+ */
+static void test_bpftrace_print(void **state)
+{
+	size_t len;
+	char *data = slurp(FIXTURES "/bpftrace.txt", &len);
+	struct loaded l = load(data, len);
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	assert_int_equal(l.st.stacks, 6);
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(profile__total(l.p, WINDOW_CUMULATIVE), 2 + 44 + 1 + 1 + 1 + 270);
+	text = folded_of(l.p, &all);
+	assert_non_null(strstr(text, "\ncpu_split;leaf_b 44\n"));
+	assert_non_null(strstr(text, "\nsyscall_loop;__libc_read;entry_SYSCALL_64_after_hwframe_[k];"
+				     "do_syscall_64_[k];ksys_read_[k];vfs_read_[k];read_zero_[k] 1\n"));
+	assert_non_null(strstr(text, "\nsyscall_loop;__libc_read 1\n"));
+	assert_non_null(strstr(text, "\nkdamond.0;ret_from_fork_asm_[k];"));
+	assert_null(strstr(text, "]:"));
+	free(text);
+	free(data);
+	profile__free(l.p);
+}
+
+/*
+ * Which stack is the kernel's: by the addresses of kstack(perf) and
+ * ustack(perf) frames, or of frames bpftrace could not name, whatever
+ * their place; by their place where no frame has one.
+ */
+static void test_bpftrace_sides(void **state)
+{
+	static const char perf[] =
+		"Attaching 1 probe...\n\n\n"
+		"@[\n"
+		"\t7f5f5ae902ad __libc_read+13 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+		"\t55d0c0de1169 main+25 (/usr/bin/app)\n"
+		", \n"
+		"\tffffffff81d73cfc read_zero+156\n"
+		"\tffffffff81000130 entry_SYSCALL_64_after_hwframe+118\n"
+		", 4242, app]: 5\n"
+		"@[\n"
+		"\t7f5f5ae902ad 0x7f5f5ae902ad ([unknown])\n"
+		", app]: 2\n";
+	static const char names[] = "@x[\n"
+				    "    leaf+4\n"
+				    "    main+20\n"
+				    "]: 3\n"
+				    "@x[\n"
+				    "    0x7f0000001000\n"
+				    "    main+20\n"
+				    "]: 1\n";
+	struct loaded l = load(perf, sizeof(perf) - 1);
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.bad, 0);
+	text = folded_of(l.p, &all);
+	assert_string_equal(text, "app;main;__libc_read;entry_SYSCALL_64_after_hwframe_[k];"
+				  "read_zero_[k] 5\n"
+				  "app;[unknown] 2\n");
+	free(text);
+	profile__free(l.p);
+	/* No comm: "[unknown]"; a lone stack of names is the kernel's, one with a user address not. */
+	l = load(names, sizeof(names) - 1);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	text = folded_of(l.p, &all);
+	assert_string_equal(text, "[unknown];main_[k];leaf_[k] 3\n"
+				  "[unknown];main;[unknown] 1\n");
+	free(text);
+	profile__free(l.p);
+}
+
+/*
+ * What is not a map keyed by stacks is refused (a histogram, a count by
+ * comm); in a print that has one, the rest is counted as malformed: the
+ * entries of other maps, values that are not counts, stray lines.
+ */
+static void test_bpftrace_refused(void **state)
+{
+	static const char hist[] = "Attaching 1 probe...\n\n@h: \n"
+				   "[16K, 32K)   120 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n"
+				   "@z[bash]: 3\n";
+	static const char empty[] = "Attaching 1 probe...\n\n\n";
+	static const char mixed[] = "@[\n    a+1\n, bash]: 3\n"
+				    "@[\n    b+1\n, bash]: -4\n"
+				    "@y[\n    c+1\n, bash]: 5\n"
+				    "@[\n    d+1\n, bash]\n"
+				    "stray\n"
+				    "@[\n    e+1\n, bash]: 6\n";
+	struct loaded l = load(hist, sizeof(hist) - 1);
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, -EBADMSG);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	assert_non_null(strstr(l.st.error, "keyed by stacks"));
+	profile__free(l.p);
+	l = load(empty, sizeof(empty) - 1);
+	assert_int_equal(l.ret, -EBADMSG);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	profile__free(l.p);
+	l = load(mixed, sizeof(mixed) - 1);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.stacks, 2);
+	assert_int_equal(l.st.bad, 3);
+	assert_int_equal(l.st.first_bad_line, 6);
+	assert_string_equal(l.st.first_bad_why, "a value that is not a count");
+	text = folded_of(l.p, &all);
+	assert_string_equal(text, "bash;e_[k] 6\nbash;a_[k] 3\n");
+	free(text);
+	profile__free(l.p);
+}
+
 static void test_detection(void **state)
 {
 	static const char folded[] = "\n\napp;main 3\n";
@@ -335,6 +470,9 @@ int main(void)
 		cmocka_unit_test(test_pprof_round_trip),
 		cmocka_unit_test(test_pprof_filtered),
 		cmocka_unit_test(test_pprof_hostile),
+		cmocka_unit_test(test_bpftrace_print),
+		cmocka_unit_test(test_bpftrace_sides),
+		cmocka_unit_test(test_bpftrace_refused),
 		cmocka_unit_test(test_detection),
 		cmocka_unit_test(test_control_bytes),
 	};

@@ -8,6 +8,7 @@
 #include "profile/pprof.h"
 #include "profile/pprof.pb-c.h"
 #include "profile/strtab.h"
+#include "symbols/sanitize.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__ValueType pb_value_type;
@@ -765,8 +766,11 @@ static int read_message(struct pprof_reader *r)
 	r->value = choose_value(m);
 	type = string_at(m, m->sample_type[r->value]->type);
 	unit = string_at(m, m->sample_type[r->value]->unit);
-	snprintf(r->st->unit, sizeof(r->st->unit), "%s", type[0] ? type : "samples");
-	snprintf(r->st->count_unit, sizeof(r->st->count_unit), "%s", unit[0] ? unit : "count");
+	/* Names from outside, sanitized where they enter, as frames' are. */
+	type = type[0] ? type : "samples";
+	unit = unit[0] ? unit : "count";
+	sanitize_name(r->st->unit, sizeof(r->st->unit), type, strlen(type));
+	sanitize_name(r->st->count_unit, sizeof(r->st->count_unit), unit, strlen(unit));
 	r->comm_key = -1;
 	r->pid_key = -1;
 	for (size_t i = 1; i < m->n_string_table; i++) {

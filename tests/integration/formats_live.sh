@@ -48,6 +48,20 @@ else
 	skip "the live pprof" "go is missing (Debian's golang-go, which make test installs)"
 fi
 
+# The off-CPU SVG says its counts as times (µs, ms, s) in its totals line,
+# its tooltips and the search's Matched line: offcpu_work's wait_a sleeps
+# 30 ms at a time.
+start_bg "$WORKLOADS/offcpu_work" sleep 30
+sleep 1.2 # past its warm_up()
+$FLAMETOP --mode offcpu --svg "$TEST_TMP/offcpu.svg" --duration 2 -p "$bg_pid" 2>"$TEST_TMP/err"
+check "--mode offcpu --svg: the totals line is a time ($(grep -o 'id="subtitle"[^<]*' "$TEST_TMP/offcpu.svg"))" \
+	grep -qE 'id="subtitle"[^>]*>[0-9]+\.[0-9]+ (ms|s) off-CPU time( |<)' "$TEST_TMP/offcpu.svg"
+check "--mode offcpu --svg: wait_a's tooltip is a time" \
+	grep -qzE '<title>wait_a.[0-9]+(\.[0-9]+)? (µs|ms|s) off-CPU time, [0-9.]+%</title>' "$TEST_TMP/offcpu.svg"
+chrome --dump-dom "file://$TEST_TMP/offcpu.svg?s=wait_a" >"$TEST_TMP/offcpu.xml"
+check "--mode offcpu --svg: the search's Matched line is a time ($(grep -o 'Matched: [0-9][^<]*' "$TEST_TMP/offcpu.xml"))" \
+	grep -qE 'Matched: [0-9.]+% \([0-9]+(\.[0-9]+)? (µs|ms|s) off-CPU time, 1 frame\)' "$TEST_TMP/offcpu.xml"
+
 # bpftrace's own print of a map keyed by stacks, from a real run of a second
 # while cpu_split and syscall_loop run: read as stacks (bpftrace's kstack the
 # kernel frames, its ustack the user frames, the comm the process), every

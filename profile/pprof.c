@@ -66,16 +66,25 @@ static int64_t cstring_index(struct pprof_builder *b, const char *s)
 	return string_index(b, s, strlen(s));
 }
 
-/* The id of the mapping of file @name (made on first sight); 0 when out of memory. */
-static uint64_t mapping_id(struct pprof_builder *b, const char *name, size_t len)
+/*
+ * The id of the mapping of file @name (@len bytes) of build-id @build_id
+ * (hex, "" for none), made on first sight; 0 when out of memory. Its
+ * addresses are the file's own (no load address: it spans the whole
+ * address space from 0, as pprof reads such a mapping). @has_functions:
+ * its locations are named and need no lookup; otherwise pprof looks their
+ * addresses up in the file (its lines, files), keeping the names given
+ * where it cannot.
+ */
+static uint64_t mapping_id(struct pprof_builder *b, const char *name, size_t len,
+			   const char *build_id, bool has_functions)
 {
-	int64_t file = string_index(b, name, len);
+	int64_t file = string_index(b, name, len), id = cstring_index(b, build_id);
 	pb_mapping *m;
 
-	if (file < 0)
+	if (file < 0 || id < 0)
 		return 0;
 	for (size_t i = 0; i < b->nmaps; i++) {
-		if (b->maps[i].filename == file)
+		if (b->maps[i].filename == file && b->maps[i].build_id == id)
 			return b->maps[i].id;
 	}
 	if (array__grow((void **)&b->maps, &b->maps_cap, b->nmaps + 1, sizeof(*b->maps), 16))
@@ -84,8 +93,9 @@ static uint64_t mapping_id(struct pprof_builder *b, const char *name, size_t len
 	perftools__profiles__mapping__init(m);
 	m->id = ++b->nmaps;
 	m->filename = file;
+	m->build_id = id;
 	m->memory_limit = UINT64_MAX; /* the offsets of its locations are addresses in it */
-	m->has_functions = true;
+	m->has_functions = has_functions;
 	return m->id;
 }
 
@@ -113,6 +123,7 @@ static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 	const struct frame *fr = profile__frame_info(b->p, frame);
 	const char *name = profile__frame_name(b->p, frame);
 	int64_t name_index = cstring_index(b, name);
+	struct frame_origin origin;
 	size_t file_len;
 	uint64_t offset;
 	pb_location *loc;
@@ -135,11 +146,17 @@ static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 	loc->id = line->function_id = fn->id = b->nlocs + 1;
 	fn->name = fn->system_name = name_index;
 	if (fr->kind == FRAME_KERNEL) {
-		loc->mapping_id = mapping_id(b, KERNEL_MAPPING, strlen(KERNEL_MAPPING));
+		loc->mapping_id = mapping_id(b, KERNEL_MAPPING, strlen(KERNEL_MAPPING), "", true);
+		if (!loc->mapping_id)
+			return 0;
+	} else if (fr->named && profile__origin(b->p, frame, &origin)) {
+		loc->mapping_id =
+		    mapping_id(b, origin.file, strlen(origin.file), origin.build_id, false);
+		loc->address = origin.address;
 		if (!loc->mapping_id)
 			return 0;
 	} else if (!fr->named && file_offset(name, &file_len, &offset)) {
-		loc->mapping_id = mapping_id(b, name, file_len);
+		loc->mapping_id = mapping_id(b, name, file_len, "", true);
 		loc->address = offset;
 		if (!loc->mapping_id)
 			return 0;

@@ -44,6 +44,22 @@ if command -v go >/dev/null; then
 		grep -q "of $total total" "$TEST_TMP/top.txt"
 	flat=$(awk '$6 == "leaf_a" { print $1 }' "$TEST_TMP/top.txt")
 	check "and leaf_a's $leaf_a ($flat)" [ "$flat" = "$leaf_a" ]
+	# Named user functions carry their file, its build-id and their address in
+	# it (binutils' word for both), so that pprof places them in the source.
+	bin=$(readlink -f "$WORKLOADS/cpu_split")
+	id=$(readelf -n "$bin" | awk '/Build ID/ { print $3 }')
+	addr=$(printf '0x%x' "$((16#$(nm "$bin" | awk '$3 == "leaf_a" { print $1 }')))")
+	check "pprof: cpu_split's mapping names its file and build-id ($id)" \
+		grep -qE "^[0-9]+: 0x0/0xffffffffffffffff/0x0 $bin $id( |\$)" "$TEST_TMP/raw.txt"
+	check "pprof: leaf_a is at its address in the file ($addr)" \
+		grep -qE "^ +[0-9]+: $addr M=[0-9]+ leaf_a " "$TEST_TMP/raw.txt"
+	go tool pprof -top -files -sample_index=samples "$TEST_TMP/run.pb.gz" >"$TEST_TMP/files.txt" 2>/dev/null
+	flat=$(awk '$6 ~ /tests\/workloads\/cpu_split\.c$/ { print $1 }' "$TEST_TMP/files.txt")
+	check "go tool pprof -files: cpu_split's leaves are in tests/workloads/cpu_split.c ($flat of $through_a + the rest)" \
+		bash -c "[ -n '$flat' ] && [ '$flat' -ge '$leaf_a' ]"
+	go tool pprof -top -lines -sample_index=samples "$TEST_TMP/run.pb.gz" >"$TEST_TMP/lines.txt" 2>/dev/null
+	check "go tool pprof -lines: leaf_a has its line in cpu_split.c ($(grep -m1 leaf_a "$TEST_TMP/lines.txt"))" \
+		grep -qE ' leaf_a tests/workloads/cpu_split\.c:[0-9]+$' "$TEST_TMP/lines.txt"
 else
 	skip "the live pprof" "go is missing (Debian's golang-go, which make test installs)"
 fi

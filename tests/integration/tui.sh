@@ -265,7 +265,7 @@ check "live: the SVG holds the workload's leaf_a, filtered by its pid" \
 	bash -c "grep -q '<title>leaf_a' '$TEST_TMP/cwd/view.svg' && grep -q 'pid $split_pid' '$TEST_TMP/cwd/view.svg' &&
 		! grep -q '<title>swapper' '$TEST_TMP/cwd/view.svg'"
 screen_keys s C-u view.pb.gz Enter
-check_screen "live: s with a .pb.gz name saves a pprof profile" 'saved [0-9]+ samples as pprof to view\.pb\.gz'
+check_screen "live: s with a .pb.gz name saves a pprof profile (its count: stacks, one pprof sample each)" 'saved [0-9]+ stacks as pprof to view\.pb\.gz'
 check "live: the pprof file reads back with the workload's stacks" \
 	bash -c "$FLAMETOP -i '$TEST_TMP/cwd/view.pb.gz' --folded 2>/dev/null | grep -q '^cpu_split;.*;leaf_a [0-9]*$'"
 screen_keys m

@@ -18,7 +18,9 @@
  */
 struct frame_texts {
 	const struct profile *p;
-	char *buf; /* the texts, back to back */
+	bool comms;        /* process frames are commands, not "comm [PID]" (GROUP_COMM) */
+	bool process_made; /* the first process frame's text is made */
+	char *buf;         /* the texts, back to back */
 	size_t len, cap;
 	size_t *at; /* per frame id: 1 + where its text starts in buf, 0 until made */
 	size_t *size;
@@ -26,13 +28,35 @@ struct frame_texts {
 
 #define ESCAPE_BYTES 4 /* "\x3b" */
 
-/* Is byte @i of @name (@n bytes, of a kernel frame when @kernel) written escaped? */
-static bool escaped(const char *name, size_t n, size_t i, bool kernel)
+/*
+ * Is byte @i of @name (@n bytes, of a kernel frame when @kernel) written
+ * escaped? Byte @also is, too (SIZE_MAX: none).
+ */
+static bool escaped(const char *name, size_t n, size_t i, bool kernel, size_t also)
 {
 	bool last = i + 1 == n;
 
-	return name[i] == '\\' || name[i] == ';' || (last && name[i] == ' ') ||
+	return i == also || name[i] == '\\' || name[i] == ';' || (last && name[i] == ' ') ||
 	       (last && name[i] == ']' && !kernel && n >= 4 && memcmp(name + n - 4, "_[k]", 4) == 0);
+}
+
+/*
+ * The byte of command @name (@n bytes) that keeps it from being read as a
+ * command with ids, written escaped: the ']' of "comm [PID]" (read so in
+ * any file); the '-' of "comm-PID" when it is the first process written
+ * (@first: a file whose first processes all carry ids so is read so: see
+ * folded__read()). SIZE_MAX when none need be.
+ */
+static size_t command_escape(const char *name, size_t n, bool first)
+{
+	struct process_name pn;
+
+	process_name__parse(name, n, &pn);
+	if (pn.tgid == TGID_UNKNOWN)
+		return SIZE_MAX;
+	if (name[pn.comm_len] != '-')
+		return n - 1;
+	return first ? pn.comm_len : SIZE_MAX;
 }
 
 /*
@@ -40,10 +64,11 @@ static bool escaped(const char *name, size_t n, size_t i, bool kernel)
  * so that it reads back as the same name: a '\' or ';' (which would split
  * the frame) as "\x5c" and "\x3b"; a last ' ' (read as the blank before
  * the count) as "\x20"; the ']' ending a name "..._[k]" not of the kernel
- * (read as a kernel frame) as "\x5d"; an empty name (an empty frame is
- * malformed) as "\x00". Returns the length written.
+ * (read as a kernel frame) as "\x5d"; byte @also (see command_escape())
+ * as "\xHH"; an empty name (an empty frame is malformed) as "\x00".
+ * Returns the length written.
  */
-static size_t escape_name(char *to, const char *name, size_t n, bool kernel)
+static size_t escape_name(char *to, const char *name, size_t n, bool kernel, size_t also)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t len = 0;
@@ -55,7 +80,7 @@ static size_t escape_name(char *to, const char *name, size_t n, bool kernel)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 
-		if (!escaped(name, n, i, kernel)) {
+		if (!escaped(name, n, i, kernel, also)) {
 			to[len++] = (char)c;
 			continue;
 		}
@@ -72,15 +97,20 @@ static const char *frame_text(struct frame_texts *ft, uint32_t frame, size_t *le
 {
 	if (!ft->at[frame]) {
 		const char *name = profile__frame_name(ft->p, frame);
-		bool kernel = profile__frame_info(ft->p, frame)->kind == FRAME_KERNEL;
+		enum frame_kind kind = profile__frame_info(ft->p, frame)->kind;
 		size_t n = strlen(name), most = 1 + ESCAPE_BYTES * (n ? n : 1) + 4, size;
+		size_t also = kind == FRAME_PROCESS && ft->comms
+				  ? command_escape(name, n, !ft->process_made)
+				  : SIZE_MAX;
+		bool kernel = kind == FRAME_KERNEL;
 		char *text;
 
 		if (array__grow((void **)&ft->buf, &ft->cap, ft->len + most, 1, 4096))
 			return NULL;
+		ft->process_made |= kind == FRAME_PROCESS;
 		text = ft->buf + ft->len;
 		text[0] = ';';
-		size = 1 + escape_name(text + 1, name, n, kernel);
+		size = 1 + escape_name(text + 1, name, n, kernel, also);
 		memcpy(text + size, "_[k]", kernel ? 4 : 0);
 		size += kernel ? 4 : 0;
 		ft->at[frame] = ft->len + 1;
@@ -185,10 +215,11 @@ static void write_chain(void *ctx, const struct stack_trie *t, uint32_t above,
 	}
 }
 
-long folded__write(FILE *out, struct stack_trie *t, const struct profile *p)
+long folded__write(FILE *out, struct stack_trie *t, const struct profile *p,
+		   enum profile_group group)
 {
 	size_t nframes = profile__nframes(p);
-	struct folded_out fo = { .out = out, .ft = { .p = p } };
+	struct folded_out fo = { .out = out, .ft = { .p = p, .comms = group == GROUP_COMM } };
 	int err = -ENOMEM;
 
 	fo.pt.ends = calloc(t->max_depth + 1, sizeof(size_t));

@@ -45,6 +45,6 @@ long output__write(FILE *out, enum output_format format, struct stack_trie *t,
 	case OUTPUT_PPROF:
 		return pprof__write(out, p, f, &pprof);
 	default:
-		return folded__write(out, t, p);
+		return folded__write(out, t, p, f->group);
 	}
 }

@@ -3,7 +3,7 @@
  * folded__read(): flametop's own output, perf's stackcollapse output with
  * pids, and hostile input, which is counted and never fatal.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/profile_fixture.h"
 
 #include "profile/folded.h"
 #include "profile/input.h"
@@ -77,7 +77,7 @@ static char *folded_text(const struct profile *p, const struct view_filter *f)
 	assert_non_null(m);
 	assert_int_equal(stack_trie__init(&t), 0);
 	assert_int_equal(stack_trie__build(&t, p, f), 0);
-	assert_true(folded__write(m, &t, p) >= 0);
+	assert_true(folded__write(m, &t, p, f->group) >= 0);
 	assert_int_equal(fclose(m), 0);
 	stack_trie__free(&t);
 	return out;
@@ -134,7 +134,7 @@ static void test_round_trip(void **state)
 	(void)state;
 	assert_int_equal(stack_trie__init(&t), 0);
 	assert_int_equal(stack_trie__build(&t, l.p, &all), 0);
-	assert_int_equal(folded__write(f, &t, l.p), 4);
+	assert_int_equal(folded__write(f, &t, l.p, GROUP_COMM), 4);
 	fclose(f);
 	assert_string_equal(out, want);
 	free(out);
@@ -218,6 +218,47 @@ static void test_names_like_pids(void **state)
 	assert_int_equal(s.tgid, 77);
 	assert_int_equal(s.tid, 78);
 	profile__free(l.p);
+}
+
+/*
+ * Commands whose names read like "comm-PID" or "comm [PID]", written under
+ * the default grouping, read back as those commands, without ids; written
+ * grouped by process, "comm [PID]" reads back as the command and its pid.
+ */
+static void test_round_trip_commands(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t gcc = frame(p, "gcc-12", FRAME_PROCESS), x = frame(p, "x [12]", FRAME_PROCESS);
+	uint32_t bash = frame(p, "bash", FRAME_PROCESS), main = frame(p, "main", FRAME_USER);
+	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .group = GROUP_PID };
+	struct profile_stack s;
+	char *first, *second;
+	struct loaded l;
+
+	(void)state;
+	ADD(p, TGID_UNKNOWN, 9, gcc, main);
+	ADD(p, TGID_UNKNOWN, 5, x, main);
+	ADD(p, 77, 3, bash, main);
+	first = folded_text(p, &(struct view_filter){ .window = WINDOW_CUMULATIVE });
+	l = load_str(first);
+	assert_non_null(find_stack(l.p, "gcc-12;main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	assert_non_null(find_stack(l.p, "x [12];main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	second = folded_text(l.p, &(struct view_filter){ .window = WINDOW_CUMULATIVE });
+	assert_string_equal(first, second);
+	free(first);
+	free(second);
+	profile__free(l.p);
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	first = folded_text(p, &by_pid);
+	assert_non_null(strstr(first, "bash [77];main 3\n"));
+	l = load_str(first);
+	assert_non_null(find_stack(l.p, "bash;main", &s));
+	assert_int_equal(s.tgid, 77);
+	free(first);
+	profile__free(l.p);
+	profile__free(p);
 }
 
 /* A profile written, read back and written again: the same profile, the same text. */
@@ -534,6 +575,7 @@ int main(void)
 		cmocka_unit_test(test_perf_pids),
 		cmocka_unit_test(test_names_like_pids),
 		cmocka_unit_test(test_round_trip_escapes),
+		cmocka_unit_test(test_round_trip_commands),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_first_bad_reason),
 		cmocka_unit_test(test_line_over_a_mebibyte),

@@ -31,7 +31,7 @@ static void check_output(struct trie_fixture *f, const char *want, long want_lin
 	long lines;
 
 	assert_non_null(out);
-	lines = folded__write(out, &f->t, f->p);
+	lines = folded__write(out, &f->t, f->p, GROUP_COMM);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(buf, want);
 	assert_int_equal(len, strlen(want));
@@ -184,7 +184,7 @@ static void test_write_error(void **state)
 	add_small_profile(f);
 	trie_build(f, &all);
 	errno = 0;
-	assert_int_equal(folded__write(out, &f->t, f->p), -ENOSPC);
+	assert_int_equal(folded__write(out, &f->t, f->p, GROUP_COMM), -ENOSPC);
 	fclose(out);
 
 	proc = frame(f->p, "p", FRAME_PROCESS);
@@ -197,7 +197,7 @@ static void test_write_error(void **state)
 	out = fopen("/dev/full", "w");
 	assert_non_null(out);
 	errno = 0;
-	assert_int_equal(folded__write(out, &f->t, f->p), -ENOSPC);
+	assert_int_equal(folded__write(out, &f->t, f->p, GROUP_COMM), -ENOSPC);
 	fclose(out);
 }
 
@@ -213,7 +213,7 @@ static void test_read_only_stream(void **state)
 	add_small_profile(f);
 	trie_build(f, &all);
 	errno = 0;
-	ret = folded__write(in, &f->t, f->p);
+	ret = folded__write(in, &f->t, f->p, GROUP_COMM);
 	assert_true(ret < 0);
 	fclose(in);
 }

@@ -42,7 +42,7 @@ static char *folded_of(const struct profile *p, const struct view_filter *f)
 
 	assert_int_equal(stack_trie__init(&t), 0);
 	assert_int_equal(stack_trie__build(&t, p, f), 0);
-	assert_true(folded__write(m, &t, p) >= 0);
+	assert_true(folded__write(m, &t, p, f->group) >= 0);
 	fclose(m);
 	stack_trie__free(&t);
 	return out;

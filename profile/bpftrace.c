@@ -305,6 +305,15 @@ static int read_frame(struct bt_reader *r, const char *line, size_t len)
 	return 0;
 }
 
+/* Is @line (@n bytes) bpftrace's first, "Attaching 1 probe..." or "Attaching 3 probes..."? */
+static bool attaching_line(const char *line, size_t n)
+{
+	size_t digits = n > 10 ? strspn(line + 10, "0123456789") : 0;
+
+	return digits && memcmp(line, "Attaching ", 10) == 0 && n >= 10 + digits + 6 &&
+	       memcmp(line + 10 + digits, " probe", 6) == 0;
+}
+
 /* One line of bpftrace's output. Returns 0 or -ENOMEM. */
 static int read_line(void *ctx, char *line, size_t len)
 {
@@ -316,7 +325,7 @@ static int read_line(void *ctx, char *line, size_t len)
 	if (r->skipping)
 		return 0;
 	if (!e->open) {
-		if (strspn(line, " \t") == len || strncmp(line, "Attaching ", 10) == 0)
+		if (strspn(line, " \t") == len || attaching_line(line, len))
 			return 0;
 		reader__bad_line(r->st, "a line outside a map entry");
 		return 0;
@@ -362,7 +371,7 @@ bool bpftrace__looks_like(const char *data, size_t len)
 		const char *nl = memchr(line, '\n', (size_t)(end - line));
 		size_t n = (size_t)((nl ? nl : end) - line), name;
 
-		if (n >= 10 && memcmp(line, "Attaching ", 10) == 0)
+		if (attaching_line(line, n))
 			return true; /* bpftrace's first line */
 		if (n && strspn(line, " \t\r") < n) {
 			if (line[0] != '@')

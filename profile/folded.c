@@ -29,15 +29,29 @@ struct frame_texts {
 #define ESCAPE_BYTES 4 /* "\x3b" */
 
 /*
- * Is byte @i of @name (@n bytes, of a kernel frame when @kernel) written
- * escaped? Byte @also is, too (SIZE_MAX: none).
+ * Could a line that starts with process @name (@n bytes) be taken for
+ * another format's (input.c tells them by their first lines)? bpftrace's
+ * ("@map[...", "Attaching 1 probe..."), a frame line of perf script's (a
+ * blank first).
  */
-static bool escaped(const char *name, size_t n, size_t i, bool kernel, size_t also)
+static bool like_another_format(const char *name, size_t n)
+{
+	return n && (name[0] == '@' || name[0] == ' ' ||
+		     (n >= 10 && memcmp(name, "Attaching ", 10) == 0));
+}
+
+/*
+ * Is byte @i of @name (@n bytes, a frame of @kind) written escaped? Byte
+ * @also is, too (SIZE_MAX: none).
+ */
+static bool escaped(const char *name, size_t n, size_t i, enum frame_kind kind, size_t also)
 {
 	bool last = i + 1 == n;
 
 	return i == also || name[i] == '\\' || name[i] == ';' || (last && name[i] == ' ') ||
-	       (last && name[i] == ']' && !kernel && n >= 4 && memcmp(name + n - 4, "_[k]", 4) == 0);
+	       (last && name[i] == ']' && kind != FRAME_KERNEL && n >= 4 &&
+		memcmp(name + n - 4, "_[k]", 4) == 0) ||
+	       (i == 0 && kind == FRAME_PROCESS && like_another_format(name, n));
 }
 
 /*
@@ -64,11 +78,13 @@ static size_t command_escape(const char *name, size_t n, bool first)
  * so that it reads back as the same name: a '\' or ';' (which would split
  * the frame) as "\x5c" and "\x3b"; a last ' ' (read as the blank before
  * the count) as "\x20"; the ']' ending a name "..._[k]" not of the kernel
- * (read as a kernel frame) as "\x5d"; byte @also (see command_escape())
- * as "\xHH"; an empty name (an empty frame is malformed) as "\x00".
- * Returns the length written.
+ * (read as a kernel frame) as "\x5d"; the first byte of a process that
+ * could start another format's line (see like_another_format()) and byte
+ * @also (see command_escape()) as "\xHH"; an empty name (an empty frame is
+ * malformed) as "\x00". Returns the length written.
  */
-static size_t escape_name(char *to, const char *name, size_t n, bool kernel, size_t also)
+static size_t escape_name(char *to, const char *name, size_t n, enum frame_kind kind,
+			  size_t also)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t len = 0;
@@ -80,7 +96,7 @@ static size_t escape_name(char *to, const char *name, size_t n, bool kernel, siz
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)name[i];
 
-		if (!escaped(name, n, i, kernel, also)) {
+		if (!escaped(name, n, i, kind, also)) {
 			to[len++] = (char)c;
 			continue;
 		}
@@ -110,7 +126,7 @@ static const char *frame_text(struct frame_texts *ft, uint32_t frame, size_t *le
 		ft->process_made |= kind == FRAME_PROCESS;
 		text = ft->buf + ft->len;
 		text[0] = ';';
-		size = 1 + escape_name(text + 1, name, n, kernel, also);
+		size = 1 + escape_name(text + 1, name, n, kind, also);
 		memcpy(text + size, "_[k]", kernel ? 4 : 0);
 		size += kernel ? 4 : 0;
 		ft->at[frame] = ft->len + 1;

@@ -66,23 +66,6 @@ static const struct frame *frame_named(const struct profile *p, const struct pro
 	return NULL;
 }
 
-/* @p as folded text, every stack, in the trie's order (to free()). */
-static char *folded_text(const struct profile *p, const struct view_filter *f)
-{
-	struct stack_trie t;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&out, &len);
-
-	assert_non_null(m);
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, f), 0);
-	assert_true(folded__write(m, &t, p, f->group) >= 0);
-	assert_int_equal(fclose(m), 0);
-	stack_trie__free(&t);
-	return out;
-}
-
 static void test_flametop_output(void **state)
 {
 	struct loaded l = load_str("cpu_split;libc.so.6+0x27249;main;work;leaf_a 1488\n"

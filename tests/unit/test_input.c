@@ -32,22 +32,6 @@ static struct loaded load(const void *data, size_t len)
 	return l;
 }
 
-/* @p as folded text, every stack, in the trie's order (to free()). */
-static char *folded_of(const struct profile *p, const struct view_filter *f)
-{
-	struct stack_trie t;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&out, &len);
-
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, f), 0);
-	assert_true(folded__write(m, &t, p, f->group) >= 0);
-	fclose(m);
-	stack_trie__free(&t);
-	return out;
-}
-
 static const struct view_filter all = { .window = WINDOW_CUMULATIVE };
 
 /* A sample of `perf record -g` on x86-64: kernel frames (one in a module) under user ones. */
@@ -83,7 +67,7 @@ static void test_perf_script(void **state)
 	assert_int_equal(l.st.format, INPUT_PERF_SCRIPT);
 	assert_int_equal(l.st.stacks, 3);
 	assert_int_equal(l.st.bad, 0);
-	text = folded_of(l.p, &all);
+	text = folded_text(l.p, &all);
 	/* Outermost first, offsets dropped, the module named as flametop names it live. */
 	assert_string_equal(text,
 			    "Web Content;[unknown];[libxul.so];operator()(int, char const*) 2\n"
@@ -92,18 +76,18 @@ static void test_perf_script(void **state)
 			    "read_zero_[k] 1\n");
 	free(text);
 	/* "PID/TID" gives the pid; a lone number is taken as it is. */
-	text = folded_of(l.p, &by_pid);
+	text = folded_text(l.p, &by_pid);
 	assert_non_null(strstr(text, "Web Content;"));
 	assert_null(strstr(text, "syscall_loop"));
 	free(text);
 	pid = 4242;
-	text = folded_of(l.p, &by_pid);
+	text = folded_text(l.p, &by_pid);
 	assert_non_null(strstr(text, "syscall_loop;"));
 	free(text);
 	/* ... and the tid is kept, for grouping by thread. */
 	by_pid.group = GROUP_TID;
 	assert_int_equal(profile__group(l.p, GROUP_TID), 0);
-	text = folded_of(l.p, &by_pid);
+	text = folded_text(l.p, &by_pid);
 	assert_non_null(strstr(text, "syscall_loop [4242/4243];"));
 	free(text);
 	profile__free(l.p);
@@ -132,7 +116,7 @@ static void test_perf_script_malformed(void **state)
 	assert_int_equal(l.st.bad, 5);
 	assert_int_equal(l.st.first_bad_line, 3);
 	assert_string_equal(l.st.first_bad_why, "a frame line without an address");
-	folded = folded_of(l.p, &all);
+	folded = folded_text(l.p, &all);
 	assert_string_equal(folded, "app;g 1\napp;main 1\n");
 	free(folded);
 	profile__free(l.p);
@@ -175,7 +159,7 @@ static void test_pprof_round_trip(void **state)
 	size_t len;
 	char *gz = pprof_of(p, &all, &info, &len);
 	struct loaded l = load(gz, len);
-	char *want = folded_of(p, &all), *got;
+	char *want = folded_text(p, &all), *got;
 	int32_t pid = 11;
 	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
 
@@ -185,11 +169,11 @@ static void test_pprof_round_trip(void **state)
 	assert_string_equal(l.st.unit, "samples"); /* "samples" is shown before "cpu" */
 	assert_string_equal(l.st.count_unit, "count");
 	assert_int_equal(l.st.stacks, 4);
-	got = folded_of(l.p, &all);
+	got = folded_text(l.p, &all);
 	assert_string_equal(got, want);
 	free(got);
 	/* The pid came through the label: one stack of pid 11. */
-	got = folded_of(l.p, &by_pid);
+	got = folded_text(l.p, &by_pid);
 	assert_string_equal(got, "app;libc.so.6+0x27249;main;work<int>& 5\n");
 	free(got);
 	for (size_t i = 0; i < profile__nframes(l.p); i++) {
@@ -215,7 +199,7 @@ static void test_pprof_filtered(void **state)
 	size_t len;
 	char *gz = pprof_of(p, &f, &info, &len);
 	struct loaded l = load(gz, len);
-	char *got = folded_of(l.p, &all);
+	char *got = folded_text(l.p, &all);
 
 	(void)state;
 	assert_int_equal(l.ret, 0);
@@ -307,7 +291,7 @@ static void test_bpftrace_print(void **state)
 	assert_int_equal(l.st.stacks, 6);
 	assert_int_equal(l.st.bad, 0);
 	assert_int_equal(profile__total(l.p, WINDOW_CUMULATIVE), 2 + 44 + 1 + 1 + 1 + 270);
-	text = folded_of(l.p, &all);
+	text = folded_text(l.p, &all);
 	assert_non_null(strstr(text, "\ncpu_split;leaf_b 44\n"));
 	assert_non_null(strstr(text, "\nsyscall_loop;__libc_read;entry_SYSCALL_64_after_hwframe_[k];"
 				     "do_syscall_64_[k];ksys_read_[k];vfs_read_[k];read_zero_[k] 1\n"));
@@ -352,7 +336,7 @@ static void test_bpftrace_sides(void **state)
 	(void)state;
 	assert_int_equal(l.ret, 0);
 	assert_int_equal(l.st.bad, 0);
-	text = folded_of(l.p, &all);
+	text = folded_text(l.p, &all);
 	assert_string_equal(text, "app;main;__libc_read;entry_SYSCALL_64_after_hwframe_[k];"
 				  "read_zero_[k] 5\n"
 				  "app;[unknown] 2\n");
@@ -362,7 +346,7 @@ static void test_bpftrace_sides(void **state)
 	l = load(names, sizeof(names) - 1);
 	assert_int_equal(l.ret, 0);
 	assert_int_equal(l.st.format, INPUT_BPFTRACE);
-	text = folded_of(l.p, &all);
+	text = folded_text(l.p, &all);
 	assert_string_equal(text, "[unknown];main_[k];leaf_[k] 3\n"
 				  "[unknown];main;[unknown] 1\n");
 	free(text);
@@ -404,7 +388,7 @@ static void test_bpftrace_refused(void **state)
 	assert_int_equal(l.st.bad, 3);
 	assert_int_equal(l.st.first_bad_line, 6);
 	assert_string_equal(l.st.first_bad_why, "a value that is not a count");
-	text = folded_of(l.p, &all);
+	text = folded_text(l.p, &all);
 	assert_string_equal(text, "bash;e_[k] 6\nbash;a_[k] 3\n");
 	free(text);
 	profile__free(l.p);
@@ -427,6 +411,12 @@ static void test_detection(void **state)
 	l = load("", 0);
 	assert_int_equal(l.ret, 0);
 	assert_int_equal(l.st.format, INPUT_FOLDED);
+	profile__free(l.p);
+	/* A process named "Attaching" is no bpftrace's "Attaching 1 probe...". */
+	l = load("Attaching 1\n", 12);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_FOLDED);
+	assert_int_equal(l.st.stacks, 1);
 	profile__free(l.p);
 }
 

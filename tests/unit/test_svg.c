@@ -11,21 +11,13 @@
 
 static const struct view_filter all = { .window = WINDOW_CUMULATIVE };
 
-/* @p's SVG through svg__write() (to free()). */
+/* @p's SVG, as -i FILE --svg writes it, @info its title, unit and count unit (to free()). */
 static char *svg_of(struct profile *p, const struct svg_info *info)
 {
-	struct stack_trie t;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&out, &len);
+	struct output_info out = { .title = info->title, .subtitle = info->subtitle,
+				   .type = info->unit, .unit = info->count_unit };
 
-	assert_non_null(m);
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, &all), 0);
-	assert_true(svg__write(m, &t, p, info) > 0);
-	assert_int_equal(fclose(m), 0);
-	stack_trie__free(&t);
-	return out;
+	return output_text(p, &all, OUTPUT_SVG, &out);
 }
 
 /* Off-CPU counts are microseconds: µs, ms or s, in the titles and the totals line. */

@@ -21,13 +21,13 @@ struct bt_frame {
 /* An element of the entry's key: a stack (its frames, leaf first) or another value. */
 struct bt_element {
 	bool stack;
-	size_t first, n;        /* a stack's frames: frames[first, first + n) */
+	size_t first, n;	  /* a stack's frames: frames[first, first + n) */
 	size_t text_at, text_len; /* another value's text */
 };
 
 /* The entry being read, copied out of its lines (a line lives until the next one). */
 struct bt_entry {
-	bool open;       /* its key is being read */
+	bool open;	 /* its key is being read */
 	bool stack_open; /* frame lines go to its last element, a stack */
 	char map[MAP_NAME_MAX];
 	struct bt_element *elems;
@@ -42,9 +42,9 @@ struct bt_reader {
 	struct input_stats *st;
 	struct frame_cache fc;
 	struct bt_entry e;
-	bool skipping;          /* the rest of an entry already counted as malformed */
+	bool skipping;		/* the rest of an entry already counted as malformed */
 	char map[MAP_NAME_MAX]; /* the map read: the first keyed by stacks ("" until then) */
-	uint64_t entries;       /* map entries seen, keyed by stacks or not */
+	uint64_t entries;	/* map entries seen, keyed by stacks or not */
 	uint32_t *stack;
 	size_t stack_cap;
 };
@@ -78,7 +78,7 @@ static int add_element(struct bt_entry *e, const char *s, size_t len)
 	if (array__grow((void **)&e->elems, &e->elems_cap, e->nelems + 1, sizeof(*e->elems), 8))
 		return -ENOMEM;
 	el = &e->elems[e->nelems++];
-	*el = (struct bt_element){ .stack = !len, .first = e->nframes };
+	*el = (struct bt_element){.stack = !len, .first = e->nframes};
 	if (len) {
 		el->text_at = keep_text(e, s, len);
 		el->text_len = len;
@@ -100,7 +100,7 @@ static bool is_number(const char *s, size_t len)
  */
 static void stack_kinds(const struct bt_entry *e, bool *kernel)
 {
-	int hint[2] = { -1, -1 }; /* of the first two stacks: 1 kernel, 0 user, -1 unknown */
+	int hint[2] = {-1, -1}; /* of the first two stacks: 1 kernel, 0 user, -1 unknown */
 	size_t nstacks = 0;
 
 	for (size_t i = 0; i < e->nelems; i++) {
@@ -136,9 +136,12 @@ static long append_stack(struct bt_reader *r, const struct bt_element *el, bool 
 	for (size_t k = el->first + el->n; k-- > el->first;) {
 		const struct bt_frame *bf = &e->frames[k];
 		struct printed_frame f = {
-			.has_addr = bf->has_addr, .addr = bf->addr,
-			.sym = e->text + bf->sym_at, .sym_len = bf->sym_len,
-			.dso = bf->has_dso ? e->text + bf->dso_at : NULL, .dso_len = bf->dso_len,
+		    .has_addr = bf->has_addr,
+		    .addr = bf->addr,
+		    .sym = e->text + bf->sym_at,
+		    .sym_len = bf->sym_len,
+		    .dso = bf->has_dso ? e->text + bf->dso_at : NULL,
+		    .dso_len = bf->dso_len,
 		};
 		char name[NAME_MAX_BYTES + 1];
 		size_t len = reader__frame_name(name, sizeof(name), &f, kernel);
@@ -173,7 +176,7 @@ static int end_entry(struct bt_reader *r, uint64_t count)
 	bool kernel[e->nelems + 1];
 	size_t nstacks = 0;
 	long n = 1;
-	struct sample s = { .tgid = TGID_UNKNOWN, .count = count };
+	struct sample s = {.tgid = TGID_UNKNOWN, .count = count};
 
 	e->open = false;
 	for (size_t i = 0; i < e->nelems; i++)
@@ -294,8 +297,11 @@ static int read_frame(struct bt_reader *r, const char *line, size_t len)
 			256))
 		return -ENOMEM;
 	bf = &e->frames[e->nframes];
-	*bf = (struct bt_frame){ .has_addr = f.has_addr, .addr = f.addr, .has_dso = f.dso != NULL,
-				 .sym_len = f.sym_len, .dso_len = f.dso_len };
+	*bf = (struct bt_frame){.has_addr = f.has_addr,
+				.addr = f.addr,
+				.has_dso = f.dso != NULL,
+				.sym_len = f.sym_len,
+				.dso_len = f.dso_len};
 	bf->sym_at = keep_text(e, f.sym, f.sym_len);
 	bf->dso_at = f.dso ? keep_text(e, f.dso, f.dso_len) : 0;
 	if (bf->sym_at == SIZE_MAX || bf->dso_at == SIZE_MAX)
@@ -342,7 +348,7 @@ static int read_line(void *ctx, char *line, size_t len)
 
 int bpftrace__read(struct line_reader *lr, struct profile *p, struct input_stats *st)
 {
-	struct bt_reader r = { .p = p, .st = st };
+	struct bt_reader r = {.p = p, .st = st};
 	int err = frame_cache__init(&r.fc);
 
 	if (!err)
@@ -376,8 +382,9 @@ bool bpftrace__looks_like(const char *data, size_t len)
 		if (n && strspn(line, " \t\r") < n) {
 			if (line[0] != '@')
 				return false;
-			name = strspn(line + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-						"0123456789_");
+			name =
+			    strspn(line + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					     "0123456789_");
 			return 1 + name < n && (line[1 + name] == '[' || line[1 + name] == ':');
 		}
 		line = nl ? nl + 1 : end;

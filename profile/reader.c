@@ -76,7 +76,7 @@ bool reader__has_control_bytes(const char *s, size_t len)
 }
 
 int reader__each_line(struct line_reader *r, struct input_stats *st,
-		     int (*line_fn)(void *ctx, char *line, size_t len), void *ctx)
+		      int (*line_fn)(void *ctx, char *line, size_t len), void *ctx)
 {
 	int err = 0, got;
 	size_t len;
@@ -155,7 +155,7 @@ int reader__frame_line(const char *line, size_t len, bool with_addr, struct prin
 {
 	const char *end = line + len, *s = skip_blanks(line, end), *sym;
 
-	*f = (struct printed_frame){ 0 };
+	*f = (struct printed_frame){0};
 	if (s == line)
 		return 1;
 	if (with_addr) {
@@ -184,7 +184,8 @@ int reader__frame_line(const char *line, size_t len, bool with_addr, struct prin
 /* Is @s (@len bytes) "0x" and hexadecimal digits: an address a tool could not name? */
 static bool is_address(const char *s, size_t len)
 {
-	return len > 2 && s[0] == '0' && s[1] == 'x' && strspn(s + 2, "0123456789abcdefABCDEF") >= len - 2;
+	return len > 2 && s[0] == '0' && s[1] == 'x' &&
+	       strspn(s + 2, "0123456789abcdefABCDEF") >= len - 2;
 }
 
 /* @sym's length without its offset: "+0x" and hex digits, or "+" and decimal digits, at its end. */
@@ -208,8 +209,8 @@ size_t reader__frame_name(char *buf, size_t size, const struct printed_frame *f,
 {
 	const char *dso = f->dso ? f->dso : "", *base = memrchr(dso, '/', f->dso_len);
 	size_t sym_len = without_offset(f->sym, f->sym_len), dso_len = f->dso_len, base_len;
-	bool unnamed = (sym_len == 9 && memcmp(f->sym, "[unknown]", 9) == 0) ||
-		       is_address(f->sym, sym_len);
+	bool unnamed =
+	    (sym_len == 9 && memcmp(f->sym, "[unknown]", 9) == 0) || is_address(f->sym, sym_len);
 	int n;
 
 	base = base ? base + 1 : dso;

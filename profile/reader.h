@@ -28,14 +28,14 @@ enum input_format {
 /* What a read made of its input. */
 struct input_stats {
 	enum input_format format;
-	uint64_t lines;            /* lines read, blank ones included (text formats) */
-	uint64_t stacks;           /* stacks added to the profile (lines, samples) */
-	uint64_t bad;              /* malformed lines, skipped */
+	uint64_t lines;		   /* lines read, blank ones included (text formats) */
+	uint64_t stacks;	   /* stacks added to the profile (lines, samples) */
+	uint64_t bad;		   /* malformed lines, skipped */
 	uint64_t first_bad_line;   /* 1-based number of the first malformed line, or 0 */
 	const char *first_bad_why; /* why it was malformed (a static string), or NULL */
-	const char *error;         /* with -EBADMSG: why the input is not a profile (static) */
-	char unit[64];             /* what a count counts: "samples", or a pprof sample type */
-	char count_unit[64];       /* its unit: "count", or a pprof sample type's ("nanoseconds") */
+	const char *error;	   /* with -EBADMSG: why the input is not a profile (static) */
+	char unit[64];		   /* what a count counts: "samples", or a pprof sample type */
+	char count_unit[64];	   /* its unit: "count", or a pprof sample type's ("nanoseconds") */
 };
 
 /* A malformed line (the reader's current one, @st->lines): counted, the first one remembered. */

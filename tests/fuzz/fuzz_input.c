@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct profile *p = profile__new();
 	FILE *in = size ? fmemopen((void *)data, size, "r") : NULL;
-	struct view_filter by_thread = { .window = WINDOW_CUMULATIVE, .group = GROUP_TID };
+	struct view_filter by_thread = {.window = WINDOW_CUMULATIVE, .group = GROUP_TID};
 	struct input_stats st;
 	struct stack_trie t;
 	size_t nodes = 0;
@@ -47,7 +47,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    !profile__group(p, GROUP_TID)) {
 		stack_trie__init(&t);
 		if (!stack_trie__build(&t, p, &by_thread))
-			stack_trie__walk(&t, &(struct trie_visitor){ count_node, count_chain, &nodes });
+			stack_trie__walk(&t,
+					 &(struct trie_visitor){count_node, count_chain, &nodes});
 		stack_trie__free(&t);
 	}
 	fclose(in);

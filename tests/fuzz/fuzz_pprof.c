@@ -12,7 +12,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct profile *p = profile__new();
-	struct input_stats st = { 0 };
+	struct input_stats st = {0};
 
 	if (!p)
 		return 0;

@@ -27,13 +27,13 @@
 		}                                                                                  \
 	} while (0)
 
-static const struct view_filter all = { .window = WINDOW_CUMULATIVE, .group = GROUP_COMM };
+static const struct view_filter all = {.window = WINDOW_CUMULATIVE, .group = GROUP_COMM};
 
 /* The whole of @p in @format, as -i FILE --folded/--svg/--pprof writes it (to free()). */
 static char *written(const struct profile *p, enum output_format format,
 		     const struct input_stats *st, size_t *len)
 {
-	struct output_info info = { .title = "fuzz", .type = st->unit, .unit = st->count_unit };
+	struct output_info info = {.title = "fuzz", .type = st->unit, .unit = st->count_unit};
 	struct stack_trie t;
 	char *buf = NULL;
 	FILE *out = open_memstream(&buf, len);
@@ -52,7 +52,8 @@ static char *written(const struct profile *p, enum output_format format,
 	return buf;
 }
 
-/* Reads @len bytes of @data into a new profile (NULL when out of memory), its read's result in @ret. */
+/* Reads @len bytes of @data into a new profile (NULL when out of memory), its read's result in
+ * @ret. */
 static struct profile *read_profile(const void *data, size_t len, struct input_stats *st, int *ret)
 {
 	struct profile *p = profile__new();
@@ -97,7 +98,8 @@ static void check_folded(const struct profile *p, const struct input_stats *st)
 		MUST(ret == 0);
 		MUST(st2.format == INPUT_FOLDED);
 		MUST(st2.bad == 0);
-		MUST(profile__total(back, WINDOW_CUMULATIVE) == profile__total(p, WINDOW_CUMULATIVE));
+		MUST(profile__total(back, WINDOW_CUMULATIVE) ==
+		     profile__total(p, WINDOW_CUMULATIVE));
 		again = written(back, OUTPUT_FOLDED, &st2, &len2);
 		MUST(!again || (len2 == len && memcmp(again, text, len) == 0));
 		free(again);
@@ -116,7 +118,8 @@ static void check_svg(const struct profile *p, const struct input_stats *st)
 	if (!svg)
 		return;
 	doc = xmlReadMemory(svg, (int)len, "fuzz.svg", NULL,
-			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_HUGE);
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+				XML_PARSE_HUGE);
 	MUST(doc);
 	xmlFreeDoc(doc);
 	free(svg);
@@ -127,7 +130,7 @@ static void check_pprof(const struct profile *p, const struct input_stats *st)
 {
 	size_t len;
 	char *pb = written(p, OUTPUT_PPROF, st, &len);
-	struct input_stats st2 = { 0 };
+	struct input_stats st2 = {0};
 	struct profile *back = profile__new();
 	uint64_t total = profile__total(p, WINDOW_CUMULATIVE);
 	int ret;

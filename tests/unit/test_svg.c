@@ -9,13 +9,15 @@
 
 #include "profile/svg.h"
 
-static const struct view_filter all = { .window = WINDOW_CUMULATIVE };
+static const struct view_filter all = {.window = WINDOW_CUMULATIVE};
 
 /* @p's SVG, as -i FILE --svg writes it, @info its title, unit and count unit (to free()). */
 static char *svg_of(struct profile *p, const struct svg_info *info)
 {
-	struct output_info out = { .title = info->title, .subtitle = info->subtitle,
-				   .type = info->unit, .unit = info->count_unit };
+	struct output_info out = {.title = info->title,
+				  .subtitle = info->subtitle,
+				  .type = info->unit,
+				  .unit = info->count_unit};
 
 	return output_text(p, &all, OUTPUT_SVG, &out);
 }
@@ -25,7 +27,7 @@ static void test_times(void **state)
 {
 	struct profile *p = profile__new();
 	uint32_t app = frame(p, "app", FRAME_PROCESS);
-	struct svg_info info = { "flametop: offcpu", NULL, "off-CPU time", "microseconds" };
+	struct svg_info info = {"flametop: offcpu", NULL, "off-CPU time", "microseconds"};
 	char *svg;
 
 	(void)state;
@@ -37,8 +39,9 @@ static void test_times(void **state)
 	assert_non_null(strstr(svg, "<title>middle\n12.3 ms off-CPU time, 0.27%</title>"));
 	assert_non_null(strstr(svg, "<title>long\n4.56 s off-CPU time, 99.71%</title>"));
 	/* 4573195 us, rounded half up */
-	assert_non_null(strstr(svg, "id=\"subtitle\" x=\"600\" y=\"38\" text-anchor=\"middle\">4.57 s "
-				    "off-CPU time</text>"));
+	assert_non_null(strstr(svg,
+			       "id=\"subtitle\" x=\"600\" y=\"38\" text-anchor=\"middle\">4.57 s "
+			       "off-CPU time</text>"));
 	assert_non_null(strstr(svg, " data-per-us=\"1\""));
 	free(svg);
 	/* Nanoseconds (a pprof profile's): the same, a thousand to the microsecond. */
@@ -68,7 +71,8 @@ static size_t rects(const char *svg, double *xs, double *ws, size_t max)
 		const char *r = strstr(g, "<rect x=\"");
 
 		assert_non_null(r);
-		assert_int_equal(sscanf(r, "<rect x=\"%lf\" y=\"%*f\" width=\"%lf\"", &xs[n], &ws[n]), 2);
+		assert_int_equal(
+		    sscanf(r, "<rect x=\"%lf\" y=\"%*f\" width=\"%lf\"", &xs[n], &ws[n]), 2);
 		n++;
 	}
 	return n;
@@ -82,7 +86,7 @@ static void test_saturated_on_canvas(void **state)
 {
 	struct profile *p = profile__new();
 	uint32_t a = frame(p, "a", FRAME_PROCESS), b = frame(p, "b", FRAME_PROCESS);
-	struct svg_info info = { "t", NULL, "samples", "count" };
+	struct svg_info info = {"t", NULL, "samples", "count"};
 	double xs[16], ws[16];
 	size_t n;
 	char *svg;
@@ -113,9 +117,15 @@ static bool xml_text(const char *s)
 	const unsigned char *u = (const unsigned char *)s;
 
 	while (*u) {
-		int len = *u < 0x80 ? 1 : (*u & 0xe0) == 0xc0 ? 2 : (*u & 0xf0) == 0xe0 ? 3
-					: (*u & 0xf8) == 0xf0 ? 4 : 0;
-		unsigned int cp = len == 1 ? *u : len == 2 ? *u & 0x1f : len == 3 ? *u & 0x0f : *u & 7;
+		int len = *u < 0x80		? 1
+			  : (*u & 0xe0) == 0xc0 ? 2
+			  : (*u & 0xf0) == 0xe0 ? 3
+			  : (*u & 0xf8) == 0xf0 ? 4
+						: 0;
+		unsigned int cp = len == 1   ? *u
+				  : len == 2 ? *u & 0x1f
+				  : len == 3 ? *u & 0x0f
+					     : *u & 7;
 
 		if (!len)
 			return false;
@@ -142,8 +152,8 @@ static void test_hostile_strings(void **state)
 {
 	struct profile *p = profile__new();
 	uint32_t app = frame(p, "app", FRAME_PROCESS);
-	struct svg_info info = { "flametop: evil\x1b[31m\xc3", "sub\x01title \xef\xbf\xbf",
-				 "samp\x1bles\xff<&>", "count" };
+	struct svg_info info = {"flametop: evil\x1b[31m\xc3", "sub\x01title \xef\xbf\xbf",
+				"samp\x1bles\xff<&>", "count"};
 	char *svg;
 
 	(void)state;
@@ -160,9 +170,9 @@ static void test_hostile_strings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_times),
-		cmocka_unit_test(test_saturated_on_canvas),
-		cmocka_unit_test(test_hostile_strings),
+	    cmocka_unit_test(test_times),
+	    cmocka_unit_test(test_saturated_on_canvas),
+	    cmocka_unit_test(test_hostile_strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

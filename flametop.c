@@ -33,6 +33,7 @@
 #include "profile/output_file.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
+#include "symbols/sanitize.h"
 #include "symbols/symbolizer.h"
 #include "textbuf.h"
 #include "tui/app.h"
@@ -63,13 +64,15 @@ static void on_stop_signal(int sig)
 /* Prints "flametop: <message>" on stderr and returns EXIT_USAGE. */
 static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 {
+	char msg[4096], clean[4096];
 	va_list ap;
 
-	fputs("flametop: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* File names and the like from outside: no control byte reaches the terminal. */
+	sanitize_name(clean, sizeof(clean), msg, strlen(msg));
+	fprintf(stderr, "flametop: %s\n", clean);
 	return EXIT_USAGE;
 }
 
@@ -839,7 +842,7 @@ static int rewrite(const struct options *o, struct outputs *out, struct profile 
 		   const char *name, const struct input_stats *st)
 {
 	struct output_info info = { .type = st->unit, .unit = st->count_unit };
-	char title[600], filters[512];
+	char title[NAME_MAX_BYTES + 64], filters[512];
 	const char *what;
 	int err;
 
@@ -854,13 +857,18 @@ static int rewrite(const struct options *o, struct outputs *out, struct profile 
 /* -i FILE: the viewer, or with --folded, --svg or --pprof the same stacks, filtered, written. */
 static int run_input(const struct options *o)
 {
-	const char *file = strcmp(o->input, "-") == 0 ? "stdin" : o->input;
+	char file[NAME_MAX_BYTES + 1], err[1024], name[NAME_MAX_BYTES + 32];
 	struct input_stats st;
 	struct app_config c;
 	struct profile *prof;
 	struct outputs out;
-	char err[1024], name[512];
 	int ret;
+
+	/* The name it is shown by (messages, titles): sanitized, as every name from outside. */
+	if (strcmp(o->input, "-") == 0)
+		snprintf(file, sizeof(file), "stdin");
+	else
+		sanitize_name(file, sizeof(file), o->input, strlen(o->input));
 
 	if (!options__batch(o) && need_terminal())
 		return EXIT_USAGE;

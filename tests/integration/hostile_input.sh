@@ -115,6 +115,14 @@ for svg in evil_pb evil_name long_name; do
 done
 check "hostile strings: the sample type, sanitized, is the SVG's unit" \
 	grep -q 'data-unit="samp?les?&lt;"' "$TEST_TMP/evil_pb.svg"
+# ... and what flametop says of such a file on stderr holds no control byte
+# either: the malformed lines of one, an error about another.
+printf 'app;main 1\nmalformed\n' >"$TEST_TMP/$evil_name"
+$FLAMETOP -i "$TEST_TMP/$evil_name" --folded >/dev/null 2>"$TEST_TMP/evil.err"
+$FLAMETOP -i "$TEST_TMP/missing$evil_name" --folded >/dev/null 2>>"$TEST_TMP/evil.err"
+check "hostile file names: stderr names them sanitized ($(tr '\n' '|' <"$TEST_TMP/evil.err"))" \
+	bash -c "[ \$(grep -c 'evil?\[31m?name.folded' '$TEST_TMP/evil.err') = 2 ] &&
+		! LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' <'$TEST_TMP/evil.err')"
 
 # Saturated counts stay on the canvas: two stacks of 2^64 - 1 side by side
 # within the root, none drawn past its right edge.

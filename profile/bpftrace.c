@@ -21,6 +21,7 @@ struct bt_frame {
 /* An element of the entry's key: a stack (its frames, leaf first) or another value. */
 struct bt_element {
 	bool stack;
+	bool kernel; /* a stack's side, once the key is read (stack_sides()) */
 	size_t first, n;	  /* a stack's frames: frames[first, first + n) */
 	size_t text_at, text_len; /* another value's text */
 };
@@ -95,16 +96,16 @@ static bool is_number(const char *s, size_t len)
 }
 
 /*
- * Is each stack element of the entry the kernel's? By the first frame with
- * an address, else by its place: of two, the first; a lone one.
+ * Tells each stack element of the entry its side (kernel): by its first
+ * frame with an address, else by its place: of two, the first; a lone one.
  */
-static void stack_kinds(const struct bt_entry *e, bool *kernel)
+static void stack_sides(struct bt_entry *e)
 {
 	int hint[2] = {-1, -1}; /* of the first two stacks: 1 kernel, 0 user, -1 unknown */
 	size_t nstacks = 0;
 
 	for (size_t i = 0; i < e->nelems; i++) {
-		const struct bt_element *el = &e->elems[i];
+		struct bt_element *el = &e->elems[i];
 		int h = -1;
 
 		if (!el->stack)
@@ -115,13 +116,13 @@ static void stack_kinds(const struct bt_entry *e, bool *kernel)
 		}
 		if (nstacks < 2)
 			hint[nstacks] = h;
-		kernel[i] = h >= 0 ? h : nstacks == 0;
+		el->kernel = h >= 0 ? h : nstacks == 0;
 		nstacks++;
 	}
 	/* Of two stacks, one told by its addresses, the other is the other side. */
 	for (size_t i = 0, k = 0; nstacks == 2 && i < e->nelems; i++) {
 		if (e->elems[i].stack && hint[k] < 0 && hint[1 - k] >= 0)
-			kernel[i] = !hint[1 - k];
+			e->elems[i].kernel = !hint[1 - k];
 		k += e->elems[i].stack;
 	}
 }
@@ -173,7 +174,6 @@ static uint32_t process_frame(struct bt_reader *r)
 static int end_entry(struct bt_reader *r, uint64_t count)
 {
 	struct bt_entry *e = &r->e;
-	bool kernel[e->nelems + 1];
 	size_t nstacks = 0;
 	long n = 1;
 	struct sample s = {.tgid = TGID_UNKNOWN, .count = count};
@@ -187,7 +187,7 @@ static int end_entry(struct bt_reader *r, uint64_t count)
 		memcpy(r->map, e->map, sizeof(r->map));
 	else if (strcmp(r->map, e->map) != 0)
 		return bad_entry(r, "an entry of another map than the first keyed by stacks");
-	stack_kinds(e, kernel);
+	stack_sides(e);
 	if (array__grow((void **)&r->stack, &r->stack_cap, 1, sizeof(*r->stack), 256))
 		return -ENOMEM;
 	r->stack[0] = process_frame(r);
@@ -196,7 +196,7 @@ static int end_entry(struct bt_reader *r, uint64_t count)
 	/* The user stacks, then the kernel's. */
 	for (int side = 0; side < 2; side++) {
 		for (size_t i = 0; i < e->nelems && n > 0; i++) {
-			if (e->elems[i].stack && kernel[i] == side)
+			if (e->elems[i].stack && e->elems[i].kernel == side)
 				n = append_stack(r, &e->elems[i], side, (size_t)n);
 		}
 	}

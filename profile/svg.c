@@ -322,8 +322,9 @@ static double place_node(struct svg_page *pg, const struct stack_trie *t, uint32
 	}
 	if (stack_trie__first_child(t, n->parent) == node) {
 		double sum = siblings_total(t, node), parent = (double)t->nodes[n->parent].total;
+		double of = sum > parent ? sum : parent;
 
-		pg->sibling_scale[d] = pg->w[d - 1] / (sum > parent ? sum : parent);
+		pg->sibling_scale[d] = of > 0 ? pg->w[d - 1] / of : 0;
 		pg->next[d] = pg->x[d - 1];
 	}
 	pg->x[d] = pg->next[d];

@@ -820,6 +820,31 @@ int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
 	}
 }
 
+int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			    struct sym_origin *out)
+{
+	const struct proc_entry *p = (const struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+	uint64_t addr = lookup_addr(ip, is_return), vaddr, sym_off;
+	const struct proc_map *m = p ? proc_maps__find(&p->maps, addr) : NULL;
+	const struct elf_symtab *tab;
+	const uint8_t *id;
+	size_t id_len;
+
+	if (!m || m->kind != MAP_FILE)
+		return -ENOENT;
+	tab = elf_cache__table(s->elfs, tgid, m, s->pass);
+	if (!tab || elf_symtab__file_to_vaddr(tab, addr - m->start + m->pgoff, &vaddr) ||
+	    !elf_symtab__lookup(tab, vaddr, &sym_off))
+		return -ENOENT;
+	out->address = vaddr - sym_off;
+	sanitize_name(out->path, sizeof(out->path), m->path, strlen(m->path));
+	id = elf_symtab__build_id(tab, &id_len);
+	out->build_id[0] = '\0';
+	for (size_t i = 0; i < id_len && 2 * i + 2 < sizeof(out->build_id); i++)
+		snprintf(out->build_id + 2 * i, 3, "%02x", id[i]);
+	return 0;
+}
+
 bool symbolizer__kernel_hidden(const struct symbolizer *s)
 {
 	return s->ksyms && ksyms__hidden(s->ksyms);

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbols/sanitize.h"
+
 struct proc_maps;
 
 /* Passes a process is kept without a lookup (after it exited, its samples still drain). */
@@ -121,6 +123,24 @@ bool symbolizer__in_code(struct symbolizer *s, uint32_t tgid, uint64_t addr);
  */
 int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
 			    char *buf, size_t size);
+
+/* Where a user function lies: see symbolizer__user_origin(). */
+struct sym_origin {
+	char path[NAME_MAX_BYTES + 1]; /* the mapped file's path as the process maps it, sanitized */
+	char build_id[129];            /* its GNU build-id in hex, "" when it has none */
+	uint64_t address;              /* the function's address in the file: its symbol's value */
+};
+
+/*
+ * symbolizer__user_origin() says where the function that holds @ip (a
+ * return address when @is_return) of process @tgid lies, as the last
+ * symbolizer__user() found the process's maps (they are not read again)
+ * and the file's symbols: its file, the file's build-id, the function's
+ * address. Returns 0, or -ENOENT when @ip is not in a named function of a
+ * mapped file.
+ */
+int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			    struct sym_origin *out);
 
 /*
  * symbolizer__note_process() says that process @tgid, started at

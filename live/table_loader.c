@@ -97,13 +97,15 @@ static int build(struct table_loader *l, struct table_job *job, struct cfi_table
 	struct debug_search ds = { .root_fd = job->root_fd, .debug_root = l->debug_root,
 				   .path = job->path ? job->path : "" };
 	struct elf_file *bin = job_elf(job), *debug;
+	struct cfi_budget budget = CFI_BUDGET_DEFAULT;
 	int err;
 
 	if (!bin)
 		return -ENOENT;
-	err = cfi_table__build(bin, NULL, l->dict, &l->stop, t);
+	budget.stop = &l->stop;
+	err = cfi_table__build(bin, NULL, l->dict, &budget, t);
 	if (err == -ENOENT && (debug = debuginfo__find(bin, &ds)) != NULL) {
-		err = cfi_table__build(bin, debug, l->dict, &l->stop, t);
+		err = cfi_table__build(bin, debug, l->dict, &budget, t);
 		elf_file__close(debug);
 	}
 	elf_file__close(bin);

@@ -30,6 +30,7 @@
 #define CFI_STRIPPED FIXTURE_DIR "/cfi_rules_stripped.so"
 #define CFI_DEBUG_FILE FIXTURE_DIR "/cfi_rules_debug_frame.debug"
 #define NO_CFI FIXTURE_DIR "/no_cfi.so"
+#define HUGE_REGISTER FIXTURE_DIR "/huge_register.so"
 #define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
 #define PYTHON "/usr/bin/python3" /* python3.11 in Debian 12 */
 
@@ -1130,6 +1131,84 @@ static void test_python(void **state)
 	rule_dict__free(dict);
 }
 
+/* Builds file @path's table under @budget; returns what the build did. */
+static int build_under(const char *path, const struct cfi_budget *budget, struct rule_dict *dict,
+		       struct cfi_table *t)
+{
+	struct elf_file *bin = open_elf(path);
+	int err;
+
+	memset(t, 0x55, sizeof(*t));
+	err = cfi_table__build(bin, NULL, dict, budget, t);
+	elf_file__close(bin);
+	if (err)
+		assert_true(!t->n && !t->rows);
+	return err;
+}
+
+/*
+ * Each limit of a build's budget ends it with its own error when passed,
+ * and nothing is kept; a build within them all gives the whole table.
+ */
+static void test_budget(void **state)
+{
+	struct fixture *f = *state;
+	bool stop = true;
+	struct cfi_budget b = CFI_BUDGET_DEFAULT;
+	struct eh_layout l;
+	struct cfi_table t;
+	uint8_t *image;
+	size_t len;
+
+	image = unit_read_file(CFI_RULES, &len);
+	eh_layout_read(CFI_RULES, image, &l);
+	free(image);
+	b.max_cfi_bytes = l.eh_size;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), 0);
+	assert_same_rows(&t, &f->t);
+	cfi_table__free(&t);
+	b.max_cfi_bytes = l.eh_size - 1;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -EFBIG);
+	b = CFI_BUDGET_DEFAULT;
+	b.max_rows = 8;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -E2BIG);
+	b = CFI_BUDGET_DEFAULT;
+	b.max_cpu_ns = 1;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -ETIME);
+	b = CFI_BUDGET_DEFAULT;
+	b.stop = &stop;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -ECANCELED);
+	stop = false;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), 0);
+	assert_same_rows(&t, &f->t);
+	cfi_table__free(&t);
+}
+
+/*
+ * A rule naming DWARF register 268000000 is refused where it comes (its FDE
+ * UNSUPPORTED from there, counted); the FDE after it is whole.
+ */
+static void test_huge_register(void **state)
+{
+	struct rule_dict *dict = rule_dict__new();
+	struct elf_view v;
+	struct cfi_table t;
+
+	(void)state;
+	assert_non_null(dict);
+	view_open(&v, HUGE_REGISTER);
+	assert_int_equal(build(HUGE_REGISTER, NULL, dict, &t), 0);
+	assert_int_equal(t.refused_fdes, 1);
+	assert_int_equal(t.fdes, 2);
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "huge")), SP(8), "huge");
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "huge_1")), UNSUPPORTED, "huge_1");
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "plain")), SP(8), "plain");
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "plain_1")), SP(16), "plain_1");
+	cfi_table__free(&t);
+	view_close(&v);
+	rule_dict__free(dict);
+}
+
 #define FIXTURE_TEST(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
 
 int main(void)
@@ -1155,6 +1234,8 @@ int main(void)
 	    FIXTURE_TEST(test_truncated_eh_frame),
 	    FIXTURE_TEST(test_damaged_entries),
 	    FIXTURE_TEST(test_random_damage),
+	    FIXTURE_TEST(test_budget),
+	    cmocka_unit_test(test_huge_register),
 	    cmocka_unit_test(test_libc),
 	    cmocka_unit_test(test_python),
 	};

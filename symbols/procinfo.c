@@ -193,6 +193,27 @@ int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *s
 	return proc_status__parse(buf, (size_t)n, pid, st);
 }
 
+bool proc_creds__equal(const struct proc_creds *a, const struct proc_creds *b)
+{
+	return a->uid == b->uid && a->gid == b->gid && a->n_groups == b->n_groups &&
+	       !memcmp(a->groups, b->groups, a->n_groups * sizeof(a->groups[0]));
+}
+
+const struct proc_creds *proc_creds_memo__get(struct proc_creds_memo *m, const char *proc_root,
+					      uint32_t pid)
+{
+	struct proc_status st;
+
+	if (!m->state) {
+		m->state = proc_info__status(proc_root, pid, &st);
+		if (!m->state) {
+			m->creds = st.creds;
+			m->state = 1;
+		}
+	}
+	return m->state == 1 ? &m->creds : NULL;
+}
+
 bool proc_info__exited(int32_t tgid)
 {
 	return tgid > 0 && kill((pid_t)tgid, 0) && errno == ESRCH;

@@ -55,6 +55,32 @@ int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_s
 int proc_info__start_time(const char *proc_root, uint32_t pid, uint64_t *start);
 int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *st);
 
+/* proc_creds__equal() is true when @a and @b are the same credentials, groups included. */
+bool proc_creds__equal(const struct proc_creds *a, const struct proc_creds *b);
+
+/*
+ * A process's credentials, read from /proc when first asked for
+ * (proc_creds_memo__get()). All zeros is one not read yet.
+ */
+struct proc_creds_memo {
+	struct proc_creds creds;
+	int state; /* 0: not read yet; 1: read; -errno: could not be */
+};
+
+/* proc_creds_memo__reset() forgets what @m read: the next get reads again. */
+static inline void proc_creds_memo__reset(struct proc_creds_memo *m)
+{
+	m->state = 0;
+}
+
+/*
+ * proc_creds_memo__get() returns the credentials of process @pid
+ * ("@proc_root/@pid/status"), read into @m the first time (after a reset),
+ * or NULL when they could not be read (the process is gone).
+ */
+const struct proc_creds *proc_creds_memo__get(struct proc_creds_memo *m, const char *proc_root,
+					      uint32_t pid);
+
 /*
  * proc_info__exists() is true when "@proc_root/@pid" exists: a process (or
  * a thread) with that id runs. The command line's -p and the screen's p

@@ -65,6 +65,7 @@ struct proc_entry {
 	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
 	struct proc_maps maps;
 	struct perf_map_slot perf_map;
+	struct proc_creds_memo creds; /* read when a file it maps is not everyone's to read */
 	int pidfd; /* the process whose start time is start_time, or -1 (see symbolizer__check_start()) */
 };
 
@@ -118,10 +119,15 @@ static size_t proc_entry__bytes(const struct proc_entry *p)
 	return n;
 }
 
-/* What @p says about its addresses changed: a new generation, and new accounting. */
+/*
+ * What @p says about its addresses changed: a new generation, and new
+ * accounting. Its credentials are read again when next needed (an exec
+ * may have changed them).
+ */
 static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 {
 	p->gen = ++s->gens;
+	proc_creds_memo__reset(&p->creds);
 	lru__resize(&s->proc_lru, &p->lru, proc_entry__bytes(p));
 }
 
@@ -180,6 +186,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	    .debug_root = o->debug_root ? o->debug_root : "/usr/lib/debug",
 	    .max_bytes = o->elf_cache_bytes ? o->elf_cache_bytes : ELF_CACHE_BYTES,
 	    .max_files = o->max_open_files ? o->max_open_files : default_open_files(),
+	    .wait_ns = o->elf_wait_ns,
 	};
 
 	s->proc_root = strdup(eo.proc_root);
@@ -188,6 +195,8 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	s->kallsyms_path = strdup(o->kallsyms_path ? o->kallsyms_path : "/proc/kallsyms");
 	s->modules_path = strdup(o->modules_path ? o->modules_path : "/proc/modules");
 	s->elfs = elf_cache__new(&eo);
+	if (!s->elfs)
+		return -errno;
 	s->raw_names = o->raw_names;
 	s->pass = 1;
 	s->miss_limit = (struct reload_limit){.backoff = 1, .max = MISS_BACKOFF_MAX};
@@ -195,7 +204,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	s->stale_limit = (struct reload_limit){.backoff = 1, .max = 1};
 	lru__init(&s->proc_lru);
 	perf_map_cache__init(&s->perf_maps, o->perf_map_bytes ? o->perf_map_bytes : PERF_MAP_BYTES);
-	return s->proc_root && s->kallsyms_path && s->modules_path && s->elfs ? 0 : -ENOMEM;
+	return s->proc_root && s->kallsyms_path && s->modules_path ? 0 : -ENOMEM;
 }
 
 static void *kernel_loader(void *arg)
@@ -595,7 +604,7 @@ static struct proc_entry *symbolizer__proc(struct symbolizer *s, uint32_t tgid)
 }
 
 /* Opens and holds the files @p maps executable. */
-static void symbolizer__hold_files(struct symbolizer *s, const struct proc_entry *p)
+static void symbolizer__hold_files(struct symbolizer *s, struct proc_entry *p)
 {
 	size_t i;
 
@@ -603,7 +612,7 @@ static void symbolizer__hold_files(struct symbolizer *s, const struct proc_entry
 		const struct proc_map *m = &p->maps.maps[i];
 
 		if (m->kind == MAP_FILE && (m->perms & MAP_PERM_X))
-			elf_cache__hold(s->elfs, proc_entry__tgid(p), m, s->pass);
+			elf_cache__hold(s->elfs, proc_entry__tgid(p), m, s->pass, &p->creds);
 	}
 }
 
@@ -682,12 +691,13 @@ static const char *symtab_name_at(const struct elf_symtab *tab, uint64_t off)
 	return elf_symtab__lookup(tab, vaddr, &sym_off);
 }
 
-/* Names @addr in file mapping @m: the function there, else "file+0xoffset". */
-static int symbolizer__name_in_file(struct symbolizer *s, uint32_t tgid, const struct proc_map *m,
-				    uint64_t addr, char *buf, size_t size)
+/* Names @addr in file mapping @m of @p: the function there, else "file+0xoffset". */
+static int symbolizer__name_in_file(struct symbolizer *s, struct proc_entry *p,
+				    const struct proc_map *m, uint64_t addr, char *buf, size_t size)
 {
 	uint64_t off = addr - m->start + m->pgoff;
-	const char *name = symtab_name_at(elf_cache__table(s->elfs, tgid, m, s->pass), off);
+	const char *name = symtab_name_at(
+	    elf_cache__table(s->elfs, proc_entry__tgid(p), m, s->pass, &p->creds), off);
 	char base[NAME_MAX_BYTES + 1];
 
 	if (name)
@@ -767,7 +777,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	switch (m->kind) {
 	case MAP_FILE:
-		return symbolizer__name_in_file(s, tgid, m, addr, buf, size);
+		return symbolizer__name_in_file(s, p, m, addr, buf, size);
 	case MAP_VDSO:
 		return symbolizer__name_in_vdso(s, p, m, addr, buf, size);
 	case MAP_VSYSCALL:
@@ -856,7 +866,7 @@ void symbolizer__begin_pass(struct symbolizer *s)
 	elf_cache__expire(s->elfs, s->pass, PROC_GRACE_PASSES);
 }
 
-void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
+void symbolizer__stats(struct symbolizer *s, struct symbolizer_stats *st)
 {
 	struct elf_cache_stats es;
 
@@ -868,6 +878,9 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
 	st->elf_bytes = es.bytes;
 	st->held_files = es.held_files;
 	st->no_fds = es.no_fds;
+	st->unreadable = es.unreadable;
+	st->late = es.late;
+	memcpy(st->debug_refused, es.debug_refused, sizeof(st->debug_refused));
 	st->maps_reads = s->maps_reads;
 	st->start_reads = s->start_reads;
 	st->pidfds = s->pidfds;

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbols/debuginfo.h"
+
 struct proc_maps;
 
 /* Passes a process is kept without a lookup (after it exited, its samples still drain). */
@@ -37,6 +39,7 @@ struct symbolizer_opts {
 	size_t elf_cache_bytes;	   /* symbol tables kept; 0: 512 MiB */
 	size_t perf_map_bytes;	   /* perf maps kept, all processes' together; 0: 64 MiB */
 	size_t max_open_files; /* files held open; 0: a quarter of RLIMIT_NOFILE, at most 4096 */
+	uint64_t elf_wait_ns;  /* a pass's wait for symbol tables being read; 0: 250 ms */
 };
 
 /* What a lookup could say about an address. */
@@ -87,9 +90,13 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
  * pass its start time is checked, and a reused pid starts a new snapshot.
  *
  * A function in a mapped file is named from the file's symbol table or its
- * debug file, demangled unless raw names were asked for. Unnamed frames in
- * a file become "file+0xoffset" (SYM_MODULE_OFF), where file is the base
- * name of the mapped path and offset the file offset of @ip. vDSO functions
+ * debug file (see elf_cache.h: read by a thread, looked for with the
+ * process's rights, given only to processes that may read the file),
+ * demangled unless raw names were asked for. Unnamed frames in a file
+ * become "file+0xoffset" (SYM_MODULE_OFF), where file is the base name of
+ * the mapped path and offset the file offset of @ip: so are those of a file
+ * the process may not read, and those of a file whose table is still being
+ * read when the pass's wait for it is spent (named once it is read). vDSO functions
  * are named from the process's vDSO image ("[vdso]+0xoffset" otherwise),
  * vsyscall entries "gettimeofday [vsyscall]" and so on. In executable
  * anonymous memory, the process's perf map (/tmp/perf-PID.map, read as
@@ -205,10 +212,13 @@ struct symbolizer_stats {
 	size_t perf_map_budget;	    /* ... and the most they may take */
 	uint64_t perf_map_reads;    /* perf map files read (parsed) so far */
 	uint64_t perf_maps_dropped; /* perf maps dropped to stay within the budget */
+	uint64_t unreadable;	    /* files not read for a process that may not read them */
+	uint64_t late;		    /* files whose table came later than a pass could wait */
+	uint64_t debug_refused[DEBUG_REFUSED_NR]; /* debug file candidates refused, by reason */
 };
 
 /* symbolizer__stats() fills @st with the current state of @s. */
-void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
+void symbolizer__stats(struct symbolizer *s, struct symbolizer_stats *st);
 
 /* symbolizer__free(NULL) is a no-op. */
 void symbolizer__free(struct symbolizer *s);

@@ -57,6 +57,37 @@ LIBC_READ='read(@@GLIBC_[0-9.]+)?'
 # and then while they wait for their start signal, so that they are seen.
 tables_settle() { sleep 1; }
 
+# sampling_events PID: how many cpu-clock sampling events flametop PID holds
+# open (its perf_event fds beyond the two dummy ones that watch kernel symbols).
+sampling_events() {
+	local n
+	n=$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')
+	echo $((n > 2 ? n - 2 : 0))
+}
+
+# interrupt_sampling PID SECS: once flametop PID (started here) samples (its
+# programs loaded and attached: on a busy machine that can take seconds),
+# lets it sample for SECS, sends it SIGINT and waits for it to end (killing
+# it after 10 s). Sets $took, the seconds from the SIGINT to its end, and
+# $rc, its exit status.
+interrupt_sampling() {
+	local t0 t1
+	for _ in $(seq 600); do
+		[ "$(sampling_events "$1")" -gt 0 ] && break
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	sleep "$2"
+	t0=$(date +%s.%N)
+	kill -INT "$1"
+	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	t1=$(date +%s.%N)
+	kill -KILL "$1" 2>/dev/null # still there after 10 s: it does not listen
+	wait "$1"
+	rc=$?
+	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+}
+
 # folded_sum FILE REGEX: sum of the counts of lines whose stack matches REGEX.
 folded_sum() {
 	awk -v re="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ re) s += n } END { print s + 0 }' "$1"

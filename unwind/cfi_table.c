@@ -12,7 +12,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "array.h"
 #include "unwind/cfa_program.h"
@@ -35,31 +34,18 @@ struct vrow {
 struct builder {
 	struct rule_dict *dict;
 	const struct cfi_budget *budget;
-	uint64_t cpu_deadline; /* of the thread's CPU clock; 0: none */
 	struct vrow *vrows;
 	size_t nv, vcap;
 	size_t unsupported, refused_fdes;
 	uint64_t from, to; /* the FDE being run keeps its rows in [from, to) */
 };
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* The budget's cancel and CPU time, looked at now and then (cfa_run.check). */
 static int builder__check(void *ctx)
 {
 	const struct builder *b = ctx;
 
-	if (b->budget->stop && __atomic_load_n(b->budget->stop, __ATOMIC_RELAXED))
-		return -ECANCELED;
-	if (b->cpu_deadline && thread_cpu_ns() > b->cpu_deadline)
-		return -ETIME;
-	return 0;
+	return work_budget__spent(&b->budget->time);
 }
 
 static int builder__push(struct builder *b, uint64_t vaddr, uint32_t rule)
@@ -319,9 +305,9 @@ struct cfi_entries {
 	size_t ncies, nfdes, ciecap, fdecap;
 };
 
-/* Adds the entry @e at @offset of @src to @l. Returns 0 or -ENOMEM. */
+/* Adds the entry @e at @offset of @src to @l, which takes @max_fdes FDEs. Returns 0 or -errno. */
 static int collect_one(const struct cfi_source *src, const Dwarf_CFI_Entry *e, uint64_t offset,
-		       struct cfi_entries *l)
+		       size_t max_fdes, struct cfi_entries *l)
 {
 	struct fde_entry f = { 0 };
 	const struct cfa_cie *cie;
@@ -336,6 +322,8 @@ static int collect_one(const struct cfi_source *src, const Dwarf_CFI_Entry *e, u
 	cie = cie_find(l->cies, l->ncies, e->fde.CIE_pointer);
 	if (cfa_fde__parse(cie, &e->fde, &f.fde))
 		return 0; /* malformed, or of a CIE not understood: skipped */
+	if (l->nfdes >= max_fdes)
+		return -E2BIG; /* each gives a row at least */
 	f.fde.cie = (uint32_t)(cie - l->cies);
 	if (array__grow((void **)&l->fdes, &l->fdecap, l->nfdes + 1, sizeof(*l->fdes), 1024))
 		return -ENOMEM;
@@ -362,10 +350,11 @@ static int collect(struct builder *b, const struct cfi_source *src, struct cfi_e
 		if (++seen % ENTRIES_CHECK_EVERY == 0)
 			err = builder__check(b);
 		if (!err && r == 0)
-			err = collect_one(src, &e, at, l);
+			err = collect_one(src, &e, at, b->budget->max_rows, l);
 	}
-	l->nfdes = clip_fdes(l->fdes, l->nfdes);
-	return err;
+	if (!err)
+		l->nfdes = clip_fdes(l->fdes, l->nfdes);
+	return err ? err : builder__check(b);
 }
 
 /* True for a little-endian 64-bit x86-64 file: the only one whose CFI the walk follows. */
@@ -394,8 +383,6 @@ int cfi_table__build(const struct elf_file *bin, const struct elf_file *debug,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (b.budget->max_cpu_ns)
-		b.cpu_deadline = thread_cpu_ns() + b.budget->max_cpu_ns;
 	if (!is_x86_64(elf))
 		return -ENOTSUP;
 	nsegs = exec_segments(elf, segs, MAX_SEGMENTS);

@@ -20,6 +20,7 @@
 
 #include "symbols/elffile.h"
 #include "unwind/rule_dict.h"
+#include "work_budget.h"
 #include "unwind/unwind_rule.h"
 
 struct cfi_table {
@@ -34,18 +35,15 @@ struct cfi_table {
 /* What a build may take. libLLVM-14, the largest library here: 5.6 MB of CFI, 0.95M rows. */
 #define CFI_MAX_BYTES (64UL << 20)
 #define CFI_MAX_ROWS (4UL << 20)
-#define CFI_MAX_CPU_NS (1000ull * 1000000)
 
 struct cfi_budget {
-	size_t max_cfi_bytes; /* the CFI section's bytes (once decompressed): past them, -EFBIG */
-	size_t max_rows;      /* rows made (before merging): past them, -E2BIG */
-	uint64_t max_cpu_ns;  /* the building thread's CPU time: past it, -ETIME; 0: no limit */
-	const bool *stop;     /* turns true (read atomically): -ECANCELED; NULL: never */
+	size_t max_cfi_bytes;	 /* the CFI section's bytes (once decompressed): past them, -EFBIG */
+	size_t max_rows;	 /* rows made (before merging), and FDEs: past them, -E2BIG */
+	struct work_budget time; /* a cancel (-ECANCELED) and a CPU deadline (-ETIME) */
 };
 
 #define CFI_BUDGET_DEFAULT                                                                         \
-	((struct cfi_budget){ .max_cfi_bytes = CFI_MAX_BYTES, .max_rows = CFI_MAX_ROWS,           \
-			      .max_cpu_ns = CFI_MAX_CPU_NS })
+	((struct cfi_budget){ .max_cfi_bytes = CFI_MAX_BYTES, .max_rows = CFI_MAX_ROWS })
 
 /*
  * cfi_table__build() reads the CFI of x86-64 ELF file @bin: its .eh_frame,

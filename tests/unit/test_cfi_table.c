@@ -1173,10 +1173,10 @@ static void test_budget(void **state)
 	b.max_rows = 8;
 	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -E2BIG);
 	b = CFI_BUDGET_DEFAULT;
-	b.max_cpu_ns = 1;
+	b.time = work_budget__of(NULL, 1);
 	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -ETIME);
 	b = CFI_BUDGET_DEFAULT;
-	b.stop = &stop;
+	b.time.stop = &stop;
 	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -ECANCELED);
 	stop = false;
 	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), 0);

@@ -87,6 +87,7 @@ static void build_fixtures(void)
 static struct symbolizer *new_symbolizer(const char *proc_root)
 {
 	struct symbolizer_opts opts = {
+	    .elf_wait_ns = UNIT_ELF_WAIT_NS,
 	    .kallsyms_path = KALLSYMS,
 	    .modules_path = MODULES,
 	    .proc_root = proc_root,
@@ -626,7 +627,7 @@ static void test_generation_follows_maps(void **state)
 static void test_kernel_reload_on_miss(void **state)
 {
 	char path[600];
-	struct symbolizer_opts opts = {.modules_path = MODULES};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS, .modules_path = MODULES};
 	struct symbolizer_stats st;
 	struct symbolizer *s;
 	uint64_t gen;
@@ -671,7 +672,7 @@ static void test_kernel_reload_on_miss(void **state)
 
 static void test_kernel_bpf_programs_checked_again(void **state)
 {
-	struct symbolizer_opts opts = {.modules_path = MODULES};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS, .modules_path = MODULES};
 	struct symbolizer_stats st;
 	struct symbolizer *s;
 	char path[600];
@@ -904,7 +905,8 @@ static void test_note_start_time_tells_pids_apart(void **state)
 
 static void test_open_files_capped(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .max_open_files = 2};
+	struct symbolizer_opts opts = {
+	    .elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS, .max_open_files = 2};
 	struct symbolizer *s = symbolizer__new(&opts);
 	struct symbolizer_stats st;
 
@@ -956,7 +958,8 @@ static void test_out_of_fds_counted(void **state)
 
 static void test_tables_bounded_by_bytes(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .elf_cache_bytes = 1};
+	struct symbolizer_opts opts = {
+	    .elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS, .elf_cache_bytes = 1};
 	struct symbolizer *s = symbolizer__new(&opts);
 	uint64_t own = (uint64_t)(uintptr_t)&symbolizer_test_target, b;
 	struct symbolizer_stats st;
@@ -1002,7 +1005,8 @@ static void test_kernel_names_through_facade(void **state)
 
 static void test_kernel_hidden(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = FIXTURES "/kallsyms_hidden.txt"};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = FIXTURES "/kallsyms_hidden.txt"};
 	struct symbolizer *s = symbolizer__new(&opts);
 
 	(void)state;
@@ -1015,8 +1019,10 @@ static void test_kernel_hidden(void **state)
 /* With defer_kernel, the table is read by symbolizer__load_kernel() or at the first lookup. */
 static void test_kernel_table_deferred(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .defer_kernel = true};
-	struct symbolizer_opts missing = {.kallsyms_path = FIXTURES "/no-such-kallsyms",
+	struct symbolizer_opts opts = {
+	    .elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS, .defer_kernel = true};
+	struct symbolizer_opts missing = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+					  .kallsyms_path = FIXTURES "/no-such-kallsyms",
 					  .defer_kernel = true};
 	struct symbolizer *s = symbolizer__new(&opts), *m = symbolizer__new(&missing);
 
@@ -1064,7 +1070,8 @@ static void test_buffer_sizes(void **state)
 
 static void test_new_fails_without_kallsyms(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = FIXTURES "/no-such-kallsyms-file"};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = FIXTURES "/no-such-kallsyms-file"};
 
 	(void)state;
 	errno = 0;

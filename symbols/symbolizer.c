@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "symbols/demangle.h"
@@ -39,7 +40,8 @@
 #define OPEN_FILES_MAX 4096
 #define MISS_BACKOFF_MAX 64 /* passes between reloads for misses that find nothing new */
 #define BPF_BACKOFF_MAX 4   /* without a ksym_watch: between reloads for BPF programs */
-#define MAPS_BACKOFF_MAX 8  /* passes between maps re-reads for misses that find nothing new */
+#define MAPS_BACKOFF_MAX 64 /* passes between maps re-reads that find nothing new */
+#define REREAD_PASS_NS (50 * 1000000ull) /* maps re-reading a pass may start within */
 #define VSYSCALL_ENTRY_BYTES 1024
 
 /* Room for "name [module]" and "file+0xoffset" built from capped parts. */
@@ -59,10 +61,12 @@ struct proc_entry {
 	uint64_t start_time;	/* field 22 of /proc/PID/stat; 0 when unknown */
 	uint64_t gen;		/* changes whenever names may change */
 	uint64_t read_pass;	/* the pass of the last maps read */
+	struct proc_vm vm;	/* the sizes of its mappings when last asked before a read ... */
+	bool vm_known;		/* ... once they were */
 	uint64_t checked_pass;	/* the pass of the last start-time check */
 	uint64_t used_pass;	/* the pass of the last lookup or note */
 	uint64_t vdso_key;	/* the vDSO image in the elf_cache; 0: not known yet */
-	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
+	struct reload_limit maps_limit; /* re-reads of the maps that may find nothing new */
 	struct proc_maps maps;
 	struct perf_map_slot perf_map;
 	struct proc_creds_memo creds; /* read when a file it maps is not everyone's to read */
@@ -96,6 +100,7 @@ struct symbolizer {
 	struct elf_cache *elfs;
 	struct perf_map_cache perf_maps;
 	uint64_t maps_reads, start_reads;
+	uint64_t reread_ns; /* spent re-reading maps in this pass */
 	size_t pidfds, max_pidfds; /* held by entries, and the most they may hold */
 	long user_hz; /* the clock ticks of /proc/PID/stat's start time */
 };
@@ -135,6 +140,7 @@ static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 static void proc_entry__clear(struct symbolizer *s, struct proc_entry *p)
 {
 	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
+	p->vm_known = false;
 	proc_maps__free(&p->maps);
 	perf_map_cache__clear(&s->perf_maps, &p->perf_map);
 	p->vdso_key = 0;
@@ -616,6 +622,51 @@ static void symbolizer__hold_files(struct symbolizer *s, struct proc_entry *p)
 	}
 }
 
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Reads @p's maps again if they may have changed, said by a note (@noted:
+ * a young process, or a walk that met code outside them) or a miss. The
+ * sizes of its mappings (/proc/PID/status, a small read) say whether they
+ * changed: when they did, the maps are read, after a note even in a pass
+ * that read them already (a young process maps its libraries); when they
+ * did not, only MAPS_BACKOFF_MAX passes after the last read (a mapping
+ * replaced by one of the same size). Where the sizes can't be had (a copy
+ * of /proc), once per pass at most and then every 2, 4 ... MAPS_BACKOFF_MAX
+ * passes while re-reads find the same maps. Re-reads stop for the rest of
+ * a pass once they took REREAD_PASS_NS in it: a process of 30,000 mappings
+ * whose walks keep leaving them costs a read a minute, not five a second.
+ */
+static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool noted)
+{
+	bool fresh = p->read_pass != s->pass, have, known, changed;
+	uint64_t gen = p->gen, t0;
+	struct proc_status st;
+
+	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
+		return;
+	have = !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	known = have && p->vm_known;
+	changed = known && !proc_vm__equal(&st.vm, &p->vm);
+	if (known && !changed && s->pass < p->read_pass + MAPS_BACKOFF_MAX)
+		return;
+	if (!known && (!fresh || s->pass < p->maps_limit.next_pass))
+		return;
+	p->vm_known = have; /* the sizes before the read: a change during it shows next time */
+	if (have)
+		p->vm = st.vm;
+	t0 = monotonic_ns();
+	symbolizer__read_maps(s, p);
+	s->reread_ns += monotonic_ns() - t0;
+	reload_limit__count(&p->maps_limit, s->pass, p->gen != gen);
+}
+
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 			     uint64_t start_boottime)
 {
@@ -625,7 +676,7 @@ int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 	if (!p)
 		p = symbolizer__new_proc(s, tgid, start);
 	else if (!symbolizer__check_start(s, p, start) && starting)
-		symbolizer__read_maps(s, p);
+		symbolizer__reread(s, p, true);
 	if (!p)
 		return -ENOMEM;
 	symbolizer__touch(s, p);
@@ -656,21 +707,19 @@ uint64_t symbolizer__kernel_gen(struct symbolizer *s)
 }
 
 /*
- * The mapping of @p holding @addr. A miss re-reads the maps, at most once
- * per pass, and every 2, 4, ... 8 passes while re-reads find the same maps:
- * a stack walked through code without frame pointers (Debian's libc) ends in
- * addresses no mapping holds, and would have the maps read every drain.
+ * The mapping of @p holding @addr. A miss may re-read the maps
+ * (symbolizer__reread()): a stack walked through code without frame
+ * pointers (Debian's libc) ends in addresses no mapping holds, and would
+ * have the maps read every drain.
  */
 static const struct proc_map *symbolizer__find_map(struct symbolizer *s, struct proc_entry *p,
 						   uint64_t addr)
 {
 	const struct proc_map *m = proc_maps__find(&p->maps, addr);
-	uint64_t gen = p->gen;
 
-	if (m || p->read_pass == s->pass || s->pass < p->maps_limit.next_pass)
+	if (m)
 		return m;
-	symbolizer__read_maps(s, p);
-	reload_limit__count(&p->maps_limit, s->pass, p->gen != gen);
+	symbolizer__reread(s, p, false);
 	return proc_maps__find(&p->maps, addr);
 }
 
@@ -854,6 +903,7 @@ void symbolizer__begin_pass(struct symbolizer *s)
 	struct lru_node *old;
 
 	s->pass++;
+	s->reread_ns = 0;
 	while ((old = lru__oldest(&s->proc_lru)) != NULL &&
 	       proc_entry__of(old)->used_pass + PROC_GRACE_PASSES < s->pass) {
 		struct proc_entry *p = proc_entry__of(old);

@@ -83,10 +83,13 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 
 /*
  * symbolizer__user() names address @ip in process @tgid, as above. The
- * process's maps are read the first time @tgid is seen, and read again at
- * most once per pass when @ip falls outside every known mapping, backing off
- * to every 2, 4 and 8 passes while re-reads find the same maps (a failed
- * re-read keeps the old snapshot: the process may have exited). Once per
+ * process's maps are read the first time @tgid is seen, and read again
+ * when @ip falls outside every known mapping, at most once per pass and
+ * only when they may have changed: when the sizes of its mappings
+ * (/proc/PID/status) did, else 64 passes after the last read (where those
+ * sizes can't be had, every 2, 4 ... 64 passes while re-reads find the same
+ * maps). A pass starts no more re-reads once they took 50 ms in it. A failed
+ * re-read keeps the old snapshot: the process may have exited. Once per
  * pass its start time is checked, and a reused pid starts a new snapshot.
  *
  * A function in a mapped file is named from the file's symbol table or its
@@ -135,9 +138,11 @@ int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
  * unknown: /proc is asked), is running now. Its maps are read at once when
  * it is new to @s, or was replaced (its pid reused), or @starting says that
  * its maps may have changed since (it is still young and mapping its
- * libraries); the files it maps executable are opened and held, so that its
- * frames can still be named after it exits. Returns 0, -ENOENT when the
- * process is already gone (unread), or -ENOMEM.
+ * libraries, or a walk met code outside them) and the sizes of its mappings
+ * say they did (else as symbolizer__user() re-reads them); the files it maps
+ * executable are opened and held, so that its frames can still be named
+ * after it exits. Returns 0, -ENOENT when the process is already gone
+ * (unread), or -ENOMEM.
  */
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 			     uint64_t start_boottime);

@@ -92,7 +92,11 @@ struct segment {
 	uint64_t vaddr, offset, filesz;
 };
 
-/* The executable PT_LOAD segments of @elf, at most @max. */
+/*
+ * The executable PT_LOAD segments of @elf, at most @max: the bytes of each
+ * that are both in the file and loaded, where their file offsets fit the
+ * rows' 32 bits.
+ */
 static size_t exec_segments(Elf *elf, struct segment *segs, size_t max)
 {
 	size_t phnum, n = 0;
@@ -100,11 +104,14 @@ static size_t exec_segments(Elf *elf, struct segment *segs, size_t max)
 	if (elf_getphdrnum(elf, &phnum))
 		return 0;
 	for (size_t i = 0; i < phnum && n < max; i++) {
+		uint64_t size;
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
-		    ph.p_filesz)
-			segs[n++] = (struct segment){ ph.p_vaddr, ph.p_offset, ph.p_filesz };
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		size = ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz;
+		if (size && ph.p_offset < UINT32_MAX && ph.p_vaddr + size > ph.p_vaddr)
+			segs[n++] = (struct segment){ ph.p_vaddr, ph.p_offset, size };
 	}
 	return n;
 }
@@ -154,8 +161,11 @@ static int builder__finish(struct builder *b, struct segment *segs, size_t nsegs
 				err = rows_push(&rows, &n, &cap,
 						v->vaddr - segs[s].vaddr + segs[s].offset, v->rule);
 		}
-		if (!err && n > before)
-			err = rows_push(&rows, &n, &cap, segs[s].offset + segs[s].filesz,
+		if (!err && n > before) /* the last offset a row can have, for a segment past it */
+			err = rows_push(&rows, &n, &cap,
+					segs[s].offset + segs[s].filesz < UINT32_MAX
+						? segs[s].offset + segs[s].filesz
+						: UINT32_MAX,
 					UNWIND_RULE_ID_NONE);
 	}
 	if (err) {

@@ -807,6 +807,61 @@ static void eh_set_size(uint8_t *image, const struct eh_layout *l, uint64_t size
 	eh_shdr_put(image, l, &sh);
 }
 
+/* Makes the executable PT_LOAD segment of @image say it has @filesz bytes in the file. */
+static void set_exec_filesz(uint8_t *image, uint64_t filesz)
+{
+	Elf64_Ehdr eh;
+	int patched = 0;
+
+	memcpy(&eh, image, sizeof(eh));
+	for (int i = 0; i < eh.e_phnum; i++) {
+		size_t at = eh.e_phoff + (size_t)i * eh.e_phentsize;
+		Elf64_Phdr ph;
+
+		memcpy(&ph, image + at, sizeof(ph));
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		ph.p_filesz = filesz;
+		memcpy(image + at, &ph, sizeof(ph));
+		patched++;
+	}
+	assert_int_equal(patched, 1);
+}
+
+/*
+ * What the fuzzer found: an executable segment that claims more bytes in
+ * the file than it loads, past 4 GiB of offsets, and an FDE (in
+ * .debug_frame, whose ranges are 8 bytes) that covers 2^59 bytes. The rows
+ * end where the segment's loaded bytes do, with a NONE row, as every table
+ * does (build_image() checks): no rule holds past them.
+ */
+static void test_segment_past_4g(void **state)
+{
+	struct fixture *f = *state;
+	struct elf_view v;
+	struct cfi_table t;
+	GElf_Shdr sh;
+	uint8_t *image;
+	uint64_t range = 1ull << 59;
+	size_t len, at;
+
+	view_open(&v, CFI_DEBUG_FRAME);
+	assert_non_null(view_section(&v, ".debug_frame", &sh));
+	view_close(&v);
+	image = unit_read_file(CFI_DEBUG_FRAME, &len);
+	/* The first FDE: after the CIE (id 0xffffffff), its length, CIE pointer, location. */
+	at = sh.sh_offset;
+	assert_int_equal(le32(image + at + 4), 0xffffffff);
+	at += 4 + le32(image + at);
+	assert_int_not_equal(le32(image + at + 4), 0xffffffff);
+	memcpy(image + at + 16, &range, sizeof(range));
+	set_exec_filesz(image, 0xffffff0d);
+	assert_int_equal(build_image(image, len, f->dict, &t), 0);
+	assert_true(t.rows[t.n - 1].off < 0x2000); /* the segment loads 0xf2 bytes from 0x1000 */
+	cfi_table__free(&t);
+	free(image);
+}
+
 /* LLVM's linkers give .eh_frame the type SHT_X86_64_UNWIND: the same table comes of it. */
 static void test_eh_frame_typed_unwind(void **state)
 {
@@ -1231,6 +1286,7 @@ int main(void)
 	    cmocka_unit_test(test_no_cfi),
 	    cmocka_unit_test(test_not_x86_64),
 	    FIXTURE_TEST(test_eh_frame_typed_unwind),
+	    FIXTURE_TEST(test_segment_past_4g),
 	    FIXTURE_TEST(test_truncated_eh_frame),
 	    FIXTURE_TEST(test_damaged_entries),
 	    FIXTURE_TEST(test_random_damage),

@@ -423,7 +423,8 @@ static struct tab *file_tab(struct unwinder *u, struct proc *p, const struct pro
 		return NULL;
 	f->used_pass = u->pass;
 	lru__touch(&u->file_lru, &f->lru);
-	creds = proc_creds_memo__get(&p->creds, u->proc_root, tgid);
+	/* Credentials read (from /proc) only for a file not every user may read, or a new table. */
+	creds = f->access.to_all ? NULL : proc_creds_memo__get(&p->creds, u->proc_root, tgid);
 	if (!mapped_file__may_read(&f->access, u->proc_root, tgid, m, creds)) {
 		u->st.unreadable += !f->refused;
 		f->refused = true;
@@ -431,7 +432,8 @@ static struct tab *file_tab(struct unwinder *u, struct proc *p, const struct pro
 			close(fd);
 		return NULL;
 	}
-	if (!f->tab && !file_attach(u, f, fd, tgid, m, creds))
+	if (!f->tab && !file_attach(u, f, fd, tgid, m,
+				    proc_creds_memo__get(&p->creds, u->proc_root, tgid)))
 		return NULL;
 	return f->tab;
 }

@@ -294,9 +294,14 @@ static int elf_cache__open(struct elf_cache *c, uint32_t tgid, const struct proc
 static bool elf_cache__may(struct elf_cache *c, struct elf_entry *e, uint32_t tgid,
 			   const struct proc_map *m, struct proc_creds_memo *creds)
 {
-	const struct proc_creds *who = proc_creds_memo__get(creds, c->proc_root, tgid);
-	bool may = mapped_file__may_read(&e->access, c->proc_root, tgid, m, who) &&
-		   (!e->debug_private || (who && proc_creds__equal(who, &e->reader)));
+	const struct proc_creds *who;
+	bool may;
+
+	if (e->access.to_all && !e->debug_private)
+		return true; /* no credentials to read from /proc */
+	who = proc_creds_memo__get(creds, c->proc_root, tgid);
+	may = mapped_file__may_read(&e->access, c->proc_root, tgid, m, who) &&
+	      (!e->debug_private || (who && proc_creds__equal(who, &e->reader)));
 
 	if (!may && !e->refused) {
 		e->refused = true;

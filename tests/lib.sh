@@ -65,27 +65,38 @@ sampling_events() {
 	echo $((n > 2 ? n - 2 : 0))
 }
 
-# interrupt_sampling PID SECS: once flametop PID (started here) samples (its
-# programs loaded and attached: on a busy machine that can take seconds),
+# wait_sampling PID: until flametop PID samples (its programs loaded and
+# attached: on a busy machine that can take seconds), or has ended (60 s at
+# most).
+wait_sampling() {
+	for _ in $(seq 600); do
+		[ "$(sampling_events "$1")" -gt 0 ] && return
+		kill -0 "$1" 2>/dev/null || return
+		sleep 0.1
+	done
+}
+
+# end_of PID SECS: waits for flametop PID (started here) to end, killing it
+# after SECS. Sets $rc, its exit status.
+end_of() {
+	for _ in $(seq $(($2 * 10))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$1" 2>/dev/null # still there: it does not listen
+	wait "$1"
+	rc=$?
+}
+
+# interrupt_sampling PID SECS: once flametop PID (started here) samples,
 # lets it sample for SECS, sends it SIGINT and waits for it to end (killing
 # it after 10 s). Sets $took, the seconds from the SIGINT to its end, and
 # $rc, its exit status.
 interrupt_sampling() {
-	local t0 t1
-	for _ in $(seq 600); do
-		[ "$(sampling_events "$1")" -gt 0 ] && break
-		kill -0 "$1" 2>/dev/null || break
-		sleep 0.1
-	done
+	local t0
+	wait_sampling "$1"
 	sleep "$2"
 	t0=$(date +%s.%N)
 	kill -INT "$1"
-	for _ in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-	t1=$(date +%s.%N)
-	kill -KILL "$1" 2>/dev/null # still there after 10 s: it does not listen
-	wait "$1"
-	rc=$?
-	took=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+	end_of "$1" 10
+	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 }
 
 # folded_sum FILE REGEX: sum of the counts of lines whose stack matches REGEX.

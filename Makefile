@@ -188,12 +188,14 @@ $(BUILD)/tests/asan/%: tests/unit/%.c $(ASAN_OBJS) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
-# Hand-made CFI for the unwind table tests (tests/fixtures/*.S): shared objects
+# Hand-made CFI for the unwind table tests (tests/fixtures/*.S; cfa_ops.S the instructions
+# cfi_rules.S does not write, compared with libdw's answers): shared objects
 # whose text is linked at 0x401000 but lies at file offset 0x1000, so that a
 # table keyed by address instead of file offset shows; the same CFI in
 # .debug_frame only; that file stripped, and its separate debug file.
 UNWIND_FIXTURES := $(addprefix $(BUILD)/fixtures/,cfi_rules.so cfi_rules_debug_frame.so \
-	cfi_rules_stripped.so cfi_rules_debug_frame.debug no_cfi.so)
+	cfi_rules_stripped.so cfi_rules_debug_frame.debug no_cfi.so cfa_ops.so \
+	huge_register.so)
 FIXTURE_LDFLAGS := -shared -nostdlib -Wl,--eh-frame-hdr -Wl,-Ttext-segment=0x400000
 
 $(BUILD)/fixtures/%.so: tests/fixtures/%.S
@@ -211,6 +213,7 @@ $(BUILD)/fixtures/%.debug: $(BUILD)/fixtures/%.so
 	objcopy --only-keep-debug $< $@
 
 $(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTURES)
+$(BUILD)/tests/test_cfa_program $(BUILD)/tests/asan/test_cfa_program: $(UNWIND_FIXTURES)
 
 # Test workloads are built as users build their programs: -O2 -g, without
 # frame pointers, calling libc's functions. tests/workloads/frames.h keeps

@@ -882,7 +882,7 @@ int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
 int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
 			    struct sym_origin *out)
 {
-	const struct proc_entry *p = (const struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
 	uint64_t addr = lookup_addr(ip, is_return), vaddr, sym_off;
 	const struct proc_map *m = p ? proc_maps__find(&p->maps, addr) : NULL;
 	const struct elf_symtab *tab;
@@ -891,7 +891,7 @@ int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
 
 	if (!m || m->kind != MAP_FILE)
 		return -ENOENT;
-	tab = elf_cache__table(s->elfs, tgid, m, s->pass);
+	tab = elf_cache__table(s->elfs, tgid, m, s->pass, &p->creds);
 	if (!tab || elf_symtab__file_to_vaddr(tab, addr - m->start + m->pgoff, &vaddr) ||
 	    !elf_symtab__lookup(tab, vaddr, &sym_off))
 		return -ENOENT;

@@ -83,6 +83,8 @@ check "--mode offcpu --svg: the search's Matched line is a time ($(grep -o 'Matc
 # kernel frames, its ustack the user frames, the comm the process), every
 # count kept; never processes named ", comm]:".
 if command -v bpftrace >/dev/null; then
+	# cpu_split again: the first one's 30 s may be over on a slow machine.
+	start_bg "$WORKLOADS/cpu_split" 30
 	start_bg "$WORKLOADS/syscall_loop" 30
 	timeout 60 bpftrace -e 'profile:hz:99 { @[kstack, ustack, comm] = count(); }
 		interval:s:1 { exit(); }' >"$TEST_TMP/bpftrace.txt" 2>"$TEST_TMP/bpftrace.err"

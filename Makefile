@@ -66,7 +66,7 @@ HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all deps test-deps run test static bench soak screenshots clean build-all build-tests \
+.PHONY: all deps test-deps run test static bench soak screenshots docs clean build-all build-tests \
 	install
 
 # $(call AS_ROOT,why): sets as_root to how a recipe runs a command as root:
@@ -242,6 +242,10 @@ soak: test-deps
 screenshots: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/screenshots.sh
+
+# The README's lists of flags and keys, from --help (tests/integration/docs.sh checks them).
+docs: flametop
+	@bash tests/docs.sh
 
 clean:
 	rm -rf $(BUILD) flametop

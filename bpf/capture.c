@@ -1495,6 +1495,21 @@ uint64_t capture_stats__lost(const struct capture_stats *st)
 	       st->slot[STAT_LOST_WAITS_FULL] + st->undrained;
 }
 
+void capture_stats__since(struct capture_stats *out, const struct capture_stats *now,
+			  const struct capture_stats *mark)
+{
+	for (int slot = 0; slot < STAT_NR; slot++)
+		out->slot[slot] = now->slot[slot] - mark->slot[slot];
+	out->undrained = now->undrained - mark->undrained;
+}
+
+void capture_stats__add(struct capture_stats *sum, const struct capture_stats *more)
+{
+	for (int slot = 0; slot < STAT_NR; slot++)
+		sum->slot[slot] += more->slot[slot];
+	sum->undrained += more->undrained;
+}
+
 void capture__stats(const struct capture *cap, struct capture_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));

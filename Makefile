@@ -43,7 +43,7 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
 # no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
 # strace, to see which system calls flametop makes (tests/integration/processes.sh).
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace bpftrace
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))

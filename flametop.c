@@ -291,8 +291,10 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
 /*
  * The summary of a batch run, on stderr: one line of what was counted in
  * window @w, never more than the rate allows in its time (one part per
- * function above), one of how user stacks were walked, and one of what
- * kept frames from being named, when something did.
+ * function above); in off-CPU mode one of the waits' states; in off-CPU and
+ * read mode one of the walks a thread's memo gave, and how many were
+ * checked; one of how user stacks were walked, and one of what kept frames
+ * from being named, when something did.
  */
 static void print_summary(struct live *live, const struct profile *prof,
 			  const struct run_window *w, const struct options *o, long lines)
@@ -310,7 +312,11 @@ static void print_summary(struct live *live, const struct profile *prof,
 			profile__folded(prof), o->max_stacks);
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (o->mode == CAPTURE_OFFCPU) {
-		live__offcpu_text(&st, true, buf, sizeof(buf));
+		live__offcpu_text(&st, buf, sizeof(buf));
+		fprintf(stderr, "flametop: %s\n", buf);
+	}
+	if (o->mode != CAPTURE_SAMPLE) {
+		live__memo_text(&st, buf, sizeof(buf));
 		fprintf(stderr, "flametop: %s\n", buf);
 	}
 	if (!o->kernel_only) {

@@ -782,7 +782,7 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	cap->at_drain = h->at_drain ? h->at_drain(cap->skel) : NULL;
 	cap->skel->rodata->self_tgid = getpid();
 	cap->skel->rodata->min_block_ns = cap->opts->min_block_ns;
-	cap->skel->rodata->memo_walks = cap->mode == CAPTURE_OFFCPU;
+	cap->skel->rodata->memo_walks = cap->mode == CAPTURE_OFFCPU || cap->mode == CAPTURE_READ;
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
 	cap->skel->rodata->half_slots = cap->count_entries;

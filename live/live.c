@@ -342,7 +342,7 @@ void live__walks_text(const struct live *l, const struct capture_stats *st, bool
 	textbuf__end_list(&t, ")");
 }
 
-void live__offcpu_text(const struct capture_stats *st, bool memo, char *buf, size_t size)
+void live__offcpu_text(const struct capture_stats *st, char *buf, size_t size)
 {
 	static const char *const names[OFFCPU_STATE_NR] = {
 		[OFFCPU_PREEMPTED] = "preempted",
@@ -366,12 +366,26 @@ void live__offcpu_text(const struct capture_stats *st, bool memo, char *buf, siz
 	}
 	if (shorter)
 		textbuf__add(&t, "; %" PRIu64 " waits under --min-block dropped", shorter);
-	if (memo && st->slot[STAT_KMEMO])
-		textbuf__add(&t,
-			     "; %" PRIu64 " kernel stacks as the thread's last walk found them"
-			     " (%" PRIu64 " walked again to check: %" PRIu64 " differed)",
-			     st->slot[STAT_KMEMO], st->slot[STAT_KMEMO_AUDIT],
-			     st->slot[STAT_KMEMO_STALE]);
+}
+
+void live__memo_text(const struct capture_stats *st, char *buf, size_t size)
+{
+	static const struct {
+		const char *side;
+		int slot;
+	} memo[] = { { "kernel", STAT_KMEMO }, { "user", STAT_UMEMO } };
+	struct textbuf t;
+
+	textbuf__start(&t, buf, size);
+	textbuf__list(&t, "walks reused: ");
+	for (size_t i = 0; i < sizeof(memo) / sizeof(memo[0]); i++) {
+		const uint64_t *n = st->slot + memo[i].slot; /* uses, checks, differences */
+
+		textbuf__item(&t,
+			      "%" PRIu64 " %s stacks as the thread's last walk found them (%" PRIu64
+			      " walked again to check: %" PRIu64 " differed)",
+			      n[0], memo[i].side, n[1], n[2]);
+	}
 }
 
 void live__symbols_text(const struct live *l, char *buf, size_t size)

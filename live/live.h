@@ -127,9 +127,18 @@ void live__walks_text(const struct live *l, const struct capture_stats *st, bool
  * live__offcpu_text() writes into @buf how long the waits counted in @st
  * lasted and in which states, e.g. "off-CPU 12.345 s: 70% sleeping, 28%
  * uninterruptible (disk), 2% preempted; 3 waits under --min-block
- * dropped"; with @memo, how many kernel walks were reused and checked too.
+ * dropped".
  */
-void live__offcpu_text(const struct capture_stats *st, bool memo, char *buf, size_t size);
+void live__offcpu_text(const struct capture_stats *st, char *buf, size_t size);
+
+/*
+ * live__memo_text() writes into @buf how many stacks counted in @st were a
+ * thread's last walk used again (off-CPU and read mode keep them), and how
+ * many of those were walked again to check and found another stack: "walks
+ * reused: 565012 kernel stacks as the thread's last walk found them (3005
+ * walked again to check: 0 differed), 1234 user stacks ...".
+ */
+void live__memo_text(const struct capture_stats *st, char *buf, size_t size);
 
 /*
  * live__symbols_text() writes into @buf what kept frames from being named

@@ -288,7 +288,7 @@ static void window_figures(struct app *a, enum profile_window w, const struct ca
 	hw->walks = a->walks[w];
 	hw->offcpu = NULL;
 	if (a->mode == CAPTURE_OFFCPU) {
-		live__offcpu_text(st, false, a->offcpu[w], sizeof(a->offcpu[w]));
+		live__offcpu_text(st, a->offcpu[w], sizeof(a->offcpu[w]));
 		hw->offcpu = a->offcpu[w];
 	}
 }

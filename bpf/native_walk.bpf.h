@@ -480,10 +480,11 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 
 /*
  * The stack words a table walk read, in order: with the registers it
- * started from, they decide its result (off-CPU mode's walk memo checks
- * them). Past WALK_READS reads only the count goes on.
+ * started from, they decide its result (walk_memo.bpf.h's user memo checks
+ * them). Past WALK_READS reads only the count goes on: a walk that read
+ * more is not kept (Debian's python3 reading in a loop reads 25-40).
  */
-#define WALK_READS 24
+#define WALK_READS 40
 
 struct stack_read {
 	__u64 addr;

@@ -8,7 +8,7 @@
  * walk's stack instead of walking again. Every MEMO_AUDIT-th use of a memo
  * is walked anyway and compared: the stats count the uses, the checks and
  * the differences (STAT_KMEMO*, STAT_UMEMO*), and the summary says them.
- * The memos live with the thread (task storage: about 1 KiB a thread,
+ * The memos live with the thread (task storage: about 1.4 KiB a thread,
  * freed with it), in the modes whose capture sets memo_walks.
  */
 #ifndef FLAMETOP_WALK_MEMO_BPF_H

@@ -41,8 +41,9 @@ static void file_source(struct line *l, const struct header_info *h)
 }
 
 /*
- * How much a line may leave out to fit the screen's width: nothing, the
- * details, all but the figures. header__draw() takes the first that fits.
+ * How much a line may leave out to fit the screen's width, each level more
+ * than the one before; the figures stay, the lost events the last.
+ * header__draw() takes the first level that fits.
  */
 enum compact {
 	COMPACT_NONE,

@@ -3,12 +3,15 @@
  * header: the lines above the panes, drawn from plain data. They say where
  * the data come from (live: mode, hook, rate, CPUs, events per second, lost
  * events; file: its name, stacks and malformed lines), the window and the
- * time it spans, the filters in force, and whether the display is live or
+ * time it spans, the filters in force (and that shares are of what they
+ * keep), the side of the stacks shown, and whether the display is live or
  * paused; in off-CPU mode, how long the waits lasted and in which states;
  * how user stacks are walked and how the walks ended; what kept frames
  * from being named, when something did; in read mode, why better hooks
- * failed. Each line is one function
- * in header.c's list: a new line is one more entry there.
+ * failed. Every figure is of the window shown (recent or cumulative). A
+ * line shortens to fit the screen's width, the lost events the last to go.
+ * Each line is one function in header.c's list: a new line is one more
+ * entry there.
  */
 #ifndef FLAMETOP_HEADER_H
 #define FLAMETOP_HEADER_H

@@ -83,7 +83,7 @@ FUZZ_SECONDS ?= 180
 FUZZ_LIBS  = $(shell pkg-config --libs libxml-2.0)
 FUZZ_CFLAGS = $(shell pkg-config --cflags libxml-2.0)
 
-.PHONY: all deps test-deps run test static bench soak screenshots clean build-all build-tests \
+.PHONY: all deps test-deps run test static bench soak screenshots docs clean build-all build-tests \
 	install fuzz
 
 # $(call AS_ROOT,why): sets as_root to how a recipe runs a command as root:
@@ -284,6 +284,10 @@ fuzz: test-deps
 screenshots: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/screenshots.sh
+
+# The README's lists of flags and keys, from --help (tests/integration/docs.sh checks them).
+docs: flametop
+	@bash tests/docs.sh
 
 clean:
 	rm -rf $(BUILD) flametop

@@ -34,9 +34,12 @@
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 #include "symbols/sanitize.h"
+#include "symbols/procinfo.h"
 #include "symbols/symbolizer.h"
 #include "textbuf.h"
+#include "tui/actions.h"
 #include "tui/app.h"
+#include "tui/help_view.h"
 
 #define FLAMETOP_VERSION "0.1.0"
 #define EXIT_USAGE 2
@@ -291,8 +294,10 @@ static void summary_partial(char *buf, size_t size, const struct capture_stats *
 /*
  * The summary of a batch run, on stderr: one line of what was counted in
  * window @w, never more than the rate allows in its time (one part per
- * function above), one of how user stacks were walked, and one of what
- * kept frames from being named, when something did.
+ * function above); in off-CPU mode one of the waits' states; in off-CPU and
+ * read mode one of the walks a thread's memo gave, and how many were
+ * checked; one of how user stacks were walked, and one of what kept frames
+ * from being named, when something did.
  */
 static void print_summary(struct live *live, const struct profile *prof,
 			  const struct run_window *w, const struct options *o, long lines)
@@ -310,7 +315,11 @@ static void print_summary(struct live *live, const struct profile *prof,
 			profile__folded(prof), o->max_stacks);
 	fprintf(stderr, "flametop: %s\n", buf);
 	if (o->mode == CAPTURE_OFFCPU) {
-		live__offcpu_text(live, &st, false, buf, sizeof(buf));
+		live__offcpu_text(&st, buf, sizeof(buf));
+		fprintf(stderr, "flametop: %s\n", buf);
+	}
+	if (o->mode != CAPTURE_SAMPLE) {
+		live__memo_text(&st, buf, sizeof(buf));
 		fprintf(stderr, "flametop: %s\n", buf);
 	}
 	if (!o->kernel_only) {
@@ -561,7 +570,22 @@ static void live_info(const struct options *o, const struct live *live, const st
 	};
 }
 
-/* Samples (or traces) until --duration or a signal, then writes the outputs asked for. */
+/*
+ * True when -p named processes and every one has ended: the run ends then,
+ * saying so, as perf record -p's does.
+ */
+static bool targets_ended(const struct options *o)
+{
+	for (size_t i = 0; i < o->ntgids; i++) {
+		if (!proc_info__ended("/proc", o->tgids[i]))
+			return false;
+	}
+	if (o->ntgids)
+		fprintf(stderr, "flametop: every process of -p has exited: the run ends\n");
+	return o->ntgids > 0;
+}
+
+/* Samples (or traces) until --duration, a signal or -p's end, then writes the outputs asked for. */
 static int run_batch_live(const struct options *o)
 {
 	/* The kernel table is read while the programs load and sampling starts. */
@@ -649,6 +673,8 @@ static int run_batch_live(const struct options *o)
 		if (last || cutoff_passed(&cutoff, 0) || live__drain(live) < 0)
 			break;
 		live__fold(live, o->max_stacks); /* out of memory: it grows */
+		if (targets_ended(o))
+			break;
 	}
 	/*
 	 * Detach first (at a high rate, sampling itself takes most of the CPU),
@@ -905,13 +931,18 @@ static int run_input(const struct options *o)
 
 int main(int argc, char **argv)
 {
+	const struct key_binding *keys;
+	size_t nkeys;
 	struct options o;
 	char err[512];
 	int ret;
 
 	switch (options__parse(argc, argv, &o, err, sizeof(err))) {
 	case OPTIONS_HELP:
-		fputs(options_usage, stdout);
+		options__print_usage(stdout);
+		keys = actions__bindings(&nkeys);
+		help__print_keys(stdout, keys, nkeys);
+		fputs(options_examples, stdout);
 		return 0;
 	case OPTIONS_VERSION:
 		puts("flametop " FLAMETOP_VERSION);

@@ -8,57 +8,6 @@
 
 #include "options.h"
 
-const char options_usage[] =
-	"Usage: flametop [OPTION]...\n"
-	"A live, top-style eBPF profiler: samples every CPU's stacks (or traces every\n"
-	"vfs_read, or times threads off the CPU), names kernel and user frames, and\n"
-	"shows the hottest call paths.\n"
-	"\n"
-	"  -F, --frequency HZ     samples per second per CPU (default 99)\n"
-	"  -p, --pid PID[,PID]    only these processes (at most 64)\n"
-	"  -c, --comm COMM        only processes with this exact name\n"
-	"  -K, --kernel-only      only kernel frames\n"
-	"  -U, --user-only        only user frames\n"
-	"  -d, --delay SECS       seconds between screen refreshes (default 2)\n"
-	"      --mode MODE        sample (default): on-CPU sampling; read: every vfs_read;\n"
-	"                         offcpu: time threads spend off the CPU, by stack\n"
-	"      --weight WEIGHT    read mode: calls (default) or bytes requested\n"
-	"      --min-block US     offcpu mode: drop waits shorter than US microseconds\n"
-	"                         (default 1)\n"
-	"      --group GROUP      the tree's first level: comm (default), pid or tid\n"
-	"      --folded           print folded stacks (for flamegraph.pl), no screen\n"
-	"      --svg FILE         write an SVG flame graph (for a browser) to FILE, no screen\n"
-	"      --pprof FILE       write a pprof profile (gzip'd profile.proto) to FILE, no screen\n"
-	"      --duration SECS    with --folded, --svg or --pprof: stop after SECS (default:\n"
-	"                         at Ctrl-C)\n"
-	"  -i, --input FILE       view a folded file, perf script's text, bpftrace's print of\n"
-	"                         a map keyed by stacks or a pprof profile (- for stdin)\n"
-	"                         instead of this machine\n"
-	"  -o, --output FILE      with --folded: write to FILE instead of stdout\n"
-	"      --no-color         no colours (also when NO_COLOR is set)\n"
-	"      --no-demangle      show C++ and Rust names as they are in the binary\n"
-	"      --stack-entries N  stacks the kernel keeps (default: from the expected load)\n"
-	"      --count-entries N  count keys the kernel keeps (default: from the expected load)\n"
-	"      --max-stacks N     distinct stacks a live profile keeps; beyond, the stacks of\n"
-	"                         exited processes, then the rarest, fold (default 32768)\n"
-	"      --unwind HOW       user stacks: auto (default): with unwind tables built from\n"
-	"                         each file's CFI, by frame pointer where there are none;\n"
-	"                         fp: by frame pointer only\n"
-	"      --unwind-memory MB kernel memory for unwind tables (default 128)\n"
-	"  -h, --help             this help\n"
-	"      --version          print the version\n"
-	"\n"
-	"Examples (live ones as root, or with sudo; keys: ? on the screen, man flametop):\n"
-	"  flametop                                live screen, all CPUs\n"
-	"  flametop -p 1234 --group tid            one process, thread by thread\n"
-	"  flametop --svg cpu.svg --duration 10    a flame graph of 10 s\n"
-	"  perf script | flametop -i -             browse a perf.data\n"
-	"  flametop --mode read -c cat             who reads, through which code\n"
-	"  flametop --mode offcpu -p 1234          where a process waits, and how long\n"
-	"  flametop -i out.folded                  browse a folded file\n"
-	"\n"
-	"Exit status: 0, or 2 after one line on stderr saying what was wrong.\n";
-
 enum {
 	OPT_MODE = 256,
 	OPT_WEIGHT,
@@ -78,35 +27,147 @@ enum {
 	OPT_VERSION,
 };
 
-static const struct option long_options[] = {
-	{ "frequency", required_argument, NULL, 'F' },
-	{ "pid", required_argument, NULL, 'p' },
-	{ "comm", required_argument, NULL, 'c' },
-	{ "kernel-only", no_argument, NULL, 'K' },
-	{ "user-only", no_argument, NULL, 'U' },
-	{ "delay", required_argument, NULL, 'd' },
-	{ "input", required_argument, NULL, 'i' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "mode", required_argument, NULL, OPT_MODE },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "group", required_argument, NULL, OPT_GROUP },
-	{ "folded", no_argument, NULL, OPT_FOLDED },
-	{ "svg", required_argument, NULL, OPT_SVG },
-	{ "pprof", required_argument, NULL, OPT_PPROF },
-	{ "duration", required_argument, NULL, OPT_DURATION },
-	{ "no-color", no_argument, NULL, OPT_NO_COLOR },
-	{ "no-colour", no_argument, NULL, OPT_NO_COLOR },
-	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
-	{ "stack-entries", required_argument, NULL, OPT_STACK_ENTRIES },
-	{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
-	{ "count-entries", required_argument, NULL, OPT_COUNT_ENTRIES },
-	{ "unwind", required_argument, NULL, OPT_UNWIND },
-	{ "unwind-memory", required_argument, NULL, OPT_UNWIND_MEMORY },
-	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
-	{ "version", no_argument, NULL, OPT_VERSION },
-	{ NULL, 0, NULL, 0 },
+/*
+ * Every flag, in --help's order: the one table getopt's, --help's and the
+ * docs' lists come from (tests/integration/docs.sh holds the man page and
+ * the README to it).
+ */
+struct flag {
+	int val;          /* its short letter, or an OPT_* code for a long one only */
+	const char *name; /* its long name */
+	const char *arg;  /* the name of its value, or NULL when it takes none */
+	const char *help; /* --help's text, lines split by '\n'; NULL: an alias, not listed */
 };
+
+static const struct flag flags[] = {
+	{ 'F', "frequency", "HZ", "samples per second per CPU (default 99)" },
+	{ 'p', "pid", "PID[,PID]", "only these processes (at most 64)" },
+	{ 'c', "comm", "COMM", "only processes with this exact name" },
+	{ 'K', "kernel-only", NULL, "only kernel frames (K on the screen)" },
+	{ 'U', "user-only", NULL, "only user frames (U on the screen)" },
+	{ 'd', "delay", "SECS", "seconds between screen refreshes (default 2)" },
+	{ OPT_MODE, "mode", "MODE",
+	  "sample (default): on-CPU sampling; read: every vfs_read;\n"
+	  "offcpu: time threads spend off the CPU, by stack" },
+	{ OPT_WEIGHT, "weight", "WEIGHT", "read mode: calls (default) or bytes requested" },
+	{ OPT_MIN_BLOCK, "min-block", "US",
+	  "offcpu mode: drop waits shorter than US microseconds\n(default 1)" },
+	{ OPT_GROUP, "group", "GROUP", "the tree's first level: comm (default), pid or tid" },
+	{ OPT_FOLDED, "folded", NULL, "print folded stacks (for flamegraph.pl), no screen" },
+	{ OPT_SVG, "svg", "FILE", "write an SVG flame graph (for a browser) to FILE, no screen" },
+	{ OPT_PPROF, "pprof", "FILE",
+	  "write a pprof profile (gzip'd profile.proto) to FILE, no screen" },
+	{ OPT_DURATION, "duration", "SECS",
+	  "with --folded, --svg or --pprof: stop after SECS (default:\n"
+	  "at Ctrl-C, or once every process of -p has exited)" },
+	{ 'i', "input", "FILE",
+	  "view a folded file, perf script's text, bpftrace's print of\n"
+	  "a map keyed by stacks or a pprof profile (- for stdin)\n"
+	  "instead of this machine" },
+	{ 'o', "output", "FILE", "with --folded: write to FILE instead of stdout" },
+	{ OPT_NO_COLOR, "no-color", NULL, "no colours (also when NO_COLOR is set)" },
+	{ OPT_NO_COLOR, "no-colour", NULL, NULL },
+	{ OPT_NO_DEMANGLE, "no-demangle", NULL,
+	  "show C++ and Rust names as they are in the binary" },
+	{ OPT_STACK_ENTRIES, "stack-entries", "N",
+	  "stacks the kernel keeps (default: from the expected load)" },
+	{ OPT_COUNT_ENTRIES, "count-entries", "N",
+	  "count keys the kernel keeps (default: from the expected load)" },
+	{ OPT_MAX_STACKS, "max-stacks", "N",
+	  "distinct stacks a live profile keeps; beyond, the stacks of\n"
+	  "exited processes, then the rarest, fold (default 32768)" },
+	{ OPT_UNWIND, "unwind", "HOW",
+	  "user stacks: auto (default): with unwind tables built from\n"
+	  "each file's CFI, by frame pointer where there are none;\n"
+	  "fp: by frame pointer only" },
+	{ OPT_UNWIND_MEMORY, "unwind-memory", "MB",
+	  "kernel memory for unwind tables (default 128)" },
+	{ 'h', "help", NULL, "this help" },
+	{ OPT_VERSION, "version", NULL, "print the version" },
+};
+
+#define NFLAGS (sizeof(flags) / sizeof(flags[0]))
+#define HELP_COLUMN 25 /* where --help's texts start */
+
+static const char usage_head[] =
+	"Usage: flametop [OPTION]...\n"
+	"A live, top-style eBPF profiler: samples every CPU's stacks (or traces every\n"
+	"vfs_read, or times threads off the CPU), names kernel and user frames, and\n"
+	"shows the hottest call paths.\n"
+	"\n"
+	"Options:\n";
+
+const char options_examples[] =
+	"\n"
+	"Examples (live ones as root, or with sudo; man flametop tells all):\n"
+	"  flametop                                live screen, all CPUs\n"
+	"  flametop -p 1234 --group tid            one process, thread by thread\n"
+	"  flametop --svg cpu.svg --duration 10    a flame graph of 10 s\n"
+	"  perf script | flametop -i -             browse a perf.data\n"
+	"  flametop --mode read -c cat             who reads, through which code\n"
+	"  flametop --mode offcpu -p 1234          where a process waits, and how long\n"
+	"  flametop -i out.folded                  browse a folded file\n"
+	"\n"
+	"Exit status: 0, or 2 after one line on stderr saying what was wrong.\n";
+
+/* Writes @f's --help lines: its names and value, then its text from HELP_COLUMN. */
+static void print_flag(FILE *out, const struct flag *f)
+{
+	const char *text = f->help;
+	int n;
+
+	if (f->val < 256)
+		n = fprintf(out, "  -%c, --%s", f->val, f->name);
+	else
+		n = fprintf(out, "      --%s", f->name);
+	if (f->arg)
+		n += fprintf(out, " %s", f->arg);
+	do {
+		size_t len = strcspn(text, "\n");
+
+		fprintf(out, "%*s%.*s\n", n < HELP_COLUMN ? HELP_COLUMN - n : 1, "", (int)len,
+			text);
+		n = 0;
+		text += len + (text[len] == '\n');
+	} while (*text);
+}
+
+void options__print_usage(FILE *out)
+{
+	fputs(usage_head, out);
+	for (size_t i = 0; i < NFLAGS; i++) {
+		if (flags[i].help)
+			print_flag(out, &flags[i]);
+	}
+}
+
+/*
+ * getopt's tables, made from flags[] on first use: the long options
+ * (NULL-terminated) and the short ones (":F:p:...", the ':' first to tell
+ * a missing value from an unknown flag).
+ */
+static struct option long_options[NFLAGS + 1];
+static char short_options[1 + 2 * NFLAGS + 1];
+
+static void make_getopt_tables(void)
+{
+	size_t n = 0;
+
+	if (long_options[0].name)
+		return;
+	short_options[n++] = ':';
+	for (size_t i = 0; i < NFLAGS; i++) {
+		long_options[i] = (struct option){ flags[i].name,
+						   flags[i].arg ? required_argument : no_argument,
+						   NULL, flags[i].val };
+		if (flags[i].val >= 256)
+			continue;
+		short_options[n++] = (char)flags[i].val;
+		if (flags[i].arg)
+			short_options[n++] = ':';
+	}
+	short_options[n] = '\0';
+}
 
 /* Parses a whole decimal number in [min, max]; 0 or -EINVAL / -ERANGE. */
 static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -366,7 +427,8 @@ enum options_result options__parse(int argc, char **argv, struct options *o, cha
 	defaults(o);
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-abc" group */
-	while ((opt = getopt_long(argc, argv, ":F:p:c:KUd:i:o:h", long_options, &index)) != -1) {
+	make_getopt_tables();
+	while ((opt = getopt_long(argc, argv, short_options, long_options, &index)) != -1) {
 		const char *name = index >= 0 ? long_options[index].name : "";
 		const char *given = argv[optind - 1];
 

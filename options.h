@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "bpf/capture.h"
 #include "live/live.h"
@@ -69,7 +70,12 @@ enum options_result options__parse(int argc, char **argv, struct options *o, cha
 /* True when flametop writes files or stdout instead of showing the screen. */
 bool options__batch(const struct options *o);
 
-/* The --help text. */
-extern const char options_usage[];
+/*
+ * options__print_usage() writes --help's first part to @out: the usage
+ * line, what flametop is, and every flag with its text, from the one table
+ * of flags. options_examples is its last part: examples and the exit status.
+ */
+void options__print_usage(FILE *out);
+extern const char options_examples[];
 
 #endif

@@ -11,9 +11,10 @@
  *   native_walk.bpf.h  the user stack's native frames: unwind tables, frame pointers
  *   proc_notes.bpf.h   processes to snapshot: new, young, changed, ended
  *   record.bpf.h       record_event(): filter, walk both stacks, count, note
+ *   walk_memo.bpf.h    a thread's last walks, used again where they hold, audited
  *   sample.bpf.h       sample mode: a perf event on every CPU
  *   read.bpf.h         read mode: vfs_read() or the read-family system calls
- *   offcpu.bpf.h       off-CPU mode: waits timed by sched_switch, walks reused
+ *   offcpu.bpf.h       off-CPU mode: waits timed by sched_switch
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -38,6 +39,7 @@ char LICENSE[] SEC("license") = "GPL";
 #include "native_walk.bpf.h"
 #include "proc_notes.bpf.h"
 #include "record.bpf.h"
+#include "walk_memo.bpf.h"
 #include "sample.bpf.h"
 #include "read.bpf.h"
 #include "offcpu.bpf.h"

@@ -782,7 +782,7 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	cap->at_drain = h->at_drain ? h->at_drain(cap->skel) : NULL;
 	cap->skel->rodata->self_tgid = getpid();
 	cap->skel->rodata->min_block_ns = cap->opts->min_block_ns;
-	cap->skel->rodata->memo_walks = cap->mode == CAPTURE_OFFCPU;
+	cap->skel->rodata->memo_walks = cap->mode == CAPTURE_OFFCPU || cap->mode == CAPTURE_READ;
 	cap->skel->rodata->walk_kernel = cap->opts->kernel_stacks;
 	cap->skel->rodata->walk_user = cap->opts->user_stacks;
 	cap->skel->rodata->half_slots = cap->count_entries;
@@ -1493,6 +1493,21 @@ uint64_t capture_stats__lost(const struct capture_stats *st)
 {
 	return st->slot[STAT_LOST_COUNTS_FULL] + st->slot[STAT_LOST_BUSY] +
 	       st->slot[STAT_LOST_WAITS_FULL] + st->undrained;
+}
+
+void capture_stats__since(struct capture_stats *out, const struct capture_stats *now,
+			  const struct capture_stats *mark)
+{
+	for (int slot = 0; slot < STAT_NR; slot++)
+		out->slot[slot] = now->slot[slot] - mark->slot[slot];
+	out->undrained = now->undrained - mark->undrained;
+}
+
+void capture_stats__add(struct capture_stats *sum, const struct capture_stats *more)
+{
+	for (int slot = 0; slot < STAT_NR; slot++)
+		sum->slot[slot] += more->slot[slot];
+	sum->undrained += more->undrained;
 }
 
 void capture__stats(const struct capture *cap, struct capture_stats *stats)

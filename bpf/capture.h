@@ -227,6 +227,16 @@ bool capture__fixed_rate(const struct capture *cap);
 /* The events @st says were not counted, for every reason. */
 uint64_t capture_stats__lost(const struct capture_stats *st);
 
+/*
+ * capture_stats__since() sets @out to what was counted between @mark and
+ * @now, two readings of one capture (capture__stats()); @out may be @now.
+ * capture_stats__add() adds @more to @sum, slot by slot: the counts of
+ * several stretches, or of several captures.
+ */
+void capture_stats__since(struct capture_stats *out, const struct capture_stats *now,
+			  const struct capture_stats *mark);
+void capture_stats__add(struct capture_stats *sum, const struct capture_stats *more);
+
 /* Sums the CPUs' counters into @stats (a read of memory: no system call). */
 void capture__stats(const struct capture *cap, struct capture_stats *stats);
 

@@ -11,7 +11,7 @@
 
 /* Set once, before load. */
 const volatile bool unwind_with_tables = false; /* --unwind auto: the loader fills the unwind maps */
-const volatile bool memo_walks = false; /* off-CPU mode: threads' last walks kept (thread_memos) */
+const volatile bool memo_walks = false; /* off-CPU, read mode: threads' last walks kept */
 
 struct unwind_table_map {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -193,6 +193,8 @@ struct unwind_walk {
 	__u32 gen;
 	__u32 buckets; /* ... and its buckets */
 	bool stale;    /* met code outside the process's known mappings */
+	bool bp_start; /* bp may still be the register the walk started from ... */
+	bool bp_used;  /* ... and a step used it: the walk's result depends on it */
 };
 
 struct {
@@ -469,8 +471,8 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
  * bpf_probe_read_user() of up to STACK_WINDOW bytes instead of one per
  * frame (each costs more than copying a few hundred bytes). A copy never
  * goes past the end of the page it starts in: a page that holds the stack
- * is readable to its end, the next one may not be mapped. Beside it, off-CPU
- * mode's copy of the kernel stack a kernel memo is checked against.
+ * is readable to its end, the next one may not be mapped. Beside it, the
+ * copy of the kernel stack a kernel memo is checked against (walk_memo.bpf.h).
  */
 #define STACK_WINDOW 2048
 #define USER_PAGE 4096
@@ -478,10 +480,11 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 
 /*
  * The stack words a table walk read, in order: with the registers it
- * started from, they decide its result (off-CPU mode's walk memo checks
- * them). Past WALK_READS reads only the count goes on.
+ * started from, they decide its result (walk_memo.bpf.h's user memo checks
+ * them). Past WALK_READS reads only the count goes on: a walk that read
+ * more is not kept (Debian's python3 reading in a loop reads 25-40).
  */
-#define WALK_READS 24
+#define WALK_READS 40
 
 struct stack_read {
 	__u64 addr;
@@ -500,7 +503,7 @@ struct stack_window {
 	__u32 len;  /* bytes of data copied; 0: none */
 	__u32 pad;
 	__u8 data[STACK_WINDOW];
-	struct walk_reads reads; /* what the last walk read, off-CPU mode only */
+	struct walk_reads reads; /* what the last walk read, with memo_walks */
 	__u64 kstack[KMEMO_SPAN / 8]; /* kernel stack above the hook's context (kernel memos) */
 };
 
@@ -683,6 +686,9 @@ static long unwind_step(__u32 i, void *arg)
 		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
 	addr = nr > 1 ? w->pc - 1 : w->pc; /* a return address follows its call */
 	unwind_frame_rule(w, p, addr, &r);
+	if (r.kind == UNWIND_RULE_CFA_FP ||
+	    (r.kind == UNWIND_RULE_NONE && w->fp_end == UNWIND_NO_TABLE))
+		w->bp_used |= w->bp_start;
 	if (r.kind != UNWIND_RULE_NONE)
 		end = unwind_rule_step(w, &r, addr, &c);
 	else
@@ -706,6 +712,7 @@ static long unwind_step(__u32 i, void *arg)
 	w->hash = hash_step(w->hash, rec);
 	w->pc = rec;
 	w->sp = c.sp;
+	w->bp_start &= c.bp == w->bp; /* restored to another value: not the start's */
 	w->bp = c.bp;
 	return 0;
 }
@@ -732,7 +739,7 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 		log->n = 0;
 	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
 				   .end = UNWIND_DEPTH, .slot = unwind_slot_of(tgid),
-				   .hash = hash_step(HASH_MUL, r->ip) };
+				   .hash = hash_step(HASH_MUL, r->ip), .bp_start = true };
 	t->ips[0] = r->ip;
 	t->nr = 1;
 	win = stack_window();

@@ -2,7 +2,9 @@
 /*
  * read.bpf.h: read mode, every vfs_read() call or read-family system
  * call: the first hook of fentry, kprobe and syscall-entry tracepoint that
- * the kernel takes (capture.c's mode table).
+ * the kernel takes (capture.c's mode table). A thread that reads in a loop
+ * reads from the same place each time: its stacks come from its memos of
+ * its last walks where they hold (walk_memo.bpf.h).
  */
 #ifndef FLAMETOP_READ_BPF_H
 #define FLAMETOP_READ_BPF_H
@@ -11,14 +13,14 @@
 SEC("fentry/vfs_read")
 int BPF_PROG(on_vfs_read_fentry, struct file *file, char *buf, size_t count)
 {
-	return record_event(ctx, count, &in_kernel);
+	return record_event(ctx, count, &in_kernel, true);
 }
 
-/* read mode, second choice: a kprobe on vfs_read. */
+/* read mode, second choice: a kprobe on vfs_read (no thread memos: no task storage there). */
 SEC("kprobe/vfs_read")
 int BPF_KPROBE(on_vfs_read_kprobe, struct file *file, char *buf, size_t count)
 {
-	return record_event(ctx, count, &in_kernel);
+	return record_event(ctx, count, &in_kernel, false);
 }
 
 #if defined(__TARGET_ARCH_x86)
@@ -77,7 +79,7 @@ int BPF_PROG(on_sys_enter_read, struct pt_regs *regs, long nr)
 	return record_event(ctx, nr == NR_read || nr == NR_pread64
 					 ? arg3
 					 : iov_bytes((const struct iovec *)arg2, arg3),
-			    &at);
+			    &at, true);
 }
 
 #endif

@@ -159,8 +159,17 @@ static __always_inline bool past_deadline(void)
 	return at && bpf_ktime_get_ns() >= at;
 }
 
-/* Records one event that happened @at, weighing @weight (read mode: the bytes asked for). */
-static __always_inline int record_event(void *ctx, __u64 weight, const struct where *at)
+/* walk_memo.bpf.h's, after this file: the walks from a thread's memos. */
+static __always_inline void memo_walk_stacks(void *ctx, struct stack_key *key,
+					     const struct where *at, bool *stale);
+
+/*
+ * Records one event that happened @at, weighing @weight (read mode: the
+ * bytes asked for); with @memo, its stacks from the thread's memos of its
+ * last walks where they hold (a hook whose programs may keep task storage,
+ * in a mode that keeps memos).
+ */
+static __always_inline int record_event(void *ctx, __u64 weight, const struct where *at, bool memo)
 {
 	struct stack_key key = {};
 	bool stale = false;
@@ -175,7 +184,10 @@ static __always_inline int record_event(void *ctx, __u64 weight, const struct wh
 		stat_add(STAT_LOST_BUSY, 1);
 		return 0;
 	}
-	walk_stacks(ctx, &key, at, &stale);
+	if (memo && memo_walks)
+		memo_walk_stacks(ctx, &key, at, &stale);
+	else
+		walk_stacks(ctx, &key, at, &stale);
 	count_in(set, &key, 1, weight);
 	inflight_add(set, -1);
 	note_process(&key, stale);

@@ -18,7 +18,7 @@ int on_sample(struct bpf_perf_event_data *ctx)
 	if (!at.in_kernel)
 		at.user = (struct user_regs){ .ip = at.ip, .sp = at.sp, .fp = PT_REGS_FP(&ctx->regs),
 					      .compat = REGS_COMPAT(&ctx->regs) };
-	return record_event(ctx, 0, &at);
+	return record_event(ctx, 0, &at, false);
 }
 
 #endif

@@ -199,10 +199,13 @@ enum stat_slot {
 	STAT_UWALK,             /* user stack walks, by how they ended: + enum unwind_end */
 	STAT_OFFCPU_SHORT = STAT_UWALK + UNWIND_END_NR, /* off-CPU: waits under --min-block */
 	STAT_OFFCPU_NS,         /* off-CPU: nanoseconds counted, by state: + enum offcpu_state */
-	/* off-CPU: kernel stacks from the thread's memo of its last walk (capture.bpf.c) */
+	/* kernel stacks from the thread's memo of its last walk (walk_memo.bpf.h) */
 	STAT_KMEMO = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
-	STAT_KMEMO_AUDIT,       /* off-CPU: memo uses walked anyway, to check it */
-	STAT_KMEMO_STALE,       /* off-CPU: ... where the walk found another stack */
+	STAT_KMEMO_AUDIT,       /* memo uses walked anyway, to check it */
+	STAT_KMEMO_STALE,       /* ... where the walk found another stack */
+	STAT_UMEMO,             /* user stacks from the thread's memo of its last walk */
+	STAT_UMEMO_AUDIT,
+	STAT_UMEMO_STALE,
 	STAT_NR,
 };
 

@@ -45,9 +45,6 @@ struct live {
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 	double notes_read_at;      /* when notes were last read */
-	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
-	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
-	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
 	double trimmed;                         /* when freed memory was last given back */
 	bool (*stop)(void *ctx);             /* the capture's stop callback, or NULL */
 	void *stop_ctx;
@@ -316,19 +313,6 @@ void live__stop(struct live *l)
 }
 
 /*
- * The part of the running total @total to show: all of it, or with
- * @interval what came since *@shown, which then moves up to @total.
- */
-static uint64_t shown_part(uint64_t *shown, uint64_t total, bool interval)
-{
-	uint64_t part = total - (interval ? *shown : 0);
-
-	if (interval)
-		*shown = total;
-	return part;
-}
-
-/*
  * Appends to @t what @u refused so far, e.g. "; tables refused: 1 over 1 s
  * of CPU, 2 FDEs cut short (a DWARF register past 129), 1 file its process
  * may not read".
@@ -351,24 +335,26 @@ static void refused_tables_text(const struct unwinder *u, struct textbuf *t)
 			      st.unreadable == 1 ? "" : "s");
 }
 
-void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
+void live__walks_text(const struct live *l, const struct capture_stats *st, bool share, char *buf,
 		      size_t size)
 {
-	uint64_t walks[UNWIND_END_NR], cut = 0;
+	const uint64_t *walks = st->slot + STAT_UWALK;
+	uint64_t cut = 0;
 	struct textbuf t;
 
-	for (uint32_t end = 0; end < UNWIND_END_NR; end++) {
-		walks[end] = shown_part(&l->walks_shown[end], st->slot[STAT_UWALK + end], interval);
-		cut += end == UNWIND_WHOLE ? 0 : walks[end];
-	}
+	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++)
+		cut += walks[end];
 	textbuf__start(&t, buf, size);
 	textbuf__add(&t, "user stacks by %s: ",
 		     capture__unwinds_with_tables(l->cap) ? "unwind tables" : "frame pointers");
-	if (interval)
+	if (!walks[UNWIND_WHOLE] && !cut) {
+		textbuf__add(&t, "none walked");
+		return;
+	}
+	if (share)
 		textbuf__add(&t, "%.1f%% whole",
-			     walks[UNWIND_WHOLE] + cut ? 100.0 * (double)walks[UNWIND_WHOLE] /
-							 (double)(walks[UNWIND_WHOLE] + cut)
-						   : 100.0);
+			     100.0 * (double)walks[UNWIND_WHOLE] /
+				     (double)(walks[UNWIND_WHOLE] + cut));
 	else
 		textbuf__add(&t, "%" PRIu64 " whole", walks[UNWIND_WHOLE]);
 	textbuf__add(&t, ", %" PRIu64 " truncated", cut);
@@ -382,8 +368,7 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 		refused_tables_text(l->unwinder, &t);
 }
 
-void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
-		       size_t size)
+void live__offcpu_text(const struct capture_stats *st, char *buf, size_t size)
 {
 	static const char *const names[OFFCPU_STATE_NR] = {
 		[OFFCPU_PREEMPTED] = "preempted",
@@ -391,14 +376,12 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 		[OFFCPU_DISK] = "uninterruptible (disk)",
 		[OFFCPU_IDLE] = "idle or stopped",
 	};
-	uint64_t ns[OFFCPU_STATE_NR], total = 0, shorter;
+	const uint64_t *ns = st->slot + STAT_OFFCPU_NS;
+	uint64_t total = 0, shorter = st->slot[STAT_OFFCPU_SHORT];
 	struct textbuf t;
 
-	for (int i = 0; i < OFFCPU_STATE_NR; i++) {
-		ns[i] = shown_part(&l->offcpu_shown[i], st->slot[STAT_OFFCPU_NS + i], interval);
+	for (int i = 0; i < OFFCPU_STATE_NR; i++)
 		total += ns[i];
-	}
-	shorter = shown_part(&l->short_shown, st->slot[STAT_OFFCPU_SHORT], interval);
 	textbuf__start(&t, buf, size);
 	textbuf__add(&t, "off-CPU %.3f s", (double)total / 1e9);
 	textbuf__list(&t, ": ");
@@ -409,12 +392,26 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 	}
 	if (shorter)
 		textbuf__add(&t, "; %" PRIu64 " waits under --min-block dropped", shorter);
-	if (!interval && st->slot[STAT_KMEMO])
-		textbuf__add(&t,
-			     "; %" PRIu64 " kernel stacks as the thread's last walk found them"
-			     " (%" PRIu64 " walked again to check: %" PRIu64 " differed)",
-			     st->slot[STAT_KMEMO], st->slot[STAT_KMEMO_AUDIT],
-			     st->slot[STAT_KMEMO_STALE]);
+}
+
+void live__memo_text(const struct capture_stats *st, char *buf, size_t size)
+{
+	static const struct {
+		const char *side;
+		int slot;
+	} memo[] = { { "kernel", STAT_KMEMO }, { "user", STAT_UMEMO } };
+	struct textbuf t;
+
+	textbuf__start(&t, buf, size);
+	textbuf__list(&t, "walks reused: ");
+	for (size_t i = 0; i < sizeof(memo) / sizeof(memo[0]); i++) {
+		const uint64_t *n = st->slot + memo[i].slot; /* uses, checks, differences */
+
+		textbuf__item(&t,
+			      "%" PRIu64 " %s stacks as the thread's last walk found them (%" PRIu64
+			      " walked again to check: %" PRIu64 " differed)",
+			      n[0], memo[i].side, n[1], n[2]);
+	}
 }
 
 /* Appends to @t the debug files refused in @st, by reason. */

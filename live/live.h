@@ -114,23 +114,32 @@ void live__stop(struct live *l);
 
 /*
  * live__walks_text() writes into @buf how user stacks are walked and how
- * the walks counted in @st (capture__stats()) ended, e.g. "user stacks by
- * unwind tables: 1234 whole, 5 truncated (table not loaded yet: 4, no
- * table: 1)", then what the unwinder refused so far, by reason ("; tables
- * refused: 1 over 1 s of CPU"). With @interval, only the walks since the
- * last such call, the whole ones as a share ("99.6% whole").
+ * the walks counted in @st (capture__stats(), or a stretch of it:
+ * capture_stats__since()) ended, e.g. "user stacks by unwind tables: 1234
+ * whole, 5 truncated (table not loaded yet: 4, no table: 1)"; with @share,
+ * the whole ones as a share ("99.6% whole"); "none walked" when there were
+ * none; then what the unwinder refused so far, by reason ("; tables
+ * refused: 1 over 1 s of CPU").
  */
-void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
+void live__walks_text(const struct live *l, const struct capture_stats *st, bool share, char *buf,
 		      size_t size);
 
 /*
  * live__offcpu_text() writes into @buf how long the waits counted in @st
  * lasted and in which states, e.g. "off-CPU 12.345 s: 70% sleeping, 28%
  * uninterruptible (disk), 2% preempted; 3 waits under --min-block
- * dropped". With @interval, only those since the last such call.
+ * dropped".
  */
-void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
-		       size_t size);
+void live__offcpu_text(const struct capture_stats *st, char *buf, size_t size);
+
+/*
+ * live__memo_text() writes into @buf how many stacks counted in @st were a
+ * thread's last walk used again (off-CPU and read mode keep them), and how
+ * many of those were walked again to check and found another stack: "walks
+ * reused: 565012 kernel stacks as the thread's last walk found them (3005
+ * walked again to check: 0 differed), 1234 user stacks ...".
+ */
+void live__memo_text(const struct capture_stats *st, char *buf, size_t size);
 
 /*
  * live__symbols_text() writes into @buf what kept frames from being named

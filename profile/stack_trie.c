@@ -60,9 +60,10 @@ void stack_trie__free(struct stack_trie *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void stack_trie__keep_order(struct stack_trie *t)
+void stack_trie__keep_order(struct stack_trie *t, uint64_t (*shown_unit)(uint64_t count))
 {
 	t->keep_order = true;
+	t->shown_unit = shown_unit;
 }
 
 int stack_trie__error(const struct stack_trie *t)
@@ -425,22 +426,13 @@ static int sort_siblings(struct stack_trie *t, size_t n)
 	return 0;
 }
 
-/* The square root of @x, rounded down: the sampling noise of a count of @x. */
-static uint64_t count_noise(uint64_t x)
+uint64_t stack_trie__jitter(const struct stack_trie *t, uint64_t total)
 {
-	uint64_t root = 0, bit = 1ULL << 62;
+	uint64_t unit = t->shown_unit ? t->shown_unit(total) / 2 : 0;
+	uint64_t share = t->nodes[TRIE_ROOT].total / 2000;
+	uint64_t hidden = unit < share ? unit : share;
 
-	while (bit > x)
-		bit >>= 2;
-	for (; bit; bit >>= 2) {
-		if (x >= root + bit) {
-			x -= root + bit;
-			root = (root >> 1) + bit;
-		} else {
-			root >>= 1;
-		}
-	}
-	return root;
+	return hidden > 1 ? hidden : 1;
 }
 
 /* Their places in the last build first (NO_RANK last), then sibling order. */
@@ -455,7 +447,7 @@ static int last_order(const void *a, const void *b, void *arg)
 
 /*
  * Gives the @n sorted groups of @node, within each run of totals that lie
- * within count_noise() of the run's first, the order of the last build
+ * within stack_trie__jitter() of the run's first, the order of the last build
  * (stack_trie__keep_order()).
  */
 static void keep_last_order(struct stack_trie *t, uint32_t node, size_t n)
@@ -474,7 +466,8 @@ static void keep_last_order(struct stack_trie *t, uint32_t node, size_t n)
 		known |= at != HASH_NONE;
 	}
 	for (size_t i = 0, run; known && i < n; i += run) {
-		uint64_t least = t->groups[i].total - count_noise(t->groups[i].total);
+		uint64_t jitter = stack_trie__jitter(t, t->groups[i].total);
+		uint64_t least = t->groups[i].total > jitter ? t->groups[i].total - jitter : 0;
 
 		for (run = 1; i + run < n && t->groups[i + run].total >= least; run++)
 			;

@@ -9,8 +9,8 @@
  * outermost first, then kernel frames. Siblings are sorted by
  * total, largest first, ties by name (then by frame id, for frames of the
  * same name and another kind). A trie told to keep its order
- * (stack_trie__keep_order()) sorts siblings within sampling noise of each
- * other as its last build did instead: see there.
+ * (stack_trie__keep_order()) sorts siblings a sample apart (or less than
+ * the screen shows) as its last build did instead: see there.
  *
  * The trie is made as it is looked at. stack_trie__build() keeps the
  * stacks that pass the filter, with their counts as they are then, and
@@ -114,6 +114,7 @@ struct stack_trie {
 	size_t keys_cap, spare_cap;
 	/* The sibling order of the last build, when kept (stack_trie__keep_order()): */
 	bool keep_order;
+	uint64_t (*shown_unit)(uint64_t count); /* the last digit's unit a count shows in */
 	struct trie_rank *ranks; /* per node made then: its path's key, its place */
 	size_t nranks, ranks_cap;
 	struct hash_index rank_index; /* over ranks, by key */
@@ -124,16 +125,28 @@ int stack_trie__init(struct stack_trie *t);
 
 /*
  * stack_trie__keep_order() makes each later build of @t keep the order its
- * last build gave siblings whose totals are within sampling noise of each
- * other, so that a live view does not reorder at every refresh: a run of
- * siblings whose totals lie within the square root of the run's largest
- * (a count's noise) are ordered as they were in the last build (those
- * made then; the others after them, in sorted order). Siblings are told
- * apart by their path of frames from the root. A build remembers the first
- * 65536 nodes made, those on screen; where memory runs short, the order is
- * the sorted one.
+ * last build gave siblings that only jitter apart, so that a live view does
+ * not reorder at every refresh: a run of siblings whose totals lie within
+ * stack_trie__jitter() of the run's largest (one sample, or less than the
+ * screen shows: @shown_unit, NULL for none, gives the unit of the last
+ * digit a count shows in) is ordered as it was in the last build (those
+ * made then; the others after them, in sorted order). A row thus never
+ * shows above a sibling whose count is higher by more than that. Siblings
+ * are told apart by their path of frames from the root. A build remembers
+ * the first 65536 nodes made, those on screen; where memory runs short,
+ * the order is the sorted one.
  */
-void stack_trie__keep_order(struct stack_trie *t);
+void stack_trie__keep_order(struct stack_trie *t, uint64_t (*shown_unit)(uint64_t count));
+
+/*
+ * stack_trie__jitter() says how far apart two counts near @total may be and
+ * hold still on a screen of @t (stack_trie__keep_order()): one sample, or
+ * as much as the screen can't tell apart, whichever is more: the less of
+ * half a unit of the last digit a count of @total shows in (the
+ * @shown_unit given; 0 without it) and half of a 0.1% share of the root
+ * (the shares' precision).
+ */
+uint64_t stack_trie__jitter(const struct stack_trie *t, uint64_t total);
 
 /*
  * stack_trie__build() replaces @t's contents with the stacks of @p that pass

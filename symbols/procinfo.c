@@ -249,6 +249,27 @@ bool proc_info__exited(int32_t tgid)
 	return tgid > 0 && kill((pid_t)tgid, 0) && errno == ESRCH;
 }
 
+/* The state letter of /proc/PID/stat text (field 3, after the last ')'), or 0. */
+static char stat_state(const char *text, size_t len)
+{
+	const char *s = NULL;
+
+	for (const char *p = text; p < text + len; p++) {
+		if (*p == ')')
+			s = p;
+	}
+	return s && s + 2 < text + len && s[1] == ' ' ? s[2] : 0;
+}
+
+bool proc_info__ended(const char *proc_root, uint32_t pid)
+{
+	char buf[STAT_BYTES];
+	ssize_t n = read_proc_file(proc_root, pid, "stat", buf, sizeof(buf));
+	char state = n > 0 ? stat_state(buf, (size_t)n) : 0;
+
+	return n == -ENOENT || state == 'Z' || state == 'X';
+}
+
 bool proc_info__exists(const char *proc_root, uint32_t pid)
 {
 	char path[PATH_MAX];

@@ -105,6 +105,13 @@ const struct proc_creds *proc_creds_memo__get(struct proc_creds_memo *m, const c
 bool proc_info__exists(const char *proc_root, uint32_t pid);
 
 /*
+ * proc_info__ended() is true when process @pid has ended: "@proc_root/@pid"
+ * is gone, or the process is a zombie its parent has not reaped yet (as
+ * perf record -p sees its targets end). False when it can't tell.
+ */
+bool proc_info__ended(const char *proc_root, uint32_t pid);
+
+/*
  * proc_info__exited() is true when process @tgid of this pid namespace is
  * known to have exited: a signal 0 says so (ESRCH) for a tenth of the cost
  * of a failed look at /proc/PID. Only for the host's /proc: the pids of a

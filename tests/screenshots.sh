@@ -34,14 +34,14 @@ fi
 
 # Live sampling: cpu_split (main > work > leaf_a 3 : leaf_b 1) beside a
 # read() loop, over a 2 s window, both processes only.
-start_bg "$WORKLOADS/cpu_split" 30
+start_bg "$WORKLOADS/cpu_split" 120
 split=$bg_pid
-start_bg "$WORKLOADS/syscall_loop" 30
+start_bg "$WORKLOADS/syscall_loop" 120
 loop=$bg_pid
 for size in "$W $H" "80 24"; do
 	read -r w h <<<"$size"
 	screen_start "$w" "$h" "$FLAMETOP -p $split,$loop"
-	screen_wait '[0-9]+ samples/s' 10 && sleep 2.5
+	screen_wait 'recent \(last 2\.0 s\)' 15 && sleep 2.5
 	if [ "$w" = "$W" ]; then
 		screen_keys E g # every row, from the top
 		sleep 0.3
@@ -53,7 +53,7 @@ for size in "$W $H" "80 24"; do
 	screen_exit_code >/dev/null
 done
 screen_start "$W" "$H" "$FLAMETOP -p $split,$loop"
-screen_wait '[0-9]+ samples/s' 10 && sleep 2.5
+screen_wait 'recent \(last 2\.0 s\)' 15 && sleep 2.5
 screen_keys Tab Tab Tab Tab
 screen_wait 'Function \(Enter: callers\)' || exit 1
 shot flat
@@ -65,7 +65,7 @@ screen_exit_code >/dev/null
 
 # Read mode: who reads, through which code.
 screen_start "$W" "$H" "$FLAMETOP --mode read -p $loop"
-screen_wait '[0-9]+ reads/s' 10 && sleep 2.5
+screen_wait 'recent \(last 2\.0 s\)' 15 && sleep 2.5
 screen_keys E
 sleep 0.3
 shot read
@@ -76,7 +76,7 @@ screen_exit_code >/dev/null
 start_bg "$WORKLOADS/offcpu_work" sleep 30
 sleeper=$bg_pid
 screen_start "$W" "$H" "$FLAMETOP --mode offcpu -p $sleeper"
-screen_wait '[0-9]+ waits/s' 10 && sleep 2.5
+screen_wait 'recent \(last 2\.0 s\)' 15 && sleep 2.5
 screen_keys E
 sleep 0.3
 shot offcpu

@@ -50,6 +50,24 @@ screen_gone() {
 	return 1
 }
 
+# check_screen "what" REGEX [SECONDS]: a test, ok when the screen matches REGEX
+# within SECONDS (10); else the screen goes to the log.
+check_screen() {
+	if screen_wait "$2" "${3:-10}"; then ok "$1"; else
+		not_ok "$1"
+		screen_text | diag
+	fi
+}
+
+# check_no_screen "what" REGEX [SECONDS]: a test, ok when the screen stops
+# matching REGEX within SECONDS (10).
+check_no_screen() {
+	if screen_gone "$2" "${3:-10}"; then ok "$1"; else
+		not_ok "$1"
+		screen_text | diag
+	fi
+}
+
 # screen_check_exit "what" CODE [FILE]: the command ended with CODE (as
 # screen_exit_code reads it, from FILE when given) and gave the terminal back
 # as it found it: no alternate screen, the cursor shown.

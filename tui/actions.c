@@ -179,12 +179,17 @@ static unsigned int act_end(struct view *v)
 	return move(v, TREE_MOVE_ALL);
 }
 
-static unsigned int clear_filters(struct view *v)
+/* x: the pid, comm and text filters go, those of the command line too. */
+static unsigned int act_clear_filters(struct view *v)
 {
+	if (!view__filtered(v)) {
+		view__say(v, false, "no filter to clear");
+		return ACT_REDRAW;
+	}
 	v->ntgids = 0;
 	v->comm[0] = '\0';
 	v->text[0] = '\0';
-	view__say(v, false, "filters cleared");
+	view__say(v, false, "filters cleared: every stack shown");
 	return ACT_REBUILD | ACT_FILTER;
 }
 
@@ -200,9 +205,22 @@ static unsigned int back(struct view *v)
 	return 0;
 }
 
+/* Esc: back from a sub-view, then the search ends; the filters stay (x clears them). */
 static unsigned int act_escape(struct view *v)
 {
-	return back(v) ?: view__filtered(v) ? clear_filters(v) : 0;
+	unsigned int flags = back(v);
+
+	if (flags)
+		return flags;
+	if (v->search[0]) {
+		view__search_end(v);
+		view__say(v, false, "search ended");
+		return ACT_REDRAW;
+	}
+	if (!view__filtered(v))
+		return 0;
+	view__say(v, false, "the filters stay: x clears them");
+	return ACT_REDRAW;
 }
 
 static unsigned int act_quit(struct view *v)
@@ -300,18 +318,33 @@ static unsigned int act_backtab(struct view *v)
 	return cycle_view(v, NCYCLE - 1);
 }
 
-static unsigned int act_toggle_kernel(struct view *v)
+/*
+ * K and U, as -K and -U: only kernel frames, only user frames; the same key
+ * again shows both sides.
+ */
+static unsigned int only_side(struct view *v, bool kernel)
 {
-	v->hide_kernel = !v->hide_kernel;
-	view__say(v, false, "kernel frames %s", v->hide_kernel ? "hidden" : "shown");
+	bool *hide_other = kernel ? &v->hide_user : &v->hide_kernel;
+	bool on = !*hide_other || (kernel ? v->hide_kernel : v->hide_user);
+
+	v->hide_user = kernel && on;
+	v->hide_kernel = !kernel && on;
+	if (on)
+		view__say(v, false, "%s frames only (%c again: all frames)",
+			  kernel ? "kernel" : "user", kernel ? 'K' : 'U');
+	else
+		view__say(v, false, "all frames: kernel and user");
 	return ACT_REBUILD;
 }
 
-static unsigned int act_toggle_user(struct view *v)
+static unsigned int act_kernel_only(struct view *v)
 {
-	v->hide_user = !v->hide_user;
-	view__say(v, false, "user frames %s", v->hide_user ? "hidden" : "shown");
-	return ACT_REBUILD;
+	return only_side(v, true);
+}
+
+static unsigned int act_user_only(struct view *v)
+{
+	return only_side(v, false);
 }
 
 /* Keys that only mean something live say so in the file viewer. */
@@ -414,10 +447,10 @@ static unsigned int act_flat_order(struct view *v)
 
 static unsigned int find(struct view *v, int dir)
 {
-	if (!v->text[0])
-		view__say(v, false, "no search text: press / first");
+	if (!v->search[0])
+		view__say(v, false, "no search: press / first");
 	else if (!view__find(v, dir))
-		view__say(v, false, "no frame contains \"%s\"", v->text);
+		view__say(v, false, "no frame shown contains \"%s\"", v->search);
 	return ACT_REDRAW;
 }
 
@@ -480,7 +513,13 @@ static unsigned int act_prompt_comm(struct view *v)
 static unsigned int act_prompt_search(struct view *v)
 {
 	view__search_begin(v);
-	return prompt(v, PROMPT_SEARCH, v->text);
+	return prompt(v, PROMPT_SEARCH, v->search);
+}
+
+/* A backslash: only the stacks with a frame holding a text. */
+static unsigned int act_prompt_filter(struct view *v)
+{
+	return prompt(v, PROMPT_FILTER, v->text);
 }
 
 /* s: the file name, a new one after the clock, to edit; its extension picks the format. */
@@ -566,17 +605,38 @@ static unsigned int apply_comm(struct view *v)
 	return ACT_REBUILD | ACT_FILTER;
 }
 
-/* The search as typed so far filters and selects at once (incremental, as less and vim). */
+/* Whether the prompt's text fits a text of @size bytes; says so when not. */
+static bool text_fits(struct view *v, size_t size)
+{
+	if (v->input.len < size)
+		return true;
+	view__say(v, true, "%s: at most %zu characters", v->prompt == PROMPT_SEARCH ? "/" : "\\",
+		  size - 1);
+	return false;
+}
+
+/* The search as typed so far marks and selects at once (incremental, as less and vim). */
 static unsigned int search_as_typed(struct view *v)
 {
-	if (v->input.len >= sizeof(v->text)) {
-		view__say(v, true, "/: at most %zu characters", sizeof(v->text) - 1);
-		return ACT_REDRAW;
-	}
-	if (strcmp(v->text, v->input.text) == 0)
+	if (text_fits(v, sizeof(v->search)) && strcmp(v->search, v->input.text) != 0)
+		view__search_typed(v, v->input.text);
+	return ACT_REDRAW;
+}
+
+static unsigned int apply_search(struct view *v)
+{
+	unsigned int flags = search_as_typed(v);
+
+	if (v->search[0] && !v->search_frames)
+		view__say(v, false, "no frame shown contains \"%s\"", v->search);
+	return flags;
+}
+
+static unsigned int apply_text(struct view *v)
+{
+	if (!text_fits(v, sizeof(v->text)))
 		return ACT_REDRAW;
 	memcpy(v->text, v->input.text, v->input.len + 1);
-	v->search_pending = true;
 	return ACT_REBUILD;
 }
 
@@ -609,15 +669,26 @@ static unsigned int apply_save(struct view *v)
 static unsigned int prompt_enter(struct view *v)
 {
 	enum prompt_kind kind = v->prompt;
+	unsigned int flags;
 
+	switch (kind) {
+	case PROMPT_SEARCH: /* it says its own errors */
+		flags = apply_search(v);
+		v->prompt = PROMPT_NONE;
+		return flags;
+	case PROMPT_FILTER:
+		flags = apply_text(v);
+		v->prompt = PROMPT_NONE;
+		return flags;
+	default:
+		break;
+	}
 	v->prompt = PROMPT_NONE;
 	switch (kind) {
 	case PROMPT_PID:
 		return apply_pids(v);
 	case PROMPT_COMM:
 		return apply_comm(v);
-	case PROMPT_SEARCH:
-		return search_as_typed(v);
 	case PROMPT_DELAY:
 		return apply_delay(v);
 	case PROMPT_SAVE:
@@ -633,10 +704,9 @@ static unsigned int prompt_cancel(struct view *v)
 	bool search = v->prompt == PROMPT_SEARCH;
 
 	v->prompt = PROMPT_NONE;
-	if (!search)
-		return ACT_REDRAW;
-	view__search_cancel(v);
-	return ACT_REBUILD;
+	if (search)
+		view__search_cancel(v);
+	return ACT_REDRAW;
 }
 
 /* After an edit: a search applies what it holds now. */
@@ -772,7 +842,7 @@ static const struct key_binding bindings[] = {
 	{ { TK_HOME, 'g' }, "Home g", "first row", false, act_home },
 	{ { TK_END, 'G' }, "End G", "last row", false, act_end },
 	{ { TK_ENTER, '\r' }, "Enter", "expand; zoom in; callers", false, act_enter },
-	{ { TK_ESC }, "Esc", "back; zoom out; no filters", false, act_escape },
+	{ { TK_ESC }, "Esc", "back; zoom out; end search", false, act_escape },
 	{ { '+', '=' }, "+", "expand", false, act_expand },
 	{ { '-' }, "-", "collapse", false, act_collapse },
 	{ { 'e' }, "e", "expand the hottest path", false, act_expand_hottest },
@@ -780,11 +850,13 @@ static const struct key_binding bindings[] = {
 	{ { 'C' }, "C", "collapse all", false, act_collapse_all },
 	{ { TK_TAB }, "Tab", "next pane and layout", false, act_tab },
 	{ { TK_BACKTAB }, "S-Tab", "previous pane and layout", false, act_backtab },
-	{ { 'K' }, "K", "hide/show kernel frames", false, act_toggle_kernel },
-	{ { 'U' }, "U", "hide/show user frames", false, act_toggle_user },
+	{ { 'K' }, "K", "kernel frames only / all", false, act_kernel_only },
+	{ { 'U' }, "U", "user frames only / all", false, act_user_only },
 	{ { 'p' }, "p", "only these pids", false, act_prompt_pid },
 	{ { 'c' }, "c", "only this command", false, act_prompt_comm },
-	{ { '/' }, "/", "only stacks with this text", false, act_prompt_search },
+	{ { '\\', TK_F(4) }, "\\ F4", "only stacks with this text", false, act_prompt_filter },
+	{ { 'x' }, "x", "clear the filters: p, c, \\", false, act_clear_filters },
+	{ { '/', TK_F(3) }, "/ F3", "search: mark the matches", false, act_prompt_search },
 	{ { 'n' }, "n", "next match", false, act_next_match },
 	{ { 'N' }, "N", "previous match", false, act_prev_match },
 	{ { 'P' }, "P", "tree by command/pid/thread", false, act_group },
@@ -794,9 +866,9 @@ static const struct key_binding bindings[] = {
 	{ { 'm' }, "m", "mode: sample, read, offcpu", true, act_swap_mode },
 	{ { ' ' }, "Space", "pause/resume display", true, act_pause },
 	{ { 'd' }, "d", "refresh delay", true, act_prompt_delay },
-	{ { 's' }, "s", "save: .folded, .svg or .pb.gz", false, act_prompt_save },
+	{ { 's' }, "s", "save: folded, SVG or pprof", false, act_prompt_save },
 	{ { '?', 'h', TK_F1 }, "? h F1", "this help", false, act_help },
-	{ { 'q', TK_F10 }, "q F10", "back; quit", false, act_quit },
+	{ { 'q', TK_F(10) }, "q F10", "back; quit", false, act_quit },
 };
 
 #define NBINDINGS (sizeof(bindings) / sizeof(bindings[0]))

@@ -42,15 +42,18 @@ struct app {
 	struct live *live;
 	enum capture_mode mode;
 	struct header_info info;                  /* the last refresh's figures */
-	uint64_t last_events;                     /* events counted at the last refresh */
+	struct capture_stats mark;                /* the capture's counters at the last refresh */
+	struct capture_stats recent;              /* what it counted in the last interval */
+	struct capture_stats counted[CAPTURE_MODE_NR]; /* each mode's cumulative window's */
 	double window_start;                      /* when the open interval began */
 	double covered[CAPTURE_MODE_NR];          /* seconds each mode's cumulative window holds */
 	double quick_until;                       /* till then, an empty window refreshes soon */
 	double next_drain, next_refresh;
 	char hook[128], notes[512];
-	char walks[256], shown_walks[256];        /* the last refresh's walks, the screen's */
-	char offcpu[256], shown_offcpu[256];      /* the same for off-CPU states */
-	char symbols[256], shown_symbols[256];    /* ... and what kept frames from being named */
+	/* The last refresh's texts, and the screen's copies, by window (enum profile_window): */
+	char walks[2][256], shown_walks[2][256];  /* how user stacks were walked */
+	char offcpu[2][256], shown_offcpu[2][256]; /* off-CPU time by state */
+	char symbols[256], shown_symbols[256];    /* what kept frames from being named */
 };
 
 static double now_seconds(void)
@@ -75,6 +78,16 @@ static bool pid_exists(int32_t pid)
 	return proc_info__exists("/proc", (uint32_t)pid);
 }
 
+/* Which of the view's pids have ended: the header says so ("pid 12 exited"). */
+static void look_for_exits(struct view *v)
+{
+	v->exited = 0;
+	for (size_t i = 0; i < v->ntgids && i < 64; i++) {
+		if (proc_info__ended("/proc", (uint32_t)v->tgids[i]))
+			v->exited |= 1ull << i;
+	}
+}
+
 /* Points *@text, when set, at a copy of it in @copy (@size bytes). */
 static void keep_copy(const char **text, char *copy, size_t size)
 {
@@ -95,8 +108,11 @@ static void publish(struct app *a)
 		view__say(&a->view, true, "no memory for new counts: the screen shows older ones");
 	a->view.info = a->info;
 	/* Refreshes go on while the screen is paused: it keeps copies. */
-	keep_copy(&a->view.info.walks, a->shown_walks, sizeof(a->shown_walks));
-	keep_copy(&a->view.info.offcpu, a->shown_offcpu, sizeof(a->shown_offcpu));
+	for (int w = 0; w < 2; w++) {
+		keep_copy(&a->view.info.win[w].walks, a->shown_walks[w], sizeof(a->shown_walks[w]));
+		keep_copy(&a->view.info.win[w].offcpu, a->shown_offcpu[w],
+			  sizeof(a->shown_offcpu[w]));
+	}
 	keep_copy(&a->view.info.symbols, a->shown_symbols, sizeof(a->shown_symbols));
 }
 
@@ -115,7 +131,7 @@ static void start_figures(struct app *a, double now)
 		.notes = a->notes,
 		.freq = sample ? a->cfg->capture.freq : 0,
 		.ncpus = capture__ncpus(cap),
-		.rate = -1,
+		.win = { { .rate = -1 }, { .rate = -1 } },
 		.event = a->units.event,
 		.unit = a->units.type,
 		.time_us = a->units.weight == WEIGHT_TIME,
@@ -144,7 +160,7 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 		return ret;
 	a->mode = mode;
 	a->shown = a->profs[mode];
-	a->last_events = 0;
+	memset(&a->mark, 0, sizeof(a->mark)); /* a new capture counts from zero */
 	/* What the profile held when it was swapped out is no recent window of this one. */
 	profile__close_interval(a->shown);
 	profile__close_interval(a->shown);
@@ -192,6 +208,7 @@ static void push_filter(struct app *a)
 
 	if (err)
 		view__say(&a->view, true, "can't filter in the kernel: %s", strerror(-err));
+	look_for_exits(&a->view);
 }
 
 /* What a saved view says about itself: where it came from, what it counts, its filters. */
@@ -259,29 +276,41 @@ static void drain(struct app *a)
 	a->next_drain = now_seconds() + period;
 }
 
-/*
- * Events counted since the capture opened, and lost; with @walks, how the
- * user stacks since the last such call were walked and what kept frames
- * from being named, into the header's figures.
- */
-static void read_events(struct app *a, uint64_t *events, uint64_t *lost, bool walks)
+/* The header's figures of window @w, from what the capture counted in it in @seconds. */
+static void window_figures(struct app *a, enum profile_window w, const struct capture_stats *st,
+			   double seconds)
 {
-	struct capture_stats st;
+	struct header_window *hw = &a->info.win[w];
 
-	capture__stats(live__capture(a->live), &st);
-	*events = st.slot[STAT_EVENTS];
-	*lost = capture_stats__lost(&st);
-	a->info.undrained = st.undrained;
-	if (walks) {
-		live__walks_text(a->live, &st, true, a->walks, sizeof(a->walks));
-		a->info.walks = a->walks;
-		live__symbols_text(a->live, a->symbols, sizeof(a->symbols));
-		a->info.symbols = a->symbols;
+	hw->rate = seconds > 0 ? (double)st->slot[STAT_EVENTS] / seconds : -1;
+	hw->lost = capture_stats__lost(st);
+	hw->undrained = st->undrained;
+	live__walks_text(a->live, st, true, a->walks[w], sizeof(a->walks[w]));
+	hw->walks = a->walks[w];
+	hw->offcpu = NULL;
+	if (a->mode == CAPTURE_OFFCPU) {
+		live__offcpu_text(st, a->offcpu[w], sizeof(a->offcpu[w]));
+		hw->offcpu = a->offcpu[w];
 	}
-	if (walks && a->mode == CAPTURE_OFFCPU) {
-		live__offcpu_text(a->live, &st, true, a->offcpu, sizeof(a->offcpu));
-		a->info.offcpu = a->offcpu;
-	}
+}
+
+/*
+ * Closes the capture's counters' interval, @span seconds long: what it
+ * counted is the recent window's, and adds to the mode's cumulative one;
+ * both windows' figures go to the header. The names' troubles too.
+ */
+static void count_interval(struct app *a, double span)
+{
+	struct capture_stats now;
+
+	capture__stats(live__capture(a->live), &now);
+	capture_stats__since(&a->recent, &now, &a->mark);
+	a->mark = now;
+	capture_stats__add(&a->counted[a->mode], &a->recent);
+	window_figures(a, WINDOW_RECENT, &a->recent, span);
+	window_figures(a, WINDOW_CUMULATIVE, &a->counted[a->mode], a->covered[a->mode]);
+	live__symbols_text(a->live, a->symbols, sizeof(a->symbols));
+	a->info.symbols = a->symbols;
 }
 
 /* r: the samples taken before it are forgotten, drained ones and those in flight alike. */
@@ -293,8 +322,9 @@ static void reset(struct app *a)
 	profile__reset(a->shown);
 	now = now_seconds();
 	a->covered[a->mode] = 0;
+	memset(&a->counted[a->mode], 0, sizeof(a->counted[a->mode]));
+	capture__stats(live__capture(a->live), &a->mark); /* from now on */
 	start_figures(a, now);
-	read_events(a, &a->last_events, &a->info.lost, false);
 	publish(a);
 }
 
@@ -329,7 +359,7 @@ static bool fold(struct app *a)
 static unsigned int refresh_data(struct app *a)
 {
 	double now = now_seconds(), span;
-	uint64_t events, fresh;
+	uint64_t fresh;
 	bool folded;
 
 	drain(a);
@@ -340,10 +370,9 @@ static unsigned int refresh_data(struct app *a)
 	a->covered[a->mode] += span;
 	a->info.span = span;
 	a->info.covered = a->covered[a->mode];
-	read_events(a, &events, &a->info.lost, true);
-	fresh = events - a->last_events;
-	a->info.rate = span > 0 ? (double)fresh / span : -1;
-	a->last_events = events;
+	count_interval(a, span);
+	look_for_exits(&a->view);
+	fresh = a->recent.slot[STAT_EVENTS];
 	a->next_refresh = now + a->view.delay;
 	if (a->view.paused) /* its picture stays, folded: the view is made again */
 		return folded ? ACT_REBUILD : 0;
@@ -593,7 +622,7 @@ int app__run_file(const struct app_config *c, struct profile *p, const char *fil
 		.unit = st->unit,
 		.time_us = strcmp(st->count_unit, "microseconds") == 0,
 		.notes = "",
-		.rate = -1,
+		.win = { { .rate = -1 }, { .rate = -1 } },
 	};
 	a.units = (struct live_units){ .type = st->unit, .unit = st->count_unit };
 	ret = run_screen(&a, err, err_size);

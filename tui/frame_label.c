@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "profile/text_match.h"
 #include "tui/frame_label.h"
 
 enum screen_role frame_role(const struct profile *p, uint32_t frame)
@@ -44,6 +45,31 @@ void format_count(char buf[COUNT_COLUMNS + 1], uint64_t v)
 		i++;
 	}
 	snprintf(buf, COUNT_COLUMNS + 1, "%.1f%c", d / 1000, suffix[i + 1]);
+}
+
+uint64_t count_shown_unit(uint64_t v)
+{
+	uint64_t scale = 1000; /* what format_count() divides by, then shows to a tenth */
+	double d = (double)v;
+
+	if (v <= 99999999)
+		return 1;
+	for (int i = -1; d >= 999999.5 && i < 5; i++) {
+		d /= 1000;
+		scale *= 1000;
+	}
+	return scale / 10;
+}
+
+uint64_t time_shown_unit(uint64_t us)
+{
+	double d = (double)us;
+
+	if (us < 1000)
+		return 1;
+	if (d < 999950)
+		return 100;
+	return d < 999995000.0 ? 10000 : 360000000;
 }
 
 void format_time_us(char buf[COUNT_COLUMNS + 1], uint64_t us)
@@ -106,13 +132,13 @@ void numbers__title(struct screen *s, int row, int col, const char *first, const
 	screen__put_right(s, row, col + COL_COUNT, COUNT_WIDTH, count, style);
 }
 
-/* Underlines each occurrence of @match in @name, drawn from @col in @width columns. */
+/* Underlines each match of @match in @name (text_match()), drawn from @col in @width columns. */
 static void underline_matches(struct screen *s, int row, int col, int width, const char *name,
 			      const char *match)
 {
 	size_t mlen = strlen(match);
 
-	for (const char *m = strstr(name, match); m; m = strstr(m + mlen, match)) {
+	for (const char *m = text_match(name, match); m; m = text_match(m + mlen, match)) {
 		int start = text__columns_n(name, (size_t)(m - name));
 		int len = text__columns_n(m, mlen);
 

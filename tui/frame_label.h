@@ -43,6 +43,14 @@ void format_count(char buf[COUNT_COLUMNS + 1], uint64_t v);
  */
 void format_time_us(char buf[COUNT_COLUMNS + 1], uint64_t us);
 
+/*
+ * The unit of the last digit format_count() (count_shown_unit()) or
+ * format_time_us() (time_shown_unit(), in microseconds) shows @v in: 1 for
+ * a count written whole, 100000 for "123.4M", 10000 for "4.56s".
+ */
+uint64_t count_shown_unit(uint64_t v);
+uint64_t time_shown_unit(uint64_t us);
+
 /* format_percent() writes @part / @whole as "56.4%" (at most PERCENT_COLUMNS). */
 void format_percent(char buf[PERCENT_COLUMNS + 1], uint64_t part, uint64_t whole);
 

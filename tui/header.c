@@ -40,76 +40,154 @@ static void file_source(struct line *l, const struct header_info *h)
 		line_add(l, "no malformed line");
 }
 
-/* Line 1: where the data come from. */
-static bool source_line(struct line *l, const struct header_state *st)
+/*
+ * How much a line may leave out to fit the screen's width, each level more
+ * than the one before; the figures stay, the lost events the last.
+ * header__draw() takes the first level that fits.
+ */
+enum compact {
+	COMPACT_NONE,
+	COMPACT_LABELS,  /* the hook, "window:" and "filters:" go */
+	COMPACT_UNIT,    /* and the unit after the window's count */
+	COMPACT_SPAN,    /* and the time the window spans, the folds, the rate's CPUs */
+	COMPACT_WORDS,   /* and the words of the shares' base and of the side shown */
+	COMPACT_NR,
+};
+
+/*
+ * Line 1: where the data come from; the lost events are the last to go
+ * ("sample: perf_event cpu-clock, 99 Hz, 2 CPUs | 197 samples/s, 0 lost",
+ * then without the hook, then without the rate and the CPUs).
+ */
+static bool source_line(struct line *l, const struct header_state *st, int compact)
 {
 	const struct header_info *h = st->info;
+	const struct header_window *w = &h->win[st->window];
 
 	if (!st->live) {
 		file_source(l, h);
 		return true;
 	}
-	line_add(l, "%s: %s", h->mode, h->hook);
-	if (h->freq)
+	line_add(l, "%s", h->mode);
+	if (compact == COMPACT_NONE)
+		line_add(l, ": %s", h->hook);
+	if (h->freq && compact < COMPACT_SPAN)
 		line_add(l, ", %u Hz", h->freq);
-	line_add(l, ", %d CPUs | ", h->ncpus);
-	if (h->rate < 0)
+	if (compact < COMPACT_SPAN)
+		line_add(l, ", %d CPUs", h->ncpus);
+	line_add(l, " | ");
+	if (w->rate < 0)
 		line_add(l, "- %s/s", h->event);
 	else
-		line_add(l, "%.0f %s/s", h->rate, h->event);
-	line_add(l, ", %" PRIu64 " lost", h->lost);
-	if (h->undrained)
-		line_add(l, " (%" PRIu64 " not drained)", h->undrained);
+		line_add(l, "%.0f %s/s", w->rate, h->event);
+	line_add(l, ", %" PRIu64 " lost", w->lost);
+	if (w->undrained)
+		line_add(l, " (%" PRIu64 " not drained)", w->undrained);
 	return true;
 }
 
-/* The window and the time it spans. */
-static void window_part(struct line *l, const struct header_state *st)
+/* A count of the window's unit: "395", or "1.234 s" of off-CPU time. */
+static void count_part(struct line *l, const struct header_info *h, uint64_t count)
+{
+	if (h->time_us)
+		line_add(l, "%.3f s", (double)count / 1e6);
+	else
+		line_add(l, "%" PRIu64, count);
+}
+
+static bool filtered(const struct header_state *st)
+{
+	return st->ntgids || st->comm || st->text;
+}
+
+/*
+ * The window, the time it spans and what it counted: through the filters,
+ * and of all when they leave some out ("395 of 1020 samples").
+ */
+static void window_part(struct line *l, const struct header_state *st, int compact)
 {
 	const struct header_info *h = st->info;
 
-	if (st->window == WINDOW_RECENT && h->span > 0)
-		line_add(l, "window: recent (last %.1f s)", h->span);
+	line_add(l, "%s", compact ? "" : "window: ");
+	if (st->window == WINDOW_RECENT && h->span > 0 && compact < COMPACT_SPAN)
+		line_add(l, "recent (last %.1f s)", h->span);
 	else if (st->window == WINDOW_RECENT)
-		line_add(l, "window: recent (collecting)");
-	else if (st->live && h->covered > 0)
-		line_add(l, "window: cumulative (%.1f s)", h->covered);
+		line_add(l, "recent%s", h->span > 0 ? "" : " (collecting)");
+	else if (st->live && h->covered > 0 && compact < COMPACT_SPAN)
+		line_add(l, "cumulative (%.1f s)", h->covered);
 	else
-		line_add(l, "window: cumulative");
-	if (h->time_us)
-		line_add(l, ", %.3f s %s", (double)st->total / 1e6, h->unit);
-	else
-		line_add(l, ", %" PRIu64 " %s", st->total, h->unit);
-	if (st->live && h->folded)
+		line_add(l, "cumulative");
+	line_add(l, ", ");
+	count_part(l, h, st->total);
+	if (filtered(st) && st->whole != st->total) {
+		line_add(l, " of ");
+		count_part(l, h, st->whole);
+	}
+	if (compact < COMPACT_UNIT)
+		line_add(l, " %s", h->unit);
+	if (st->live && h->folded && compact < COMPACT_SPAN)
 		line_add(l, ", %" PRIu64 " stacks folded (max %zu)", h->folded, h->max_stacks);
 }
 
-/* The filters in force and the frames hidden. */
-static void filter_part(struct line *l, const struct header_state *st)
+/* The pid filter. */
+static void pids_part(struct line *l, const struct header_state *st)
 {
-	line_add(l, " | filters:");
-	if (st->ntgids) {
-		line_add(l, " pid ");
-		for (size_t i = 0; i < st->ntgids; i++)
-			line_add(l, "%s%d", i ? "," : "", st->tgids[i]);
-	}
-	if (st->comm)
-		line_add(l, " comm %s", st->comm);
-	if (st->text)
-		line_add(l, " text \"%s\"", st->text);
-	if (!st->ntgids && !st->comm && !st->text)
-		line_add(l, " none");
-	if (st->hide_kernel && st->hide_user)
-		line_add(l, " | hidden: kernel frames, user frames");
-	else if (st->hide_kernel || st->hide_user)
-		line_add(l, " | hidden: %s frames", st->hide_kernel ? "kernel" : "user");
+	line_add(l, " pid ");
+	for (size_t i = 0; i < st->ntgids; i++)
+		line_add(l, "%s%d", i ? "," : "", st->tgids[i]);
 }
 
-/* Line 2: the window and the filters. */
-static bool window_line(struct line *l, const struct header_state *st)
+/* The pid filter's processes that have exited ("pid 34 exited", "pids 12,34 exited"). */
+static void exited_part(struct line *l, const struct header_state *st)
 {
-	window_part(l, st);
-	filter_part(l, st);
+	size_t n = 0;
+
+	for (size_t i = 0; i < st->ntgids && i < 64; i++)
+		n += st->exited >> i & 1;
+	if (!n)
+		return;
+	line_add(l, " | pid%s ", n > 1 ? "s" : "");
+	for (size_t i = 0, k = 0; i < st->ntgids && i < 64; i++) {
+		if (st->exited >> i & 1)
+			line_add(l, "%s%d", k++ ? "," : "", st->tgids[i]);
+	}
+	line_add(l, " exited");
+}
+
+/*
+ * The filters in force (and that shares are of what they keep), and the
+ * side of the stacks shown when one only.
+ */
+static void filter_part(struct line *l, const struct header_state *st, int compact)
+{
+	if (!filtered(st)) {
+		line_add(l, " | %s", compact ? "no filter" : "filters: none");
+	} else {
+		line_add(l, " |%s", compact ? "" : " filters:");
+		if (st->ntgids)
+			pids_part(l, st);
+		if (st->comm)
+			line_add(l, " comm %s", st->comm);
+		if (st->text)
+			line_add(l, " text \"%s\"", st->text);
+		exited_part(l, st);
+		line_add(l, " | %% of the filtered%s%s", compact < COMPACT_WORDS ? " " : "",
+			 compact < COMPACT_WORDS ? st->info->unit : "");
+	}
+	if (st->hide_kernel != st->hide_user)
+		line_add(l, " | %s %s", st->hide_user ? "kernel" : "user",
+			 compact < COMPACT_WORDS ? "frames only" : "only");
+}
+
+/*
+ * Line 2: the window and the filters ("window: recent (last 2.0 s), 395 of
+ * 1020 samples | filters: pid 12 | % of the filtered samples | kernel
+ * frames only").
+ */
+static bool window_line(struct line *l, const struct header_state *st, int compact)
+{
+	window_part(l, st, compact);
+	filter_part(l, st, compact);
 	return true;
 }
 
@@ -117,7 +195,7 @@ void header__window_line(const struct header_state *h, char *buf, size_t size)
 {
 	struct line l = { .len = 0 };
 
-	window_line(&l, h);
+	window_line(&l, h, COMPACT_NONE);
 	snprintf(buf, size, "%.*s", (int)l.len, l.text);
 }
 
@@ -130,21 +208,24 @@ static bool live_text(struct line *l, const struct header_state *st, const char 
 	return true;
 }
 
-/* Line 3, live: how user stacks are walked, and how the last interval's walks ended. */
-static bool walks_line(struct line *l, const struct header_state *st)
+/* Live: how user stacks are walked, and how the window's walks ended. */
+static bool walks_line(struct line *l, const struct header_state *st, int compact)
 {
-	return live_text(l, st, st->info->walks);
+	(void)compact;
+	return live_text(l, st, st->info->win[st->window].walks);
 }
 
-/* Line 3, live in off-CPU mode: how long the last interval's waits lasted, in which states. */
-static bool offcpu_line(struct line *l, const struct header_state *st)
+/* Live in off-CPU mode: how long the window's waits lasted, in which states. */
+static bool offcpu_line(struct line *l, const struct header_state *st, int compact)
 {
-	return live_text(l, st, st->info->offcpu);
+	(void)compact;
+	return live_text(l, st, st->info->win[st->window].offcpu);
 }
 
 /* Live, when something kept frames from being named: what (perf maps dropped, files not opened). */
-static bool symbols_line(struct line *l, const struct header_state *st)
+static bool symbols_line(struct line *l, const struct header_state *st, int compact)
 {
+	(void)compact;
 	return live_text(l, st, st->info->symbols);
 }
 
@@ -161,8 +242,9 @@ size_t header__hook_line(const struct header_info *info, char *buf, size_t size)
 }
 
 /* The last line, live when a better hook failed: which, and why (in full in the help). */
-static bool hook_line(struct line *l, const struct header_state *st)
+static bool hook_line(struct line *l, const struct header_state *st, int compact)
 {
+	(void)compact;
 	if (!st->live)
 		return false;
 	l->len = header__hook_line(st->info, l->text, sizeof(l->text));
@@ -170,7 +252,7 @@ static bool hook_line(struct line *l, const struct header_state *st)
 }
 
 /* The header's lines, top to bottom; one that returns false is not shown. */
-static bool (*const header_lines[])(struct line *l, const struct header_state *st) = {
+static bool (*const header_lines[])(struct line *l, const struct header_state *st, int compact) = {
 	source_line,
 	window_line,
 	offcpu_line,
@@ -188,9 +270,22 @@ int header__rows(const struct header_state *h)
 
 	for (size_t i = 0; i < NLINES; i++) {
 		l.len = 0;
-		rows += header_lines[i](&l, h);
+		rows += header_lines[i](&l, h, COMPACT_NONE);
 	}
 	return rows;
+}
+
+/* Makes line @i of @h in @l, as whole as fits in @width columns; false when not shown. */
+static bool fitted_line(struct line *l, size_t i, const struct header_state *h, int width)
+{
+	for (int compact = COMPACT_NONE; compact < COMPACT_NR; compact++) {
+		l->len = 0;
+		if (!header_lines[i](l, h, compact))
+			return false;
+		if (text__columns(l->text) <= width)
+			break;
+	}
+	return true;
 }
 
 void header__draw(struct screen *s, const struct header_state *h)
@@ -201,11 +296,12 @@ void header__draw(struct screen *s, const struct header_state *h)
 	struct line l;
 
 	for (size_t i = 0; i < NLINES; i++) {
-		l.len = 0;
-		if (!header_lines[i](&l, h))
+		int width = row ? s->w : s->w - state_w - 1;
+
+		if (!fitted_line(&l, i, h, width))
 			continue;
 		screen__fill(s, row, 0, s->w, ' ', st);
-		screen__put(s, row, 0, row ? s->w : s->w - state_w - 1, l.text, st, PUT_DOTS);
+		screen__put(s, row, 0, width, l.text, st, PUT_DOTS);
 		row++;
 	}
 	screen__put(s, 0, s->w - state_w, state_w, state,

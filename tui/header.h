@@ -3,12 +3,15 @@
  * header: the lines above the panes, drawn from plain data. They say where
  * the data come from (live: mode, hook, rate, CPUs, events per second, lost
  * events; file: its name, stacks and malformed lines), the window and the
- * time it spans, the filters in force, and whether the display is live or
+ * time it spans, the filters in force (and that shares are of what they
+ * keep), the side of the stacks shown, and whether the display is live or
  * paused; in off-CPU mode, how long the waits lasted and in which states;
  * how user stacks are walked and how the walks ended; what kept frames
  * from being named, when something did; in read mode, why better hooks
- * failed. Each line is one function
- * in header.c's list: a new line is one more entry there.
+ * failed. Every figure is of the window shown (recent or cumulative). A
+ * line shortens to fit the screen's width, the lost events the last to go.
+ * Each line is one function in header.c's list: a new line is one more
+ * entry there.
  */
 #ifndef FLAMETOP_HEADER_H
 #define FLAMETOP_HEADER_H
@@ -20,6 +23,15 @@
 #include "profile/profile.h"
 #include "tui/screen.h"
 
+/* What the live source counted in a window (enum profile_window). */
+struct header_window {
+	double rate;        /* events per second; < 0: not known yet */
+	uint64_t lost;      /* events not counted */
+	uint64_t undrained; /* of those, events counted but not read in time (drains cut short) */
+	const char *walks;  /* how user stacks are walked and how the walks ended, or NULL */
+	const char *offcpu; /* off-CPU mode: how long the waits lasted, in which states; or NULL */
+};
+
 /* What the front end knows about its source, filled in by the app. */
 struct header_info {
 	/* live */
@@ -28,14 +40,10 @@ struct header_info {
 	const char *notes; /* why better hooks failed, or "" */
 	unsigned int freq; /* sample mode: per CPU per second */
 	int ncpus;
-	double rate;       /* events per second over the recent window; < 0: not known yet */
 	const char *event; /* what an event is: "samples", "reads" */
-	uint64_t lost;     /* events not counted since the capture opened */
-	uint64_t undrained; /* of those, events counted but not read in time (drains cut short) */
+	struct header_window win[2]; /* by enum profile_window: cumulative, recent */
 	double span;       /* seconds the recent window spans; 0: none closed yet */
 	double covered;    /* seconds of capture the cumulative window holds */
-	const char *walks; /* how user stacks are walked and how the walks ended, or NULL */
-	const char *offcpu; /* off-CPU mode: how long the waits lasted, in which states; or NULL */
 	uint64_t folded;   /* stacks folded into others to keep within max_stacks */
 	size_t max_stacks;
 	const char *symbols; /* what kept frames from being named (live__symbols_text()), or NULL */
@@ -56,8 +64,10 @@ struct header_state {
 	bool live, paused;
 	enum profile_window window;
 	uint64_t total;            /* counted in the window, through the filters */
+	uint64_t whole;            /* counted in the window, all stacks */
 	const int32_t *tgids;      /* the pid filter ... */
 	size_t ntgids;             /* ... when not 0 */
+	uint64_t exited;           /* bit i: tgids[i] has exited (live) */
 	const char *comm, *text;   /* the comm and text filters, when not empty */
 	bool hide_kernel, hide_user;
 };

@@ -14,6 +14,15 @@ static const char *const legend[] = {
 	"[+] collapsed, [-] expanded, --- a leaf",
 	"Total%: the stacks through a frame; Self%: ending in it",
 	"python3 [1234]: a process; python3 [1234/1240]: a thread (P groups)",
+	"Ctrl-C quits at once (as SIGTERM, SIGHUP); Ctrl-Z stops, fg draws again",
+};
+
+/* Keys the terminal makes signals of: not bound, but --help lists them with the others. */
+static const struct {
+	const char *label, *what;
+} signal_keys[] = {
+	{ "Ctrl-C", "quit at once (SIGTERM, SIGHUP too)" },
+	{ "Ctrl-Z", "stop; fg draws the screen again" },
 };
 
 #define NLEGEND (sizeof(legend) / sizeof(legend[0]))
@@ -133,4 +142,15 @@ void help__draw(struct screen *s, struct screen_rect r, const struct help_conten
 		screen__put(s, row, r.col + 1, r.w - 1, buf,
 			    (struct cell_style){ .attr = ATTR_DIM }, PUT_DOTS);
 	}
+}
+
+void help__print_keys(FILE *out, const struct key_binding *keys, size_t nkeys)
+{
+	fputs("\nKeys on the screen (? shows them there; man flametop tells each):\n", out);
+	for (size_t i = 0; i < nkeys; i++)
+		fprintf(out, "  %-*s  %s%s\n", LABEL_WIDTH, keys[i].label, keys[i].what,
+			keys[i].live_only ? " (live)" : "");
+	for (size_t i = 0; i < sizeof(signal_keys) / sizeof(signal_keys[0]); i++)
+		fprintf(out, "  %-*s  %s\n", LABEL_WIDTH, signal_keys[i].label,
+			signal_keys[i].what);
 }

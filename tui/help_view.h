@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "tui/keys.h"
 #include "tui/screen.h"
@@ -26,5 +27,13 @@ int help__rows(const struct help_content *c, int width);
 
 /* help__draw() writes the title and the body from row @top of it into @r. */
 void help__draw(struct screen *s, struct screen_rect r, const struct help_content *c, int top);
+
+/*
+ * help__print_keys() writes the @nkeys bindings @keys to @out as --help
+ * lists them: a title, then a line each, its keys and what they do
+ * ("  ? h F1    this help"), the live screen's own marked "(live)"; then
+ * the keys the terminal makes signals of (Ctrl-C, Ctrl-Z).
+ */
+void help__print_keys(FILE *out, const struct key_binding *keys, size_t nkeys);
 
 #endif

@@ -44,20 +44,41 @@ static const struct icicle_spot *spot_of(const struct icicle_memo *memo, uint64_
 	return bsearch(&want, memo->spots, memo->n, sizeof(*memo->spots), by_key);
 }
 
+/* Where an edge may be drawn: exactly at @exact, or anywhere in [@lo, @hi]. */
+struct edge {
+	int exact, lo, hi;
+};
+
 /*
- * The right edge of the box of path @key from @left, exactly at @exact:
- * the one @memo's drawing gave it when that is within a column and leaves
- * the box a column at least, and at most @end; else @exact, or @left + 1
- * when the box's left edge moved there.
+ * The right edge of the box of path @key from @left, at most @end: the one
+ * @memo's drawing gave it when that lies in @e's range and leaves the box a
+ * column at least; else @e's exact one, or @left + 1 when the box's left
+ * edge moved there.
  */
-static int right_edge(const struct icicle_memo *memo, uint64_t key, int left, int exact, int end)
+static int right_edge(const struct icicle_memo *memo, uint64_t key, int left, struct edge e,
+		      int end)
 {
 	const struct icicle_spot *was = spot_of(memo, key);
-	int kept = was ? was->x + was->w : exact;
+	int kept = was ? was->x + was->w : e.exact;
 
-	if (kept >= exact - 1 && kept <= exact + 1 && kept > left && kept <= end)
+	if (kept >= e.lo && kept <= e.hi && kept > left && kept <= end)
 		return kept;
-	return exact > left ? exact : left + 1;
+	return e.exact > left ? e.exact : left + 1;
+}
+
+/*
+ * The right edge of a box from @x in @w columns whose siblings up to it sum
+ * to @sum of @total: exact, and where it would be were @sum a jitter off
+ * (stack_trie__jitter(): a sample, or what the screen can't tell apart).
+ */
+static struct edge edge_of(const struct stack_trie *t, int x, unsigned __int128 w,
+			   unsigned __int128 sum, unsigned __int128 total)
+{
+	unsigned __int128 j = stack_trie__jitter(t, (uint64_t)sum);
+	unsigned __int128 lo = sum > j ? sum - j : 0, hi = sum + j < total ? sum + j : total;
+
+	return (struct edge){ x + (int)(w * sum / total), x + (int)(w * lo / total),
+			      x + (int)(w * hi / total) };
 }
 
 /*
@@ -81,7 +102,7 @@ static int lay_children(struct placed_list *todo, const struct stack_trie *t,
 		if (w * ct < total)
 			break; /* narrower than a column: left in the parent's remainder */
 		sum += ct;
-		right = right_edge(memo, key, left, parent->box.x + (int)(w * sum / total), end);
+		right = right_edge(memo, key, left, edge_of(t, parent->box.x, w, sum, total), end);
 		if (right > end)
 			break; /* no column left for it */
 		if (place(todo, (struct icicle_box){ c, left, right - left, key }, parent->level + 1))

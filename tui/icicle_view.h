@@ -16,11 +16,12 @@
  * (they are sorted), and its share stays in the parent's remainder, the blank
  * after the last child, which also holds the parent's self count.
  *
- * Live, counts move by a sample or two between refreshes, and exact edges
- * with them: so a box whose right edge was drawn within a column of where
- * it falls now keeps that edge (its path's place in an icicle_memo of the
- * last drawing), as long as it stays inside its parent and at least a
- * column wide. An edge is thus never more than a column from exact.
+ * Live, counts jitter by a sample between refreshes, and exact edges with
+ * them: so a box whose right edge was drawn where the arithmetic would put
+ * it now were the running sum a jitter off (stack_trie__jitter(): a sample,
+ * or what the screen can't tell apart) keeps that edge (its path's place in
+ * an icicle_memo of the last drawing), as long as it stays inside its
+ * parent and at least a column wide.
  *
  * A box reads "[name   ]" for a process or a user frame and "{name   }" for a
  * kernel frame, so that kernel frames stand out without colours too; a name

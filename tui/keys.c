@@ -15,14 +15,23 @@ static const char *const names[TK_NR - TK_UP] = {
 	[TK_BACKTAB - TK_UP] = "S-Tab",
 	[TK_BACKSPACE - TK_UP] = "Backspace",
 	[TK_DELETE - TK_UP] = "Delete",
-	[TK_F1 - TK_UP] = "F1",
-	[TK_F10 - TK_UP] = "F10",
-	[TK_OTHER - TK_UP] = "that key",
+	[TK_INSERT - TK_UP] = "Insert",
 };
+
+static char other[16]; /* TK_OTHER's name, "" when not known */
+
+void key__name_other(const char *name)
+{
+	snprintf(other, sizeof(other), "%s", name ? name : "");
+}
 
 void key__name(int key, char *buf, size_t size)
 {
-	if (key >= TK_UP && key < TK_NR)
+	if (key >= TK_F1 && key <= TK_F12)
+		snprintf(buf, size, "F%d", key - TK_F1 + 1);
+	else if (key == TK_OTHER)
+		snprintf(buf, size, "%s", other[0] ? other : "that key");
+	else if (key >= TK_UP && key < TK_NR)
 		snprintf(buf, size, "%s", names[key - TK_UP]);
 	else if (key == ' ')
 		snprintf(buf, size, "Space");

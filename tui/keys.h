@@ -27,11 +27,14 @@ enum tui_key {
 	TK_BACKTAB,
 	TK_BACKSPACE,
 	TK_DELETE,
+	TK_INSERT,
 	TK_F1,
-	TK_F10,
-	TK_OTHER, /* a function key flametop has no name for */
+	TK_F12 = TK_F1 + 11, /* F1 to F12: TK_F(n) */
+	TK_OTHER, /* any other key beyond ASCII: key__name() says the last one read */
 	TK_NR,
 };
+
+#define TK_F(n) (TK_F1 + (n) - 1)
 
 #define TK_CTRL(c) ((c) & 0x1f)
 
@@ -48,5 +51,11 @@ struct key_binding {
 
 /* key__name() writes how @key reads ("x", "Ctrl-X", "F1", "Up") into @buf (at least 16 bytes). */
 void key__name(int key, char *buf, size_t size);
+
+/*
+ * key__name_other() sets what key__name() calls TK_OTHER: the name of the
+ * last such key read (tui/term.c knows it: "S-Up", "kLFT5"); NULL: "that key".
+ */
+void key__name_other(const char *name);
 
 #endif

@@ -218,6 +218,14 @@ static void suspend(void)
 	refresh();
 }
 
+/* Closes the keyboard's stream when term__open() opened it. */
+static void close_input(void)
+{
+	if (term.own_in)
+		fclose(term.in);
+	term.in = NULL;
+}
+
 void term__close(void)
 {
 	if (!term.scr)
@@ -228,9 +236,7 @@ void term__close(void)
 	term.scr = NULL;
 	free(term.shown);
 	term.shown = NULL;
-	if (term.own_in)
-		fclose(term.in);
-	term.in = NULL;
+	close_input();
 }
 
 /* A screen needs a terminal that moves the cursor (TERM=dumb does not). */
@@ -267,13 +273,26 @@ int term__check(char *err, size_t err_size)
 	return ok ? 0 : refuse(err, err_size, "it can't move the cursor");
 }
 
+/* Gives back a terminal that newterm() took but flametop can't drive: its modes as they were. */
+static void give_back(const struct termios *modes, bool have_modes)
+{
+	if (term.scr)
+		delscreen(term.scr);
+	term.scr = NULL;
+	close_input();
+	if (have_modes)
+		tcsetattr(STDOUT_FILENO, TCSADRAIN, modes);
+}
+
 int term__open(bool color, char *err, size_t err_size)
 {
 	struct termios modes;
 	bool have_modes;
 	const char *why;
-	int ret;
+	int ret = term__check(err, err_size);
 
+	if (ret) /* before curses touches the terminal */
+		return ret;
 	have_modes = tcgetattr(STDOUT_FILENO, &modes) == 0; /* before curses changes them */
 	term.in = stdin;
 	term.own_in = !isatty(STDIN_FILENO);
@@ -290,8 +309,7 @@ int term__open(bool color, char *err, size_t err_size)
 	ret = catch_suspend();
 	if (ret) {
 		snprintf(err, err_size, "can't make a pipe: %s", strerror(-ret));
-		if (term.own_in)
-			fclose(term.in);
+		close_input();
 		return ret;
 	}
 	term.scr = newterm(NULL, stdout, term.in);
@@ -299,11 +317,7 @@ int term__open(bool color, char *err, size_t err_size)
 	      : !can_move_cursor() ? "it can't move the cursor"
 				   : NULL;
 	if (why) {
-		if (term.scr)
-			delscreen(term.scr);
-		term.scr = NULL;
-		if (term.own_in)
-			fclose(term.in);
+		give_back(&modes, have_modes);
 		return refuse(err, err_size, why);
 	}
 	atexit(term__close);
@@ -364,6 +378,28 @@ void term__size(int *width, int *height)
 	getmaxyx(stdscr, *height, *width);
 }
 
+/* Names curses key @c for key__name() (shifted keys as the help writes them); returns TK_OTHER. */
+static int other_key(int c)
+{
+	static const struct {
+		int c;
+		const char *name;
+	} shifted[] = {
+		{ KEY_SR, "S-Up" },	{ KEY_SF, "S-Down" },	{ KEY_SLEFT, "S-Left" },
+		{ KEY_SRIGHT, "S-Right" }, { KEY_SHOME, "S-Home" }, { KEY_SEND, "S-End" },
+	};
+	const char *name = keyname(c);
+
+	for (size_t i = 0; i < sizeof(shifted) / sizeof(shifted[0]); i++) {
+		if (shifted[i].c == c)
+			name = shifted[i].name;
+	}
+	if (name && strncmp(name, "KEY_", 4) == 0)
+		name += 4;
+	key__name_other(name);
+	return TK_OTHER;
+}
+
 int term__read_key(void)
 {
 	if (take_wakeups())
@@ -402,17 +438,17 @@ int term__read_key(void)
 		case '\r':
 		case '\n':
 			return TK_ENTER;
-		case KEY_F(1):
-			return TK_F1;
-		case KEY_F(10):
-			return TK_F10;
 		case KEY_DC:
 			return TK_DELETE;
+		case KEY_IC:
+			return TK_INSERT;
 		default:
 			if (c >= 0 && c < 0x80)
 				return c;
+			if (c >= KEY_F(1) && c <= KEY_F(12))
+				return TK_F(c - KEY_F0);
 			if (c >= KEY_MIN)
-				return TK_OTHER;
+				return other_key(c);
 			/* A byte of a non-ASCII character: prompts take ASCII only. */
 		}
 	}

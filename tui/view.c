@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "profile/hash_index.h"
 #include "profile/text_match.h"
+#include "tui/frame_label.h"
 #include "tui/help_view.h"
 #include "tui/icicle_view.h"
 #include "tui/status_line.h"
@@ -23,12 +25,10 @@ int view__init(struct view *v, bool live, double delay, const struct key_binding
 	v->delay = delay;
 	v->keys = keys;
 	v->nkeys = nkeys;
-	v->info.rate = -1;
+	v->info.win[WINDOW_CUMULATIVE].rate = v->info.win[WINDOW_RECENT].rate = -1;
 	v->info.notes = "";
 	if (stack_trie__init(&v->trie))
 		return -ENOMEM;
-	if (live) /* refreshes: siblings at a count's noise apart stay put */
-		stack_trie__keep_order(&v->trie);
 	if (tree_pane__init(&v->tree, &v->trie) || flat_pane__init(&v->flat)) {
 		view__free(v);
 		return -ENOMEM;
@@ -89,8 +89,10 @@ static void header_state(const struct view *v, struct header_state *h)
 		.paused = v->paused,
 		.window = v->window,
 		.total = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0,
+		.whole = v->prof ? profile__total(v->prof, v->window) : 0,
 		.tgids = v->tgids,
 		.ntgids = v->ntgids,
+		.exited = v->exited,
 		.comm = v->comm[0] ? v->comm : NULL,
 		.text = v->text[0] ? v->text : NULL,
 		.hide_kernel = v->hide_kernel,
@@ -236,7 +238,7 @@ int view__refresh(struct view *v)
 
 void view__search_begin(struct view *v)
 {
-	snprintf(v->text_before, sizeof(v->text_before), "%s", v->text);
+	snprintf(v->search_before, sizeof(v->search_before), "%s", v->search);
 	v->search_from = v->tree.sel;
 	v->search_from_frame = v->flat.sel_frame;
 }
@@ -245,13 +247,31 @@ void view__search_begin(struct view *v)
 static void select_search_origin(struct view *v)
 {
 	v->tree.sel = v->search_from;
-	v->flat.sel_frame = v->search_from_frame;
+	v->tree.sel_node = v->trie.n ? frame_path__resolve(&v->tree.sel, &v->trie) : TRIE_ROOT;
+	if (v->search_from_frame != PROFILE_NONE)
+		flat_pane__select_frame(&v->flat, v->search_from_frame);
+}
+
+void view__search_typed(struct view *v, const char *text)
+{
+	snprintf(v->search, sizeof(v->search), "%s", text);
+	select_search_origin(v);
+	if (v->search[0])
+		view__find(v, 1);
+	view__search_share(v);
 }
 
 void view__search_cancel(struct view *v)
 {
-	memcpy(v->text, v->text_before, sizeof(v->text));
+	memcpy(v->search, v->search_before, sizeof(v->search));
 	select_search_origin(v);
+	view__search_share(v);
+}
+
+void view__search_end(struct view *v)
+{
+	v->search[0] = '\0';
+	view__search_share(v);
 }
 
 /* A digest of what decides which stacks @f keeps, from the profile of live mode @mode (or NULL). */
@@ -325,10 +345,11 @@ int view__rebuild(struct view *v, const struct profile *p)
 	struct view_filter f;
 	int err;
 
-	if (v->search_pending)
-		select_search_origin(v);
 	v->prof = p;
 	view__filter(v, &f);
+	if (v->live) /* refreshes: siblings a sample apart stay put */
+		stack_trie__keep_order(&v->trie,
+				       v->info.time_us ? time_shown_unit : count_shown_unit);
 	err = stack_trie__build(&v->trie, p, &f);
 	if (!err)
 		settle_icicle(v, &f);
@@ -338,13 +359,9 @@ int view__rebuild(struct view *v, const struct profile *p)
 	v->zoom_node = v->trie.n ? frame_path__resolve(&v->zoom, &v->trie) : TRIE_ROOT;
 	if (!err)
 		err = view__refresh(v);
-	if (!err && v->search_pending && v->text[0]) {
-		view__find(v, 1);
-		err = view__refresh(v);
-	}
-	v->search_pending = false;
 	if (!err)
 		remember_icicle(v);
+	view__search_share(v);
 	return err;
 }
 
@@ -386,20 +403,26 @@ bool view__unzoom(struct view *v, bool one_level)
 	return true;
 }
 
-static bool name_matches(const struct view *v, uint32_t frame)
+/* Marks, a byte per frame id of the profile, the frames whose name holds the search; or NULL. */
+static uint8_t *search_marks(const struct view *v)
 {
-	return text_match(profile__frame_name(v->prof, frame), v->text) != NULL;
+	size_t n = profile__nframes(v->prof);
+	uint8_t *marks = malloc(n ? n : 1);
+
+	for (size_t i = 0; marks && i < n; i++)
+		marks[i] = text_match(profile__frame_name(v->prof, (uint32_t)i), v->search) != NULL;
+	return marks;
 }
 
 /* Steps through the flat list from the selection, wrapping around. */
-static bool find_in_list(struct view *v, int dir)
+static bool find_in_list(struct view *v, int dir, const uint8_t *marks)
 {
 	size_t n = v->flat.list.n;
 
 	for (size_t i = 1; i <= n; i++) {
 		size_t row = (v->flat.sel + n + (dir > 0 ? i : n - i)) % n;
 
-		if (name_matches(v, v->flat.list.entries[row].frame)) {
+		if (marks[v->flat.list.entries[row].frame]) {
 			flat_pane__move(&v->flat, (long)row - (long)v->flat.sel);
 			return true;
 		}
@@ -409,33 +432,64 @@ static bool find_in_list(struct view *v, int dir)
 
 /*
  * Finds the next match in @tp's trie, in depth-first order from the
- * selection, wrapping around: the frames whose name holds the search text
- * are marked once, and the trie steps over subtrees without one.
+ * selection, wrapping around: the trie steps over subtrees without a
+ * marked frame.
  */
-static bool find_in_tree(struct view *v, struct tree_pane *tp, int dir)
+static bool find_in_tree(struct tree_pane *tp, int dir, const uint8_t *marks)
 {
-	size_t n = profile__nframes(v->prof);
-	uint8_t *marks = malloc(n ? n : 1);
-	uint32_t node;
+	uint32_t node = tree_pane__find(tp, dir, marks);
 
-	if (!marks)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		marks[i] = name_matches(v, (uint32_t)i);
-	node = tree_pane__find(tp, dir, marks);
-	free(marks);
 	return node != TRIE_NONE && tree_pane__reveal(tp, node) == 0;
 }
 
 bool view__find(struct view *v, int dir)
 {
-	if (!v->prof || !v->trie.n)
+	uint8_t *marks;
+	bool found;
+
+	if (!v->prof || !v->trie.n || !v->search[0] || !(marks = search_marks(v)))
 		return false;
 	if (v->focus != FOCUS_FLAT)
-		return find_in_tree(v, &v->tree, dir);
-	if (v->flat.callers_open)
-		return find_in_tree(v, &v->flat.callers_tree, dir);
-	return find_in_list(v, dir);
+		found = find_in_tree(&v->tree, dir, marks);
+	else if (v->flat.callers_open)
+		found = find_in_tree(&v->flat.callers_tree, dir, marks);
+	else
+		found = find_in_list(v, dir, marks);
+	free(marks);
+	return found;
+}
+
+/* Bits of search_marks()'s bytes: the frame matches; it was met in a stack shown. */
+#define MATCH 1
+#define MATCH_MET 2
+
+void view__search_share(struct view *v)
+{
+	uint8_t *marks = NULL;
+	size_t n;
+
+	v->search_count = 0;
+	v->search_frames = 0;
+	if (!v->prof || !v->trie.n || !v->search[0] || !(marks = search_marks(v)))
+		return;
+	n = stack_trie__nstacks(&v->trie);
+	for (size_t i = 0; i < n; i++) {
+		const struct trie_stack *s = stack_trie__stack(&v->trie, i);
+		bool through = false;
+
+		for (uint32_t k = 0; k < s->n; k++) {
+			uint32_t frame = trie_stack__frame(&v->trie, s, k);
+
+			if (!(marks[frame] & MATCH) || !stack_trie__shows(&v->trie, frame))
+				continue;
+			v->search_frames += !(marks[frame] & MATCH_MET);
+			marks[frame] |= MATCH_MET;
+			through = true;
+		}
+		if (through)
+			v->search_count = count__add(v->search_count, s->count);
+	}
+	free(marks);
 }
 
 /* The first-level frame of @node (TRIE_ROOT for the root). */
@@ -495,7 +549,7 @@ long view__selected_process(const struct view *v, int32_t *pids, size_t max, cha
 static const char *empty_text(const struct view *v)
 {
 	if (view__filtered(v))
-		return "no stack matches the filters (Esc clears them)";
+		return "no stack matches the filters (x clears them)";
 	if (!v->live)
 		return "the file holds no stack";
 	if (v->window == WINDOW_RECENT && v->info.span > 0)
@@ -516,7 +570,7 @@ static void draw_tree(struct screen *s, const struct view *v, struct screen_rect
 		.base = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0,
 		.title = tree_titles[v->group],
 		.root_label = ROOT_LABEL,
-		.match = v->text,
+		.match = v->search[0] ? v->search : v->text,
 		.empty = empty_text(v),
 		.focused = v->focus == FOCUS_TREE,
 		.show_self = true,
@@ -548,7 +602,7 @@ static void draw_flat(struct screen *s, const struct view *v, struct screen_rect
 	struct flat_draw d = {
 		.prof = v->prof,
 		.base = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0,
-		.match = v->text,
+		.match = v->search[0] ? v->search : v->text,
 		.empty = empty_text(v),
 		.focused = v->focus == FOCUS_FLAT,
 		.order = v->flat_order,
@@ -558,25 +612,70 @@ static void draw_flat(struct screen *s, const struct view *v, struct screen_rect
 	flat_pane__draw(s, &v->flat, r, &d);
 }
 
+/*
+ * Below the smallest size: the longest of these that fits on one line says
+ * so, the size needed always in it; where none fits, the shortest wraps.
+ */
 static void draw_too_small(struct screen *s, const struct view *v)
 {
-	char line[96];
+	char lines[4][96];
+	const char *text;
+	size_t len, at = 0;
+	int row = 0, i = 0;
 
-	snprintf(line, sizeof(line), "terminal too small (%dx%d, needs %dx%d)", v->width,
+	snprintf(lines[0], sizeof(lines[0]), "terminal too small (%dx%d, needs %dx%d)", v->width,
 		 v->height, VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT);
-	screen__put(s, 0, 0, s->w, line, (struct cell_style){ .role = ROLE_ERROR }, PUT_DOTS);
+	snprintf(lines[1], sizeof(lines[1]), "too small: needs %dx%d", VIEW_MIN_WIDTH,
+		 VIEW_MIN_HEIGHT);
+	snprintf(lines[2], sizeof(lines[2]), "needs %dx%d", VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT);
+	snprintf(lines[3], sizeof(lines[3]), "%dx%d", VIEW_MIN_WIDTH, VIEW_MIN_HEIGHT);
+	if (s->w <= 0)
+		return;
+	while (i < 3 && (int)strlen(lines[i]) > s->w)
+		i++;
+	text = lines[i];
+	len = strlen(text);
+	for (; row < s->h && at < len; row++, at += (size_t)s->w) {
+		char part[96];
+
+		snprintf(part, sizeof(part), "%.*s", s->w, text + at);
+		screen__put(s, row, 0, s->w, part, (struct cell_style){ .role = ROLE_ERROR }, 0);
+	}
 }
 
-/* The status line: the prompt, a message or the keys. */
+/*
+ * What the search's matches hold, for the status line: "/leaf: 16.3% of the
+ * samples (321) pass through 4 frames ...", shares as the tree's.
+ */
+static void search_line(const struct view *v, char *buf, size_t size)
+{
+	uint64_t base = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0;
+	char count[32];
+
+	if (v->info.time_us)
+		snprintf(count, sizeof(count), "%.3f s", (double)v->search_count / 1e6);
+	else
+		snprintf(count, sizeof(count), "%" PRIu64, v->search_count);
+	snprintf(buf, size,
+		 "/%s: %.1f%% of the %s (%s) pass through %zu frame%s | n N: next, previous | "
+		 "Esc: end",
+		 v->search, base ? 100.0 * (double)v->search_count / (double)base : 0.0,
+		 v->info.unit ? v->info.unit : "samples", count, v->search_frames,
+		 v->search_frames == 1 ? "" : "s");
+}
+
+/* The status line: the prompt, a message, what the search matches, or the keys. */
 static void draw_status(struct screen *s, const struct view *v, int row)
 {
 	static const char *const questions[] = {
 		[PROMPT_PID] = "Only pids (comma-separated; empty: all): ",
 		[PROMPT_COMM] = "Only the command named (empty: all): ",
-		[PROMPT_SEARCH] = "Only stacks with a frame containing (empty: all): ",
+		[PROMPT_FILTER] = "Only stacks with a frame containing (empty: all): ",
+		[PROMPT_SEARCH] = "Search frames containing (n N: next, previous): ",
 		[PROMPT_DELAY] = "Refresh every (seconds, 0.1 to 3600): ",
-		[PROMPT_SAVE] = "Save as (.folded, .svg flame graph, .pb.gz pprof): ",
+		[PROMPT_SAVE] = "Save as (.folded, .svg flame graph, .pb.gz or .pprof): ",
 	};
+	char search[VIEW_MESSAGE_MAX];
 	struct status_state st = {
 		.prompt = v->prompt != PROMPT_NONE ? questions[v->prompt] : NULL,
 		.input = &v->input,
@@ -585,6 +684,10 @@ static void draw_status(struct screen *s, const struct view *v, int row)
 		.live = v->live,
 	};
 
+	if (!v->message[0] && v->search[0]) {
+		search_line(v, search, sizeof(search));
+		st.message = search;
+	}
 	status__draw(s, row, &st);
 }
 

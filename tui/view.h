@@ -52,6 +52,7 @@ enum prompt_kind {
 	PROMPT_NONE,
 	PROMPT_PID,
 	PROMPT_COMM,
+	PROMPT_FILTER,
 	PROMPT_SEARCH,
 	PROMPT_DELAY,
 	PROMPT_SAVE,
@@ -71,12 +72,13 @@ struct view {
 	bool hide_kernel, hide_user;
 	int32_t tgids[VIEW_MAX_PIDS];  /* pid filter, when ntgids > 0 */
 	size_t ntgids;
+	uint64_t exited;               /* bit i: tgids[i] has exited (the app looks, live) */
 	char comm[VIEW_COMM_MAX];      /* comm filter, when not empty */
-	char text[VIEW_TEXT_MAX];      /* frame-text filter and search, when not empty */
-	char text_before[VIEW_TEXT_MAX]; /* the text when the search prompt opened, for Esc */
+	char text[VIEW_TEXT_MAX];      /* frame-text filter (\), when not empty */
+	char search[VIEW_TEXT_MAX];    /* the search (/): its matches marked, n and N step */
+	char search_before[VIEW_TEXT_MAX]; /* the search when its prompt opened, for Esc */
 	struct frame_path search_from; /* the selection then (the flat list's: the frame below): */
 	uint32_t search_from_frame;    /* a search as typed looks from there, and Esc goes back */
-	bool search_pending;           /* the next rebuild selects the match after @search_from */
 	double delay;                  /* seconds between refreshes */
 	struct frame_path zoom;        /* the icicle's top frame */
 	uint32_t zoom_back[VIEW_ZOOM_BACK]; /* earlier zooms: depths along @zoom, for Esc */
@@ -102,6 +104,8 @@ struct view {
 	int icicle_shallower;          /* rebuilds in a row that wanted fewer */
 	uint64_t icicle_filters;       /* a digest of the filters it was sized with */
 	struct icicle_memo icicle_memo; /* where the chart's boxes were after the last rebuild */
+	uint64_t search_count;         /* the count of the stacks through a match of @search */
+	size_t search_frames;          /* the frames that match, among the stacks shown */
 };
 
 /* The parts of the screen, from view__geometry(). A pane of height 0 is not shown. */
@@ -186,14 +190,26 @@ void view__geometry(const struct view *v, struct view_geometry *g);
 bool view__find(struct view *v, int dir);
 
 /*
- * view__search_begin() remembers the search text and the selection as a
- * search prompt opens; view__search_cancel() goes back to both (then
- * rebuild). While it is typed, each rebuild with search_pending set selects
- * the first match after the remembered selection, as vim's incremental
- * search does.
+ * A search (/) marks the frames whose name holds its text and steps between
+ * them; it keeps every stack, so shares stay those of the view.
+ * view__search_begin() remembers the search and the selection as its prompt
+ * opens; view__search_typed() applies the text typed so far: from the
+ * remembered selection it selects the first match after it, as vim's
+ * incremental search does; view__search_cancel() goes back to the search and
+ * the selection before (Esc); view__search_end() ends the search.
  */
 void view__search_begin(struct view *v);
+void view__search_typed(struct view *v, const char *text);
 void view__search_cancel(struct view *v);
+void view__search_end(struct view *v);
+
+/*
+ * view__search_share() counts what the search's matches hold in the view:
+ * the count of the stacks through a matching frame (each stack once,
+ * however many it holds) into search_count, and the matching frames into
+ * search_frames. The rebuild calls it; so does a change of the search.
+ */
+void view__search_share(struct view *v);
 
 /*
  * view__zoom() makes @node the icicle's top frame. Zooming into a frame

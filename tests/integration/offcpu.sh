@@ -117,9 +117,9 @@ crossed=$(grep -E ';main;nap;.*poll[^;]*_\[k\]|;main;doze;.*nanosleep[^;]*_\[k\]
 check "nap's and doze's waits carry their own calls' kernel frames ($nap and $doze us)" \
 	[ "$nap" -gt 500000 -a "$doze" -gt 500000 ]
 check "no wait carries the other call's kernel frames ($crossed us do)" [ "$crossed" = 0 ]
-memo='; [1-9][0-9]* kernel stacks as the thread.s last walk found them'
+memo='[1-9][0-9]* kernel stacks as the thread.s last walk found them'
 check "kernel stacks were taken from the threads' last walks; those walked again to check: none differed" \
-	grep -qE "^flametop: off-CPU .*$memo \\([0-9]+ walked again to check: 0 differed\\)" "$TEST_TMP/mixed.err"
+	grep -qE "^flametop: walks reused: $memo \\([0-9]+ walked again to check: 0 differed\\)" "$TEST_TMP/mixed.err"
 
 # 6. --min-block drops shorter waits, in the kernel, and counts them.
 profile minb sleep 3 --min-block 20000

@@ -69,17 +69,48 @@ bytes=$(folded_sum "$TEST_TMP/ab.folded" '.')
 made=$(($(calls reader_a) + $(calls reader_b)))
 if ratio_within "$bytes" "$made" 1 0.02; then ok "--weight bytes: 1-byte reads count their bytes ($bytes of $made)"; else
 	not_ok "--weight bytes: 1-byte reads count their bytes ($bytes of $made)"; fi
-start_bg "$WORKLOADS/syscall_loop" 3
+start_bg "$WORKLOADS/syscall_loop" 20 # ended below; long, for a slow start on a busy machine
 $FLAMETOP --folded --mode read --weight bytes --duration 1 -p "$bg_pid" >"$TEST_TMP/bytes.folded" 2>/dev/null
 check "--weight bytes: 64-byte reads count 64 bytes each" \
 	bash -c "[ -s '$TEST_TMP/bytes.folded' ] && awk '\$NF % 64 { exit 1 }' '$TEST_TMP/bytes.folded'"
+kill "$bg_pid"
+
+# 2b. A thread that reads in a loop reads from the same place: its stacks
+# come from its last walks, used again where every word they read is as it
+# was (syscall_loop reads from one place; reader_ab above from three, in
+# turn: only the stack's words tell them apart, and its counts say no read
+# went to another's stack). Every 64th use is walked again and compared; the
+# summary counts them, and none differs.
+start_bg "$WORKLOADS/syscall_loop" 20
+loop=$bg_pid
+tables_settle
+$FLAMETOP --folded --mode read --duration 1.5 -p "$loop" >"$TEST_TMP/loop.folded" 2>"$TEST_TMP/loop.err"
+reads=$(sed -nE 's/^flametop: ([0-9]+) reads in .*/\1/p' "$TEST_TMP/loop.err")
+reused=$(grep '^flametop: walks reused: ' "$TEST_TMP/loop.err")
+memo_uses() { # SIDE: "USES CHECKED DIFFERED" of the summary's SIDE stacks
+	sed -nE "s/.* ([0-9]+) $1 stacks as the thread's last walk found them \(([0-9]+) walked again to check: ([0-9]+) differed\).*/\1 \2 \3/p" <<<"$reused"
+}
+for side in kernel user; do
+	read -r uses checked differed <<<"$(memo_uses "$side")"
+	check "$side stacks: most reads ($uses of $reads) reuse the thread's last walk, $checked walked again to check" \
+		bash -c "[ -n '$uses' ] && [ -n '$reads' ] && [ \$(( $uses * 2 )) -gt $reads ] && [ '$checked' -gt 0 ]"
+	check "$side stacks: none of those checked differed ($differed)" [ "$differed" = 0 ]
+done
+# (Those before its tables were in end early, in a [truncated] frame: never on another stack.)
+loop_stack="^syscall_loop;(_start;__libc_start_main;.*;main;read_zeros|\\[truncated\\](;[^;]+)*);$LIBC_READ;entry_SYSCALL_64[a-z_]*_\\[k\\];do_syscall_64_\\[k\\]\$"
+on_it=$(folded_sum "$TEST_TMP/loop.folded" "$loop_stack")
+check "every read is on the loop's stack ($on_it of $reads)" [ "$on_it" = "$reads" ]
+sed -E 's/ [0-9]+$//' "$TEST_TMP/loop.folded" | grep -vE "$loop_stack" | cut -c1-300 | diag
+kill "$loop"
 
 # 3. -c keeps one command; without it both readers show.
-start_bg "$WORKLOADS/syscall_loop" 4
-"$WORKLOADS/reader_ab" 4 >/dev/null &
-bg_pids+=($!)
+start_bg "$WORKLOADS/syscall_loop" 20
+loop=$bg_pid
+"$WORKLOADS/reader_ab" 20 >/dev/null &
+ab=$!
+bg_pids+=("$ab")
 sleep 0.2
-kill -USR1 $!
+kill -USR1 "$ab"
 $FLAMETOP --folded --mode read --duration 1 -c syscall_loop >"$TEST_TMP/c.folded" 2>"$TEST_TMP/c.err"
 $FLAMETOP --folded --mode read --duration 1 >"$TEST_TMP/all.folded" 2>/dev/null
 check "without -c, both readers are traced" \
@@ -89,9 +120,10 @@ check "-c syscall_loop excludes every other process ($(grep -cv "^syscall_loop;"
 
 grep -v "^syscall_loop;" "$TEST_TMP/c.folded" | cut -c1-200 | diag
 [ -s "$TEST_TMP/c.folded" ] || diag <"$TEST_TMP/c.err"
+kill "$loop" "$ab"
 
 # 4. A workload that exits mid-run (reading for 1-2 s, then a few drains
-# before the end) keeps its stacks, named.
+# before the end) keeps its stacks, named; the run ends then.
 "$WORKLOADS/reader_ab" 2 >"$TEST_TMP/exit.out" &
 ab=$!
 bg_pids+=("$ab")
@@ -102,8 +134,10 @@ wait_program_after "$newest"
 tables_settle
 kill -USR1 "$ab"
 wait "$ab"
-sleep 2
-kill -INT "$ft"
+for _ in $(seq 50); do kill -0 "$ft" 2>/dev/null || break; sleep 0.1; done
+check "the run ends by itself once its -p process has exited, as perf record -p's" \
+	bash -c "! kill -0 $ft 2>/dev/null"
+kill -INT "$ft" 2>/dev/null
 wait "$ft"
 made=$(sed -nE 's/reader_a=([0-9]+) reader_b=([0-9]+)/\1 \2/p' "$TEST_TMP/exit.out" | awk '{ print $1 + $2 }')
 got=$(folded_sum "$TEST_TMP/exit.folded" ';main;reader_[ab];')

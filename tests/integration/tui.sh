@@ -14,22 +14,6 @@ if ! command -v tmux >/dev/null; then
 	exit 0
 fi
 
-# check_screen "what" REGEX: the screen matches REGEX within a few seconds.
-check_screen() {
-	if screen_wait "$2" "${3:-10}"; then ok "$1"; else
-		not_ok "$1"
-		screen_text | diag
-	fi
-}
-
-# check_no_screen "what" REGEX: the screen stops matching REGEX within a few seconds.
-check_no_screen() {
-	if screen_gone "$2" "${3:-10}"; then ok "$1"; else
-		not_ok "$1"
-		screen_text | diag
-	fi
-}
-
 # Colour codes in capture-pane -e output: SGR 30-38, 40-48, 90-97, 100-107.
 has_colours() {
 	grep -qE $'\e\\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m'
@@ -100,17 +84,31 @@ check_no_screen "viewer: - collapses the selected row (cpu_split)" '---- leaf_a'
 check_screen "viewer: the collapsed row is marked [+]" '\|-\[\+\] cpu_split'
 screen_keys E
 check_screen "viewer: E expands every row" '`---- vfs_read \[k\]'
+screen_keys U
+check_no_screen "viewer: U shows user frames only, as -U" 'vfs_read'
+check_screen "viewer: the header says user frames only" '\| filters: none \| user frames only$'
 screen_keys K
-check_no_screen "viewer: K hides kernel frames" 'vfs_read'
-check_screen "viewer: the header says kernel frames are hidden" 'hidden: kernel frames'
-screen_keys K U
-check_no_screen "viewer: U hides user frames" 'leaf_a'
-check_screen "viewer: with U, bash goes straight to its kernel frames" '`-\[-\] read \[k\]'
-screen_keys U / l e a f _ b Enter
-check_screen "viewer: / keeps the stacks through leaf_b and says so" 'filters: text "leaf_b"'
-check_no_screen "viewer: / leaves out the other stacks" 'bash'
+check_no_screen "viewer: K shows kernel frames only, as -K" 'leaf_a'
+check_screen "viewer: with K, bash goes straight to its kernel frames" '`-\[-\] read \[k\]'
+check_screen "viewer: the header says kernel frames only" '\| filters: none \| kernel frames only$'
+screen_keys K
+check_screen "viewer: K again shows every frame" '\| filters: none$'
+screen_keys '\' l e a f _ b Enter
+check_screen "viewer: \\ keeps the stacks through leaf_b, the shares of them, and says so" \
+	'^window: cumulative, 100 of 500 samples \| filters: text "leaf_b" \| % of the filtered samples$'
+check_no_screen "viewer: \\ leaves out the other stacks" 'bash'
+check_screen "viewer: leaf_b is 100% of what the filter keeps" '^100\.0% 100\.0%  +100 .*---- leaf_b$'
 screen_keys Escape
-check_screen "viewer: Esc clears the filter" 'filters: none'
+check_screen "viewer: Esc leaves the filter, and says what clears it" '^the filters stay: x clears them'
+screen_keys x
+check_screen "viewer: x clears the filter" 'filters: none$'
+screen_keys / l e a f _ b Enter
+check_screen "viewer: / leaves every stack and every share (leaf_b 20.0%)" '^ 20\.0%  20\.0%  +100 .*---- leaf_b$'
+check_screen "viewer: ... and says what share the matches hold" \
+	'^/leaf_b: 20\.0% of the samples \(100\) pass through 1 frame \| n N'
+check_screen "viewer: ... the header says no filter" '\| filters: none$'
+screen_keys Escape
+check_no_screen "viewer: Esc ends the search" '^/leaf_b: '
 screen_keys Tab
 check_screen "viewer: Tab moves the focus to the icicle" '^Icicle'
 screen_keys Home Down Down Down Enter
@@ -125,7 +123,7 @@ screen_keys Home Enter
 check_screen "viewer: Enter lists the callers of leaf_a, nearest first" '`-\[-\] work$'
 screen_keys Escape '?'
 check_screen "viewer: ? shows the help" 'Keys \(q or Esc closes this help'
-check_no_screen "viewer: the help leaves out the live-only keys" 'swap sample/read mode'
+check_no_screen "viewer: the help leaves out the live-only keys" 'mode: sample, read, offcpu'
 screen_keys x
 
 # 5. Resizing redraws at the new size; below 40x10 one line says so.
@@ -135,9 +133,17 @@ screen_text >"$TEST_TMP/60x20"
 check "resize to 60x20: 20 lines, none wider than 60" \
 	bash -c "[ \$(wc -l <'$TEST_TMP/60x20') = 20 ] && awk 'length > 60 { bad = 1 } END { exit bad }' '$TEST_TMP/60x20'"
 screen_resize 30 8
-check_screen "resize to 30x8: 'terminal too small'" '^terminal too small \(30x8'
+check_screen "resize to 30x8: too small, and the size it needs, in 30 columns" '^too small: needs 40x10$'
 check "resize to 30x8: the screen holds that one line only" \
 	[ "$(screen_text | grep -c .)" = 1 ]
+screen_resize 8 3
+check_screen "resize to 8x3: the size it needs still shows" '^40x10$'
+screen_resize 60 20
+check_screen "resize to 60x20: the screen comes back" '^file:'
+screen_keys '\' l e a f Enter
+check_screen "at 60 columns the header keeps that shares are of the filtered samples" \
+	'^cumulative, 400 of 500 \| text "leaf" \| % of the filtered( samples)?$'
+screen_keys x
 screen_resize 100 30
 check_screen "resize back to 100x30: the screen comes back" '^file:'
 screen_keys q
@@ -183,19 +189,23 @@ check_screen "viewer: a process reads 'perl [4242]'" '\|-\[-\] perl \[4242\]$'
 screen_keys j p
 check_screen "viewer: p opens on the selected row's process" 'Only pids \(comma-separated; empty: all\): 4242$'
 screen_keys 9 9 Enter
-check_screen "viewer: the first character typed replaces the pre-filled text (not 424299)" 'filters: pid 99$'
+check_screen "viewer: the first character typed replaces the pre-filled text (not 424299)" 'filters: pid 99 \|'
 screen_keys p Left 1 Enter
-check_screen "viewer: an arrow edits the pre-filled text instead" 'filters: pid 919$'
-screen_keys Escape x
-check_screen "viewer: a key bound to nothing says so" '^x: not a key here \(\? lists the keys\)'
-screen_keys / R U N
-check_screen "viewer: / filters as it is typed; with a capital it matches case (no RUN)" \
-	'no stack matches the filters'
-screen_keys C-u r u
-check_screen "viewer: ... and without one, any case" 'filters: text "ru"$'
-check_screen "viewer: ... while the prompt is still open" 'containing \(empty: all\): ru$'
-screen_keys Escape
-check_screen "viewer: Esc goes back to the text before the search" 'filters: none$'
+check_screen "viewer: an arrow edits the pre-filled text instead" 'filters: pid 919 \|'
+screen_keys x y
+check_screen "viewer: a key bound to nothing says so" '^y: not a key here \(\? lists the keys\)'
+screen_keys F5
+check_screen "viewer: ... and names it (F5)" '^F5: not a key here'
+screen_keys / R U N Enter
+check_screen "viewer: / with a capital matches case (no RUN)" '^no frame shown contains "RUN"'
+screen_keys / C-u r u
+check_screen "viewer: ... while the prompt is still open" 'previous\): ru$'
+check_screen "viewer: ... without a capital, any case: run is selected as it is typed" \
+	'^ 62\.5%  62\.5%  +10 .*---- run$'
+screen_keys Enter
+check_screen "viewer: ... 10 of the 16 samples" '^/ru: 62\.5% of the samples \(10\) pass through 1 frame'
+screen_keys / C-u z Escape
+check_screen "viewer: Esc in the prompt goes back to the search before" '^/ru: 62\.5%'
 screen_keys Tab Tab Tab Tab Home Enter
 check_screen "viewer: Enter lists a function's callers" '^Total%            Count  Callers'
 screen_keys q
@@ -233,7 +243,7 @@ check_screen "live: the header names the mode, hook, rate and CPUs" \
 	'^sample: perf_event (cpu-clock|cycles), 99 Hz, [0-9]+ CPUs \| [0-9-]+ samples/s, [0-9]+ lost +LIVE$'
 check_screen "live: the header shows the window and no filter" '^window: recent \(last 0\.5 s\), [0-9]+ samples \| filters: none'
 screen_keys p "$split_pid" Enter
-check_screen "live: p sets a pid filter, shown in the header" "filters: pid $split_pid\$"
+check_screen "live: p sets a pid filter, shown in the header" "filters: pid $split_pid \\| % of the filtered samples\$"
 screen_keys E
 check_screen "live: leaf_a of the workload appears" '---- leaf_a$' 15
 check_no_screen "live: the pid filter keeps other processes out" 'swapper' 5
@@ -242,18 +252,18 @@ check_no_screen "live: C collapses every row" '---- leaf_a$'
 check_screen "live: the process row is collapsed" '`-\[\+\] cpu_split'
 screen_keys e
 check_screen "live: e opens the hottest path again" '---- leaf_a$'
+screen_keys K
+check_no_screen "live: K shows kernel frames only" '---- leaf_a$'
 screen_keys U
-check_no_screen "live: U hides user frames" '---- leaf_a$'
-screen_keys U K
-check_screen "live: K hides kernel frames" 'hidden: kernel frames'
-check_screen "live: with K, leaf_a stays" '---- leaf_a$'
-screen_keys K ' '
+check_screen "live: U shows user frames only" '\| user frames only$'
+check_screen "live: with U, leaf_a stays" '---- leaf_a$'
+screen_keys U ' '
 check_screen "live: Space pauses the display" 'PAUSED$'
 screen_keys ' '
 check_screen "live: Space resumes" 'LIVE$'
 screen_keys s
 check_screen "live: s asks for a file name, a new one after the clock" \
-	'Save as \(\.folded, \.svg flame graph, \.pb\.gz pprof\): flametop-[0-9]{8}-[0-9]{6}\.folded'
+	'Save as \(\.folded, \.svg flame graph, \.pb\.gz or \.pprof\): flametop-[0-9]{8}-[0-9]{6}\.folded'
 screen_keys Enter
 check_screen "live: s says where it saved" 'saved [0-9]+ stacks as folded to flametop-[0-9]{8}-[0-9]{6}\.folded'
 saved=$(ls "$TEST_TMP/cwd"/flametop-*.folded 2>/dev/null | head -n 1)
@@ -283,7 +293,9 @@ check_screen "live: m again: off-CPU mode" '^offcpu: sched_switch BTF tracepoint
 screen_keys m
 check_screen "live: a third m is back in sample mode, its profile kept" '^sample: perf_event'
 screen_keys Escape
-check_screen "live: Esc clears the pid filter" 'filters: none'
+check_screen "live: Esc leaves the pid filter" "filters: pid $split_pid "
+screen_keys x
+check_screen "live: x clears it" 'filters: none'
 screen_keys q
 screen_check_exit "live, q" 0
 check "live: nothing stays attached after q" programs_gone_after "$newest"
@@ -351,13 +363,13 @@ screen_wait 'PAUSED$'
 sleep 0.3
 screen_text | sed '$d' >"$TEST_TMP/paused.before"
 sleep 1.5
-screen_keys K K c Escape / x Escape p Escape
+screen_keys K K c Escape '\' y Escape / Escape p Escape
 sleep 0.5
 screen_text | sed '$d' >"$TEST_TMP/paused.after"
 if diff -u "$TEST_TMP/paused.before" "$TEST_TMP/paused.after" >"$TEST_TMP/paused.diff"; then
-	ok "paused: K K, c, / and p rebuild from the data it had when paused"
+	ok "paused: K K, c, \\, / and p rebuild from the data it had when paused"
 else
-	not_ok "paused: K K, c, / and p rebuild from the data it had when paused"
+	not_ok "paused: K K, c, \\, / and p rebuild from the data it had when paused"
 	diag <"$TEST_TMP/paused.diff"
 fi
 screen_keys r
@@ -378,7 +390,7 @@ screen_keys p "$split_pid" Enter P
 check_screen "P: the tree by process reads 'cpu_split [PID]'" "-\\[[-+]\\] cpu_split \\[$split_pid\\]\$"
 screen_keys p 1 0 7 3 7 4 1 0 0 0 Enter
 check_screen "p refuses a pid that does not exist, as -p does" '^p 1073741000: no such process$'
-check_screen "... and keeps the filter it had" "filters: pid $split_pid\$"
+check_screen "... and keeps the filter it had" "filters: pid $split_pid \\|"
 screen_keys q
 screen_check_exit "live, q" 0
 check "live: nothing stays attached after q" programs_gone_after "$newest"

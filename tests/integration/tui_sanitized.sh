@@ -28,9 +28,11 @@ every_key() {
 	press Up k Down j Left Right PPage NPage Home g End G Enter Escape
 	press Tab Enter Escape Tab Tab Enter Escape Tab BTab BTab BTab Home
 	press + - e E C K K U U
-	press p 1 Enter Escape              # a pid filter, then none
-	press c b a s h Enter Escape        # a command filter, then none
-	press / m a i n Enter n N Escape    # a text filter, its matches, then none
+	press p 1 Enter Escape x            # a pid filter (Esc leaves it), then none
+	press c b a s h Enter x             # a command filter, then none
+	press '\' m a i n Enter x           # a text filter, then none
+	press / m a i n Enter n N Escape    # a search, its matches, then none
+	press F3 r e a d Escape F4 Escape   # the same through htop's keys, cancelled
 	press P P P o o z z
 	screen_keys s
 	screen_keys -l "$TEST_TMP/saved.folded"

@@ -186,12 +186,34 @@ static void test_live_processes(void **state)
 	assert_int_equal(proc_info__status("/proc", (uint32_t)pid, &st), -ENOENT);
 }
 
+/*
+ * A process has ended once it is gone, or a zombie not reaped yet: a child
+ * that has exited, before and after waitpid(); a running one has not.
+ */
+static void test_ended(void **state)
+{
+	siginfo_t info;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_false(proc_info__ended("/proc", (uint32_t)getpid()));
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(0);
+	assert_int_equal(waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT), 0); /* a zombie */
+	assert_true(proc_info__ended("/proc", (uint32_t)pid));
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(proc_info__ended("/proc", (uint32_t)pid));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stat_start_time), cmocka_unit_test(test_stat_hostile),
 	    cmocka_unit_test(test_status),	    cmocka_unit_test(test_status_hostile),
-	    cmocka_unit_test(test_live_processes),
+	    cmocka_unit_test(test_live_processes), cmocka_unit_test(test_ended),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

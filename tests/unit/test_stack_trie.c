@@ -433,12 +433,14 @@ static void test_ties_by_name(void **state)
 }
 
 /*
- * A trie that keeps its order sorts siblings within a count's noise
- * (its square root) of each other as its last build did; beyond it, and in
- * a trie that does not keep its order, by total. Siblings new to the build
- * come after the known ones of their run.
+ * A trie that keeps its order sorts siblings a sample apart as its last
+ * build did; further apart, and in a trie that does not keep its order, by
+ * total: no row shows above a sibling counted more than a sample more
+ * (the square root of the larger, which this rule replaced, let 6 stay
+ * above 8). Siblings new to the build come after the known ones of their
+ * run.
  */
-static void test_keeps_order_within_noise(void **state)
+static void test_keeps_order_within_a_sample(void **state)
 {
 	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
@@ -447,35 +449,71 @@ static void test_keeps_order_within_noise(void **state)
 	uint32_t zsh = frame(f->p, "zsh", FRAME_PROCESS), bmain;
 
 	assert_int_equal(stack_trie__init(&plain), 0);
-	stack_trie__keep_order(&f->t);
+	stack_trie__keep_order(&f->t, NULL);
 	trie_build(f, &all); /* bash 6, sleep 5 */
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash), child(t, TRIE_ROOT, f->sleep));
 
-	ADD(f->p, 200, 2, f->sleep, f->main); /* sleep 7, bash 6: 1 apart, noise 2 */
+	ADD(f->p, 200, 2, f->sleep, f->main); /* sleep 7, bash 6: a sample apart */
 	trie_build(f, &all);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash), child(t, TRIE_ROOT, f->sleep));
 	assert_int_equal(stack_trie__build(&plain, f->p, &all), 0);
 	CHILDREN(&plain, TRIE_ROOT, child(&plain, TRIE_ROOT, f->sleep),
 		 child(&plain, TRIE_ROOT, f->bash));
 
-	ADD(f->p, 200, 3, f->sleep, f->main); /* sleep 10, bash 6: 4 apart, noise 3 */
+	ADD(f->p, 200, 1, f->sleep, f->main); /* sleep 8, bash 6: two apart */
 	trie_build(f, &all);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->sleep), child(t, TRIE_ROOT, f->bash));
 
-	ADD(f->p, 100, 3, f->bash, f->main); /* bash 9, sleep 10: sleep stays first */
-	ADD(f->p, 300, 10, zsh, f->main);    /* new, as big as sleep: after the known ones */
+	ADD(f->p, 100, 1, f->bash, f->main); /* bash 7, sleep 8: sleep stays first */
+	ADD(f->p, 300, 8, zsh, f->main);     /* new, as big as sleep: after the known ones */
 	trie_build(f, &all);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->sleep), child(t, TRIE_ROOT, f->bash),
 		 child(t, TRIE_ROOT, zsh));
 
-	/* Deeper too: bash;main's bar 6 and foo 5 keep foo first; bash 14 leads now. */
-	ADD(f->p, 100, 5, f->bash, f->main, f->bar);
+	/* Deeper too: bash;main's bar 5 and foo 5 keep foo first; bash 11 leads now. */
+	ADD(f->p, 100, 4, f->bash, f->main, f->bar);
 	trie_build(f, &all);
 	CHILDREN(t, TRIE_ROOT, child(t, TRIE_ROOT, f->bash), child(t, TRIE_ROOT, f->sleep),
 		 child(t, TRIE_ROOT, zsh));
 	bmain = child(t, child(t, TRIE_ROOT, f->bash), f->main);
 	CHILDREN(t, bmain, child(t, bmain, f->foo), child(t, bmain, f->bar));
+	ADD(f->p, 100, 2, f->bash, f->main, f->bar); /* bar 7, foo 5 */
+	trie_build(f, &all);
+	bmain = child(t, child(t, TRIE_ROOT, f->bash), f->main);
+	CHILDREN(t, bmain, child(t, bmain, f->bar), child(t, bmain, f->foo));
 	stack_trie__free(&plain);
+}
+
+/* A count shown to hundreds: the screen tells no two counts apart within 50 of each other. */
+static uint64_t shown_in_hundreds(uint64_t count)
+{
+	(void)count;
+	return 100;
+}
+
+/*
+ * Beyond one sample, siblings hold still only within what the screen can't
+ * tell apart: half the unit of the count's last digit, and half a 0.1%
+ * share of the root, the less of the two.
+ */
+static void test_jitter_is_what_the_screen_hides(void **state)
+{
+	struct trie_fixture *f = *state;
+	struct view_filter all = {.window = WINDOW_CUMULATIVE};
+	const struct stack_trie *t = &f->t;
+
+	stack_trie__keep_order(&f->t, NULL);
+	trie_build(f, &all); /* 11 samples */
+	assert_int_equal(stack_trie__jitter(t, 6), 1);
+	stack_trie__keep_order(&f->t, shown_in_hundreds);
+	trie_build(f, &all); /* a 0.1% share is no sample: one sample it is */
+	assert_int_equal(stack_trie__jitter(t, 6), 1);
+	ADD(f->p, 200, 39989, f->sleep, f->main); /* 40000: half of 0.1% is 20 */
+	trie_build(f, &all);
+	assert_int_equal(stack_trie__jitter(t, 6), 20);
+	ADD(f->p, 200, 160000, f->sleep, f->main); /* 200000: 100, but the counts show 50 */
+	trie_build(f, &all);
+	assert_int_equal(stack_trie__jitter(t, 6), 50);
 }
 
 /* One process node per comm, whatever the tgids; a stack of only a process frame. */
@@ -1335,7 +1373,9 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_text_filter, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_recent_window, setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_ties_by_name, setup, trie_teardown),
-	    cmocka_unit_test_setup_teardown(test_keeps_order_within_noise, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_keeps_order_within_a_sample, setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_jitter_is_what_the_screen_hides, setup,
+					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_same_comm_merges_and_bare_process, setup,
 					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_grouped_by_process, setup, trie_teardown),

@@ -24,6 +24,9 @@
 
 #define GOLDEN "tests/golden"
 
+/* A header's window figures, the same for both windows. */
+#define BOTH(...) .win = { { __VA_ARGS__ }, { __VA_ARGS__ } }
+
 /* Interns one frame as an entry point would: sanitized, "_[k]" kernel, "[...]" unnamed. */
 static uint32_t frame(struct profile *p, const char *raw, size_t len, bool process)
 {
@@ -97,7 +100,7 @@ static void open_view(struct fixture *f, const char *const *lines, int w, int h,
 	f->prof = profile_of(lines);
 	assert_int_equal(view__init(&f->view, live, 2.0, keys, nkeys), 0);
 	f->view.info = (struct header_info){ .file = "t.folded", .stacks = stacks, .unit = "samples",
-					     .notes = "", .rate = -1 };
+					     .notes = "", BOTH(.rate = -1) };
 	f->view.window = WINDOW_CUMULATIVE;
 	view__resize(&f->view, w, h);
 	assert_int_equal(screen__resize(&f->screen, w, h), 0);
@@ -169,17 +172,27 @@ static char *read_file(const char *path)
 	return buf;
 }
 
-/* The screen's text equals tests/golden/@name.txt; on a difference both are printed. */
+/*
+ * The screen's text equals tests/golden/@name.txt; on a difference what it
+ * shows is written to build/tests/got/@name.txt, to compare.
+ */
 static void assert_golden(struct fixture *f, const char *name)
 {
-	char path[256];
+	char path[256], got_path[256];
 	char *want, *got = render(f);
+	FILE *out;
 
 	snprintf(path, sizeof(path), GOLDEN "/%s.txt", name);
 	want = read_file(path);
 	if (strcmp(want, got) != 0) {
-		print_message("# %s: want\n%s# got\n%s", path, want, got);
-		fail_msg("the screen differs from %s", path);
+		mkdir("build/tests/got", 0755);
+		snprintf(got_path, sizeof(got_path), "build/tests/got/%s.txt", name);
+		out = fopen(got_path, "w");
+		if (out) {
+			fputs(got, out);
+			fclose(out);
+		}
+		fail_msg("the screen differs from %s: see %s", path, got_path);
 	}
 	free(want);
 	free(got);
@@ -371,23 +384,34 @@ static void test_tree_expand_scrolls_new_rows_into_sight(void **state)
 }
 
 /*
- * tree_hide_kernel.txt: E, then K: bash's stack ends in readline, now a
- * leaf with self 10. tree_hide_user.txt: K again, then U: cpu_split keeps
- * only its process frame (self 85), bash goes straight to read [k]; the
- * unnamed user frame goes too, leaving bash self 5.
+ * K and U as -K and -U: kernel frames only, user frames only; the same key
+ * again shows both. tree_user_only.txt: E, then U: bash's stack ends in
+ * readline, now a leaf with self 10. tree_kernel_only.txt: then K: cpu_split
+ * keeps only its process frame (self 85), bash goes straight to read [k];
+ * the unnamed user frame goes too, leaving bash self 5. The header says
+ * which side is shown.
  */
-static void test_tree_hide_kernel_and_user(void **state)
+static void test_tree_kernel_or_user_only(void **state)
 {
 	struct fixture f;
+	char *text;
 
 	(void)state;
 	open_view(&f, P1, 60, 17, false);
 	f.view.layout = LAYOUT_TREE;
 	type(&f, "E");
-	assert_int_equal(type(&f, "K"), ACT_REBUILD);
-	assert_golden(&f, "tree_hide_kernel");
-	type(&f, "KU");
-	assert_golden(&f, "tree_hide_user");
+	assert_int_equal(type(&f, "U"), ACT_REBUILD);
+	assert_golden(&f, "tree_user_only");
+	type(&f, "K");
+	assert_golden(&f, "tree_kernel_only");
+	type(&f, "K"); /* again: both */
+	assert_false(f.view.hide_kernel || f.view.hide_user);
+	assert_string_equal(f.view.message, "all frames: kernel and user");
+	text = render(&f);
+	assert_non_null(strstr(text, "| filters: none\n"));
+	free(text);
+	type(&f, "UU");
+	assert_false(f.view.hide_kernel || f.view.hide_user);
 	close_view(&f);
 }
 
@@ -413,7 +437,7 @@ static void test_selection_follows_frame_across_refresh(void **state)
 	assert_string_equal(selected(&f), "g");
 	assert_int_equal(f.view.tree.sel_row, 3);
 	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
-					    .notes = "", .freq = 99, .ncpus = 2, .rate = 60,
+					    .notes = "", .freq = 99, .ncpus = 2, BOTH(.rate = 60),
 					    .event = "samples", .unit = "samples" };
 	assert_golden(&f, "tree_follow");
 	assert_int_equal(selected_rows(&f, rows, 4), 1);
@@ -490,8 +514,10 @@ static void test_selection_kept_through_renumbering(void **state)
 /* filters */
 
 /*
- * filter_pid.txt: p 200 Enter keeps bash's stacks (15). Then c cpu_split
- * Enter: nothing is both (filter_none.txt). Esc clears both.
+ * filter_pid.txt: p 200 Enter keeps bash's stacks (15): shares of them,
+ * as the header says. Then c cpu_split Enter: nothing is both
+ * (filter_none.txt). Esc leaves both (a filter is cleared on purpose, or
+ * one the command line set would go by accident): x clears them.
  */
 static void test_pid_and_comm_filters(void **state)
 {
@@ -514,6 +540,11 @@ static void test_pid_and_comm_filters(void **state)
 	assert_string_equal(f.view.comm, "cpu_split");
 	assert_golden(&f, "filter_none");
 	flags = press(&f, TK_ESC);
+	assert_false(flags & ACT_FILTER);
+	assert_int_equal(f.view.ntgids, 1);
+	assert_string_equal(f.view.comm, "cpu_split");
+	assert_string_equal(f.view.message, "the filters stay: x clears them");
+	flags = press(&f, 'x');
 	assert_true(flags & ACT_FILTER);
 	assert_int_equal(f.view.ntgids, 0);
 	assert_string_equal(f.view.comm, "");
@@ -545,21 +576,29 @@ static void test_prompt_editing(void **state)
 }
 
 /*
- * / lea Enter keeps the stacks with a frame containing "lea" (leaf_a,
- * leaf_b: 80 samples) and selects the first match; n and N step between
- * matches, wrapping. Matches are underlined.
+ * / lea Enter marks the frames containing "lea" (leaf_a, leaf_b) and
+ * selects the first match; every stack stays, and the shares stay those of
+ * all 100 samples (perf top's), while the status line says what the matches
+ * hold: 80 samples, 80.0%, through 2 frames (search.txt). n and N step
+ * between matches, wrapping. Matches are underlined. Esc ends the search.
+ * The filter (a backslash) keeps only the stacks with a match instead:
+ * then the shares are of those, as the header says.
  */
-static void test_search_filters_and_jumps(void **state)
+static void test_search_marks_and_jumps(void **state)
 {
 	struct fixture f;
 	int rows[4];
+	char *text;
 
 	(void)state;
 	open_view(&f, P1, 60, 17, false);
 	f.view.layout = LAYOUT_TREE;
 	type(&f, "/lea\n");
-	assert_string_equal(f.view.text, "lea");
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 80);
+	assert_string_equal(f.view.search, "lea");
+	assert_string_equal(f.view.text, "");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 100);
+	assert_int_equal(f.view.search_count, 80);
+	assert_int_equal(f.view.search_frames, 2);
 	assert_string_equal(selected(&f), "leaf_a");
 	type(&f, "n");
 	assert_string_equal(selected(&f), "leaf_b");
@@ -573,6 +612,20 @@ static void test_search_filters_and_jumps(void **state)
 	for (int c = 33; c < 44; c++)
 		assert_int_equal(!!(screen__cell(&f.screen, rows[0], c)->style.attr & ATTR_UNDERLINE),
 				 c >= 37 && c < 40);
+	assert_int_equal(press(&f, TK_ESC), ACT_REDRAW);
+	assert_string_equal(f.view.search, "");
+	assert_int_equal(f.view.search_count, 0);
+	/*
+	 * The filter: the stacks through leaf_a and leaf_b, 80 of 100, are 100% now;
+	 * at 60 columns the header says it in its fewest words.
+	 */
+	assert_true(type(&f, "\\lea\n") & ACT_REBUILD);
+	assert_string_equal(f.view.text, "lea");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 80);
+	text = render(&f);
+	assert_non_null(
+		strstr(text, "\ncumulative, 80 of 100 | text \"lea\" | % of the filtered\n"));
+	free(text);
 	close_view(&f);
 }
 
@@ -732,6 +785,43 @@ static void test_tiny_sizes(void **state)
 	close_view(&f);
 }
 
+/*
+ * Below 40x10, at any size down to 1x1, the screen says it is too small
+ * and names the size it needs, as much of it as fits: the whole sentence,
+ * shorter ones, or "40x10" wrapped over the rows; never more than the
+ * screen holds.
+ */
+static void test_too_small_fits_any_size(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	open_view(&f, P1, 40, 10, false);
+	for (int w = 1; w <= 45; w++) {
+		for (int h = 1; h <= 12; h++) {
+			char *text, flat[512] = "";
+			size_t n = 0;
+
+			if (w >= 40 && h >= 10)
+				continue;
+			view__resize(&f.view, w, h);
+			assert_int_equal(screen__resize(&f.screen, w, h), 0);
+			assert_int_equal(view__refresh(&f.view), 0);
+			text = render(&f);
+			for (const char *c = text; *c && n + 1 < sizeof(flat); c++)
+				if (*c != '\n' && *c != ' ')
+					flat[n++] = *c;
+			flat[n] = '\0';
+			if (w * h >= 5 && !strstr(flat, "40x10"))
+				fail_msg("%dx%d: the size needed is not all there: %s", w, h, text);
+			if (w >= 40 && !strstr(text, "terminal too small ("))
+				fail_msg("%dx%d: not the whole sentence: %s", w, h, text);
+			free(text);
+		}
+	}
+	close_view(&f);
+}
+
 /* A name with ESC and BEL enters sanitized, and the screen holds only printable cells. */
 static void test_escape_in_name_is_harmless(void **state)
 {
@@ -805,7 +895,12 @@ static void test_empty_profile_every_layout(void **state)
 	close_view(&f);
 }
 
-/* In the flat view, / and n step through the functions in the list's order. */
+/*
+ * In the flat view, / and n step through the functions in the list's
+ * order, from the selection; the list keeps every function: by self,
+ * leaf_a 60, leaf_b 20, vfs_read 10, [unknown] 5, setup 5, then the self 0
+ * ones by total: main 95, work 80, read 10, readline 10.
+ */
 static void test_flat_search(void **state)
 {
 	struct fixture f;
@@ -813,8 +908,10 @@ static void test_flat_search(void **state)
 	(void)state;
 	open_view(&f, P1, 60, 17, false);
 	type(&f, "\t\t\t\t/read\n");
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 10);
-	/* The list is now vfs_read (self 10), then main, read, readline (self 0). */
+	assert_int_equal(f.view.flat.list.n, 9);
+	assert_int_equal(f.view.flat.sel, 2);
+	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "vfs_read");
+	type(&f, "n");
 	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "read");
 	type(&f, "n");
 	assert_string_equal(profile__frame_name(f.prof, f.view.flat.sel_frame), "readline");
@@ -838,7 +935,7 @@ static void test_flat_list_made_when_shown(void **state)
 
 	(void)state;
 	open_view(&f, P1, 60, 17, false);
-	type(&f, "Kjjj");
+	type(&f, "Ujjj");
 	assert_string_equal(selected(&f), "work");
 	type(&f, "\t\t\t\t");
 	assert_int_equal(f.view.layout, LAYOUT_FLAT);
@@ -908,7 +1005,7 @@ static void test_flat_recursion_counts_once(void **state)
  * header_read.txt, 80x12: read mode through the syscall tracepoint, with
  * why fentry failed on a third line, 1234.4 reads/s shown as 1234, the
  * recent window's 2.04 s as 2.0.
- * header_paused.txt: sample mode, paused, kernel frames hidden.
+ * header_paused.txt: sample mode, paused, user frames only.
  */
 static void test_live_header(void **state)
 {
@@ -919,21 +1016,22 @@ static void test_live_header(void **state)
 	f.view.window = WINDOW_RECENT;
 	f.view.info = (struct header_info){ .mode = "read", .hook = "syscall-entry tracepoint",
 					    .notes = "fentry/vfs_read: Operation not permitted",
-					    .ncpus = 2, .rate = 1234.4, .lost = 7, .event = "reads",
-					    .unit = "reads", .span = 2.04 };
+					    .ncpus = 2, BOTH(.rate = 1234.4, .lost = 7),
+					    .event = "reads", .unit = "reads", .span = 2.04 };
 	f.view.layout = LAYOUT_TREE;
 	profile__close_interval(f.prof); /* the recent window: everything so far */
 	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
 	assert_golden(&f, "header_read");
 	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
-					    .notes = "", .freq = 99, .ncpus = 2, .rate = -1,
+					    .notes = "", .freq = 99, .ncpus = 2, BOTH(.rate = -1),
 					    .event = "samples", .unit = "samples" };
 	f.view.window = WINDOW_CUMULATIVE;
-	type(&f, " K");
+	type(&f, " U");
 	assert_true(f.view.paused);
 	assert_golden(&f, "header_paused");
 	close_view(&f);
 }
+
 
 /* The split layout's icicle rows, after a rebuild with the recent window being @line's stack. */
 static int icicle_rows_after(struct fixture *f, const char *line)
@@ -1019,16 +1117,21 @@ static int process_box_x(const struct fixture *f, const char *name, const struct
 }
 
 /*
- * Live, counts that move by a sample or two move nothing in the chart: an
- * edge within a column of where it was drawn stays, and siblings within a
- * count's noise keep their order; a larger move is drawn at once.
+ * Live, counts that jitter by a sample move nothing in the chart: siblings
+ * a sample apart keep their order, and an edge drawn where a running sum a
+ * sample off would put it stays; counts further apart are drawn as they
+ * are at once (a row never above a sibling two samples hotter; an edge
+ * never held where no sample's jitter puts it).
  */
 static void test_icicle_steady_live(void **state)
 {
 	static const char *const none[] = { NULL };
 	static const char *const even[] = { "1 a;f 100", "2 b;f 100", NULL };
-	static const char *const near[] = { "1 a;f 99", "2 b;f 101", NULL };
-	static const char *const far[] = { "1 a;f 90", "2 b;f 110", NULL };
+	static const char *const near[] = { "1 a;f 100", "2 b;f 101", NULL };
+	static const char *const apart[] = { "1 a;f 99", "2 b;f 101", NULL };
+	static const char *const step1[] = { "1 a;f 99", "2 b;f 61", NULL };
+	static const char *const step2[] = { "1 a;f 100", "2 b;f 60", NULL };
+	static const char *const step3[] = { "1 a;f 101", "2 b;f 59", NULL };
 	struct view_geometry g;
 	struct fixture f;
 
@@ -1039,7 +1142,10 @@ static void test_icicle_steady_live(void **state)
 	refresh_live(&f, even);
 	assert_string_equal(first_process(&f), "a"); /* a tie: by name */
 	assert_int_equal(process_box_x(&f, "b", &f.view.icicle_memo), 40);
-	/* b 101, a 99: a stays first; a's exact edge, floor(80 * 99 / 200), is 39. */
+	/*
+	 * b 101, a 100: a stays first; a's exact edge, floor(80 * 100 / 201), is 39,
+	 * floor(80 * 101 / 201) a sample on is 40, where it was: it stays.
+	 */
 	refresh_live(&f, near);
 	assert_string_equal(first_process(&f), "a");
 	assert_int_equal(process_box_x(&f, "b", NULL), 39);
@@ -1048,10 +1154,19 @@ static void test_icicle_steady_live(void **state)
 	view__draw(&f.screen, &f.view); /* drawn so: the processes' row is under the title and all */
 	assert_int_equal(screen__cell(&f.screen, g.icicle.row + 2, 39)->ch, ']');
 	assert_int_equal(screen__cell(&f.screen, g.icicle.row + 2, 40)->ch, '[');
-	/* b 110, a 90: b leads by more than its noise (10), its edge moves 4 columns. */
-	refresh_live(&f, far);
+	/* b 101, a 99: two samples apart, b goes first. */
+	refresh_live(&f, apart);
 	assert_string_equal(first_process(&f), "b");
-	assert_int_equal(process_box_x(&f, "a", &f.view.icicle_memo), 44);
+	/* a 99 of 160: its edge at floor(80 * 99 / 160) = 49. */
+	refresh_live(&f, step1);
+	assert_string_equal(first_process(&f), "a");
+	assert_int_equal(process_box_x(&f, "b", &f.view.icicle_memo), 49);
+	/* a 100: exact 50, but 49 is where 99 puts it: a sample's jitter, it stays. */
+	refresh_live(&f, step2);
+	assert_int_equal(process_box_x(&f, "b", &f.view.icicle_memo), 49);
+	/* a 101: exact 50, 100 and 102 put it at 50 and 51: it moves. */
+	refresh_live(&f, step3);
+	assert_int_equal(process_box_x(&f, "b", &f.view.icicle_memo), 50);
 	close_view(&f);
 }
 
@@ -1076,9 +1191,10 @@ static void test_offcpu_times(void **state)
 	(void)state;
 	open_view(&f, P_WAITS, 100, 24, true);
 	f.view.info = (struct header_info){ .mode = "offcpu", .hook = "sched_switch BTF tracepoint",
-					    .notes = "", .ncpus = 2, .rate = 3, .event = "waits",
-					    .unit = "off-CPU time", .time_us = true,
-					    .offcpu = "off-CPU 4.573 s: 100% sleeping" };
+					    .notes = "", .ncpus = 2, .event = "waits",
+					    BOTH(.rate = 3,
+						 .offcpu = "off-CPU 4.573 s: 100% sleeping"),
+					    .unit = "off-CPU time", .time_us = true };
 	f.view.window = WINDOW_CUMULATIVE;
 	f.view.layout = LAYOUT_TREE;
 	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
@@ -1102,6 +1218,50 @@ static void test_offcpu_times(void **state)
 	close_view(&f);
 }
 
+/*
+ * Every header line speaks of the window shown: the rate, the losses, the
+ * walks and the off-CPU states of the last interval in the recent window,
+ * those since the start in the cumulative one, z going from one to the
+ * other.
+ */
+static void test_header_lines_follow_the_window(void **state)
+{
+	struct fixture f;
+	char *text;
+
+	(void)state;
+	open_view(&f, P_WAITS, 100, 20, true);
+	f.view.info = (struct header_info){
+		.mode = "offcpu", .hook = "sched_switch BTF tracepoint", .notes = "", .ncpus = 2,
+		.event = "waits", .unit = "off-CPU time", .time_us = true, .span = 2.0,
+		.covered = 60.0,
+		.win[WINDOW_RECENT] = { .rate = 40, .lost = 0,
+					.walks = "user stacks by unwind tables: none walked",
+					.offcpu = "off-CPU 2.000 s: 100% sleeping" },
+		.win[WINDOW_CUMULATIVE] = { .rate = 35, .lost = 12,
+					    .walks = "user stacks by unwind tables: 97.0% whole",
+					    .offcpu = "off-CPU 60.000 s: 90% sleeping" },
+	};
+	f.view.window = WINDOW_RECENT;
+	profile__close_interval(f.prof);
+	assert_int_equal(view__rebuild(&f.view, f.prof), 0);
+	text = render(&f);
+	assert_non_null(strstr(text, "| 40 waits/s, 0 lost"));
+	assert_non_null(strstr(text, "\nwindow: recent (last 2.0 s), "));
+	assert_non_null(strstr(text, "\noff-CPU 2.000 s: 100% sleeping\n"));
+	assert_non_null(strstr(text, "\nuser stacks by unwind tables: none walked\n"));
+	free(text);
+	assert_int_equal(type(&f, "z"), ACT_REBUILD);
+	text = render(&f);
+	assert_non_null(strstr(text, "| 35 waits/s, 12 lost"));
+	assert_non_null(strstr(text, "\nwindow: cumulative (60.0 s), "));
+	assert_non_null(strstr(text, "\noff-CPU 60.000 s: 90% sleeping\n"));
+	assert_non_null(strstr(text, "\nuser stacks by unwind tables: 97.0% whole\n"));
+	assert_null(strstr(text, "none walked"));
+	free(text);
+	close_view(&f);
+}
+
 /* A live profile that folded stacks says how many, and over which limit, on the window line. */
 static void test_live_header_folded(void **state)
 {
@@ -1111,7 +1271,7 @@ static void test_live_header_folded(void **state)
 	(void)state;
 	open_view(&f, P1, 100, 12, true);
 	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
-					    .notes = "", .freq = 99, .ncpus = 2, .rate = -1,
+					    .notes = "", .freq = 99, .ncpus = 2, BOTH(.rate = -1),
 					    .event = "samples", .unit = "samples", .folded = 1234,
 					    .max_stacks = 32768 };
 	text = render(&f);
@@ -1170,33 +1330,6 @@ static void test_help_lists_every_key(void **state)
 		assert_false(f.view.help);
 		close_view(&f);
 	}
-}
-
-/*
- * The man page lists every key of the screen under its help label, in a
- * ".B label" line (a '-' written "\\-" as roff wants it).
- */
-static void test_man_page_lists_every_key(void **state)
-{
-	size_t n;
-	const struct key_binding *b = actions__bindings(&n);
-	char *man = read_file("flametop.1");
-
-	(void)state;
-	for (size_t i = 0; i < n; i++) {
-		char want[64];
-		size_t len = (size_t)snprintf(want, sizeof(want), "\n.B ");
-
-		for (const char *c = b[i].label; *c && len + 3 < sizeof(want); c++) {
-			if (*c == '-')
-				want[len++] = '\\';
-			want[len++] = *c;
-		}
-		snprintf(want + len, sizeof(want) - len, "\n");
-		if (!strstr(man, want))
-			fail_msg("flametop.1 has no \"%s\" line for %s", want + 1, b[i].what);
-	}
-	free(man);
 }
 
 /* Keys ask the app for what only it can do; in the viewer, live keys only explain. */
@@ -1386,15 +1519,21 @@ static void test_q_backs_out_first(void **state)
 	type(&f, "?");
 	assert_int_equal(press(&f, 'q'), ACT_REDRAW);
 	assert_false(f.view.help);
-	assert_int_equal(press(&f, 'x'), ACT_REDRAW);
-	assert_string_equal(f.view.message, "x: not a key here (? lists the keys)");
-	assert_int_equal(press(&f, 'q'), ACT_QUIT);
+	assert_int_equal(press(&f, 'y'), ACT_REDRAW);
+	assert_string_equal(f.view.message, "y: not a key here (? lists the keys)");
+	assert_int_equal(press(&f, TK_F(5)), ACT_REDRAW); /* a key named, whatever it is */
+	assert_string_equal(f.view.message, "F5: not a key here (? lists the keys)");
+	key__name_other("S-Up");
+	assert_int_equal(press(&f, TK_OTHER), ACT_REDRAW);
+	assert_string_equal(f.view.message, "S-Up: not a key here (? lists the keys)");
+	assert_int_equal(press(&f, TK_F(10)), ACT_QUIT);
 	close_view(&f);
 }
 
 /*
- * / filters and selects as it is typed, from where it began; a capital
- * makes it match case; Esc goes back to the text and selection before.
+ * / marks and selects as it is typed, from where it began, every stack
+ * kept; a capital makes it match case; Esc goes back to the search and the
+ * selection before.
  */
 static void test_search_as_typed(void **state)
 {
@@ -1403,24 +1542,28 @@ static void test_search_as_typed(void **state)
 	(void)state;
 	open_view(&f, P1, 60, 17, false);
 	type(&f, "j"); /* cpu_split */
-	assert_true(type(&f, "/lea") & ACT_REBUILD);
+	assert_int_equal(type(&f, "/lea"), ACT_REDRAW);
 	assert_int_equal(f.view.prompt, PROMPT_SEARCH);
-	assert_string_equal(f.view.text, "lea");
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 80);
+	assert_string_equal(f.view.search, "lea");
+	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 100); /* every stack stays */
+	assert_int_equal(f.view.search_count, 80);
 	assert_string_equal(selected(&f), "leaf_a");
 	type(&f, "f_b");
 	assert_string_equal(selected(&f), "leaf_b");
 	prompt_input__kill_before(&f.view.input);
 	type(&f, "LEAF");
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 0); /* exact case: none */
+	assert_int_equal(f.view.search_count, 0); /* exact case: none */
+	assert_string_equal(selected(&f), "cpu_split");
 	press(&f, TK_ESC);
-	assert_string_equal(f.view.text, "");
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 100);
+	assert_string_equal(f.view.search, "");
 	assert_string_equal(selected(&f), "cpu_split");
 	type(&f, "/READ\n");
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 0);
+	assert_int_equal(f.view.search_count, 0);
+	assert_string_equal(f.view.message, "no frame shown contains \"READ\"");
 	type(&f, "/read\n"); /* read, readline, vfs_read: bash's stacks but [unknown] */
-	assert_int_equal(f.view.trie.nodes[TRIE_ROOT].total, 10);
+	assert_int_equal(f.view.search_count, 10);
+	assert_int_equal(f.view.search_frames, 3);
+	assert_string_equal(selected(&f), "readline");
 	close_view(&f);
 }
 
@@ -1468,7 +1611,7 @@ static void test_header_window_span(void **state)
 	(void)state;
 	open_view(&f, P1, 100, 20, true);
 	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
-					    .notes = "", .freq = 99, .ncpus = 2, .rate = 99.3,
+					    .notes = "", .freq = 99, .ncpus = 2, BOTH(.rate = 99.3),
 					    .event = "samples", .unit = "samples", .span = 6.27,
 					    .covered = 12.94 };
 	f.view.window = WINDOW_RECENT;
@@ -1499,7 +1642,7 @@ static void test_header_says_what_kept_names_away(void **state)
 	(void)state;
 	open_view(&f, P1, 100, 20, true);
 	f.view.info = (struct header_info){ .mode = "sample", .hook = "perf_event cpu-clock",
-					    .notes = "", .freq = 99, .ncpus = 2, .rate = 99.3,
+					    .notes = "", .freq = 99, .ncpus = 2, BOTH(.rate = 99.3),
 					    .event = "samples", .unit = "samples", .symbols = "" };
 	text = render(&f);
 	rows = header__rows(&(struct header_state){ .info = &f.view.info, .live = true });
@@ -1525,7 +1668,7 @@ static void test_help_shows_the_hook_line(void **state)
 	(void)state;
 	open_view(&f, P1, 60, 40, true);
 	f.view.info = (struct header_info){ .mode = "read", .hook = "syscall-entry tracepoint",
-					    .notes = notes, .ncpus = 2, .rate = -1,
+					    .notes = notes, .ncpus = 2, BOTH(.rate = -1),
 					    .event = "reads", .unit = "reads" };
 	type(&f, "?");
 	type(&f, "G");
@@ -1634,13 +1777,13 @@ int main(void)
 		cmocka_unit_test(test_tree_expand_collapse),
 		cmocka_unit_test(test_tree_arrows),
 		cmocka_unit_test(test_tree_expand_scrolls_new_rows_into_sight),
-		cmocka_unit_test(test_tree_hide_kernel_and_user),
+		cmocka_unit_test(test_tree_kernel_or_user_only),
 		cmocka_unit_test(test_selection_follows_frame_across_refresh),
 		cmocka_unit_test(test_selection_falls_back_to_ancestor),
 		cmocka_unit_test(test_selection_kept_through_renumbering),
 		cmocka_unit_test(test_pid_and_comm_filters),
 		cmocka_unit_test(test_prompt_editing),
-		cmocka_unit_test(test_search_filters_and_jumps),
+		cmocka_unit_test(test_search_marks_and_jumps),
 		cmocka_unit_test(test_icicle_widths),
 		cmocka_unit_test(test_icicle_navigation_and_zoom),
 		cmocka_unit_test(test_icicle_zoom_history),
@@ -1648,6 +1791,7 @@ int main(void)
 		cmocka_unit_test(test_icicle_height_settles),
 		cmocka_unit_test(test_icicle_slivers),
 		cmocka_unit_test(test_tiny_sizes),
+		cmocka_unit_test(test_too_small_fits_any_size),
 		cmocka_unit_test(test_escape_in_name_is_harmless),
 		cmocka_unit_test(test_flat_list_and_callers),
 		cmocka_unit_test(test_flat_search),
@@ -1655,9 +1799,9 @@ int main(void)
 		cmocka_unit_test(test_keys_after_tab_act_on_the_list),
 		cmocka_unit_test(test_flat_recursion_counts_once),
 		cmocka_unit_test(test_live_header),
+		cmocka_unit_test(test_header_lines_follow_the_window),
 		cmocka_unit_test(test_offcpu_times),
 		cmocka_unit_test(test_help_lists_every_key),
-		cmocka_unit_test(test_man_page_lists_every_key),
 		cmocka_unit_test(test_keys_ask_the_app),
 		cmocka_unit_test(test_prompt_input_replaces_then_edits),
 		cmocka_unit_test(test_prompts_prefilled),

@@ -30,14 +30,16 @@ CFLAGS    ?= -O2 -g
 WARNINGS  := -Wall -Wextra -Werror
 CPPFLAGS  += -D_GNU_SOURCE -I. -I$(BUILD)
 # Evaluated when a recipe runs, after `deps` has installed pkg-config.
-LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib libprotobuf-c) -liberty
+LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib libprotobuf-c \
+	capstone) -liberty
 STATIC_LIBS = -Wl,-Bstatic -lbpf -ldw -lelf -lbz2 -lz -lncursesw -ltinfo -llzma -lprotobuf-c -liberty \
-	-pthread
+	-lcapstone -pthread
 
-# Debian packages flametop needs to build, test and benchmark.
+# Debian packages flametop needs to build, test and benchmark (capstone decodes the
+# instructions of the annotate view).
 DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev \
 	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux \
-	procps libprotobuf-c-dev protobuf-c-compiler groff-base
+	procps libprotobuf-c-dev protobuf-c-compiler groff-base libcapstone-dev
 # ... and the consumers the tests check its output with (make test, make screenshots):
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "live/annotate_source.h"
 #include "live/live.h"
 #include "options.h"
 #include "profile/input.h"
@@ -35,6 +36,7 @@
 #include "profile/stack_trie.h"
 #include "symbols/symbolizer.h"
 #include "textbuf.h"
+#include "tui/annotate_view.h"
 #include "tui/app.h"
 
 #define FLAMETOP_VERSION "0.1.0"
@@ -558,6 +560,43 @@ static void live_info(const struct options *o, const struct live *live, const st
 	};
 }
 
+#define ANNOTATE_WIDTH 200 /* --annotate's lines are cut at this many columns */
+
+/*
+ * --annotate: the table of the function it names (its hottest frame of
+ * that name), as the screen's annotate view shows it, on stdout. Returns
+ * 0, or EXIT_USAGE after one line on stderr.
+ */
+static int print_annotation(const struct options *o, const struct profile *prof)
+{
+	struct annotate_ctx ctx = { .prof = prof, .proc_root = "/proc",
+				    .debug_root = "/usr/lib/debug", .source_dirs = o->source_dirs,
+				    .nsource_dirs = o->nsource_dirs };
+	struct annotate_draw d = { live_units(o->mode, o->weight).event, o->mode == CAPTURE_OFFCPU };
+	uint32_t frame = annotate_source__find(prof, o->annotate);
+	struct annotate_cache *cache = annotate_cache__new();
+	struct annotate_job *job = NULL;
+	struct annotation a = { 0 };
+	char why[512], *text = NULL;
+	int ret = 0;
+
+	if (frame == PROFILE_NONE)
+		ret = fail("--annotate %s: no function of that name was sampled", o->annotate);
+	else if (!(job = annotate_source__job(&ctx, frame, why, sizeof(why))))
+		ret = fail("--annotate %s", why);
+	else if (!cache || job->run(job, cache, &a) ||
+		 !(text = annotate_text(&a, o->annotate_insns ? ANN_INSNS : ANN_LINES, &d,
+					ANNOTATE_WIDTH)))
+		ret = fail("--annotate %s: out of memory", o->annotate);
+	else if (fputs(text, stdout) == EOF || fflush(stdout))
+		ret = fail("--annotate: writing to stdout: %s", strerror(errno));
+	free(text);
+	annotation__free(&a);
+	annotate_job__free(job);
+	annotate_cache__free(cache);
+	return ret;
+}
+
 /* Samples (or traces) until --duration or a signal, then writes the outputs asked for. */
 static int run_batch_live(const struct options *o)
 {
@@ -583,7 +622,9 @@ static int run_batch_live(const struct options *o)
 	ret = EXIT_USAGE;
 	sym = symbolizer__new(&sopts);
 	prof = profile__new();
-	if (!sym || !prof) {
+	if (prof && o->annotate && !profile__keep_addresses(prof))
+		errno = ENOMEM;
+	if (!sym || !prof || (o->annotate && !profile__addresses(prof))) {
 		fail("can't start: %s", strerror(errno ? errno : ENOMEM));
 		goto cleanup;
 	}
@@ -671,7 +712,7 @@ static int run_batch_live(const struct options *o)
 		goto cleanup;
 	}
 	print_summary(live, prof, &w, o, lines);
-	ret = 0;
+	ret = o->annotate ? print_annotation(o, prof) : 0;
 cleanup:
 	signal_pauses = NULL;
 	live__close(live);
@@ -729,6 +770,8 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.unwind = { .memory_bytes = o->unwind_memory },
 		.unwind_fp = o->unwind_fp,
 		.group = o->group,
+		.source_dirs = o->source_dirs,
+		.nsource_dirs = o->nsource_dirs,
 	};
 	capture_opts_from(o, &c->capture);
 	c->capture.kernel_stacks = c->capture.user_stacks = true;

@@ -58,6 +58,15 @@ int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t
  */
 const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off);
 
+/*
+ * elf_symtab__extent() is elf_symtab__lookup() giving the function's range
+ * instead: [*@start, *@end), the addresses elf_symtab__lookup() gives its
+ * name to. Returns its raw name, or NULL when no function may be given
+ * @vaddr.
+ */
+const char *elf_symtab__extent(const struct elf_symtab *t, uint64_t vaddr, uint64_t *start,
+			       uint64_t *end);
+
 /* Number of function symbols kept. */
 size_t elf_symtab__count(const struct elf_symtab *t);
 

@@ -28,6 +28,7 @@ static bool odd_gone(void *ctx, int32_t tgid)
 static void name_stack_into(struct name_cache *nc, uint32_t tgid, uint32_t *frames)
 {
 	static const uint64_t kips[2] = { 0xffffffff81000100ull, 0xffffffff81000200ull };
+	uint32_t sites[NAME_CACHE_MAX_FRAMES];
 	uint64_t uips[NUSER];
 	struct capture_stack st = { .tgid = tgid, .pid = tgid, .comm = "churn", .kips = kips,
 				    .nk = 2, .khash = 42, .uips = uips, .nu = NUSER,
@@ -35,7 +36,7 @@ static void name_stack_into(struct name_cache *nc, uint32_t tgid, uint32_t *fram
 
 	for (uint32_t i = 0; i < NUSER; i++)
 		uips[i] = 0x400000 + 16 * i;
-	assert_int_equal(name_cache__stack(nc, &st, frames), 1 + NUSER + 2);
+	assert_int_equal(name_cache__stack(nc, &st, frames, sites), 1 + NUSER + 2);
 }
 
 static void name_stack(struct name_cache *nc, uint32_t tgid)

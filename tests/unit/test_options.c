@@ -448,7 +448,7 @@ static void test_bad_combinations(void **state)
 	ERROR("--weight bytes needs --mode read", "--weight", "bytes");
 	ERROR("--weight bytes needs --mode read", "--weight", "bytes", "--mode", "sample");
 	ERROR("-o needs --folded", "-o", "out.folded");
-	ERROR("--duration needs --folded, --svg or --pprof", "--duration", "5");
+	ERROR("--duration needs --folded, --svg, --pprof or --annotate", "--duration", "5");
 }
 
 static void test_bad_values(void **state)

@@ -44,8 +44,11 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
 # no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
-# strace, to see which system calls flametop makes (tests/integration/processes.sh).
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace
+# strace, to see which system calls flametop makes (tests/integration/processes.sh); libc's
+# debug file and sources, the annotate view's lines and text of a libc function
+# (tests/integration/annotate.sh).
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace libc6-dbg \
+	glibc-source
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
@@ -203,6 +206,13 @@ $(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTU
 $(BUILD)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g $(WARNINGS) -o $@ $<
+
+# annotate_work stripped of its symbols and debug information, with no debug file anywhere:
+# the annotate view's case of code without lines (tests/integration/annotate.sh).
+$(BUILD)/workloads/annotate_work_stripped: $(BUILD)/workloads/annotate_work
+	strip --strip-all -o $@ $<
+
+WORKLOADS += $(BUILD)/workloads/annotate_work_stripped
 
 # Helpers the tests check flametop's output with (png_pixels reads a screenshot's pixels).
 $(BUILD)/tools/%: tests/tools/%.c

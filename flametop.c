@@ -563,6 +563,17 @@ static void live_info(const struct options *o, const struct live *live, const st
 #define ANNOTATE_WIDTH 200 /* --annotate's lines are cut at this many columns */
 
 /*
+ * The format --annotate prints in: --annotate-format's, else the lines,
+ * or the instructions where there are none (as the annotate view opens).
+ */
+static enum ann_mode annotate_mode(const struct options *o, const struct annotation *a)
+{
+	if (o->annotate_format_set)
+		return o->annotate_insns ? ANN_INSNS : ANN_LINES;
+	return a->has_lines ? ANN_LINES : ANN_INSNS;
+}
+
+/*
  * --annotate: the table of the function it names (its hottest frame of
  * that name), as the screen's annotate view shows it, on stdout. Returns
  * 0, or EXIT_USAGE after one line on stderr.
@@ -585,8 +596,7 @@ static int print_annotation(const struct options *o, const struct profile *prof)
 	else if (!(job = annotate_source__job(&ctx, frame, why, sizeof(why))))
 		ret = fail("--annotate %s", why);
 	else if (!cache || job->run(job, cache, &a) ||
-		 !(text = annotate_text(&a, o->annotate_insns ? ANN_INSNS : ANN_LINES, &d,
-					ANNOTATE_WIDTH)))
+		 !(text = annotate_text(&a, annotate_mode(o, &a), &d, ANNOTATE_WIDTH)))
 		ret = fail("--annotate %s: out of memory", o->annotate);
 	else if (fputs(text, stdout) == EOF || fflush(stdout))
 		ret = fail("--annotate: writing to stdout: %s", strerror(errno));

@@ -2,8 +2,9 @@
 /*
  * addr_counts: sites in one array with a hash index, modules in another.
  *
- * A site is counted once per stack: each addr_counts__add() has a serial
- * number, and a site remembers the last it was counted in. The still
+ * A function is counted once per stack: each addr_counts__add() has a
+ * serial number, and each frame id the last it was counted in (a flat
+ * array by frame id: the profile's ids are dense). The still
  * picture costs nothing to take: a freeze starts an epoch, and a site
  * counted for the first time in an epoch first keeps its counts as they
  * were (fself, fcalls); one not counted since shows its counts as they
@@ -24,7 +25,6 @@ struct site_entry {
 	uint64_t self, calls;
 	uint64_t fself, fcalls; /* the counts at the freeze of @epoch */
 	uint32_t frame, module;
-	uint32_t stamp; /* the serial of the last stack that counted it */
 	uint32_t epoch; /* fself and fcalls hold the counts frozen when it is the store's */
 };
 
@@ -32,6 +32,8 @@ struct addr_counts {
 	struct site_entry *sites;
 	size_t nsites, sites_cap;
 	struct hash_index site_index;
+	uint32_t *frame_stamps; /* by frame id: the serial of the last stack that counted it */
+	size_t frame_stamps_cap;
 	struct addr_module *modules; /* paths owned */
 	size_t nmodules, modules_cap;
 	struct hash_index module_index;
@@ -188,9 +190,22 @@ static uint32_t site_in(struct site_entry *sites, size_t *n, struct hash_index *
 	return (uint32_t)(*n)++;
 }
 
+/* Makes room in the frame stamps for frame @frame. Returns 0 or -ENOMEM. */
+static int stamp_room(struct addr_counts *c, uint32_t frame)
+{
+	size_t cap = c->frame_stamps_cap;
+
+	if (array__grow((void **)&c->frame_stamps, &c->frame_stamps_cap, (size_t)frame + 1,
+			sizeof(*c->frame_stamps), 1024))
+		return -ENOMEM;
+	memset(c->frame_stamps + cap, 0, (c->frame_stamps_cap - cap) * sizeof(*c->frame_stamps));
+	return 0;
+}
+
 uint32_t addr_counts__site(struct addr_counts *c, uint32_t frame, uint32_t module, uint64_t addr)
 {
-	if (array__grow((void **)&c->sites, &c->sites_cap, c->nsites + 1, sizeof(*c->sites), 1024))
+	if (stamp_room(c, frame) ||
+	    array__grow((void **)&c->sites, &c->sites_cap, c->nsites + 1, sizeof(*c->sites), 1024))
 		return ADDR_NONE;
 	/* Made after the still picture was taken: it has no counts in it. */
 	return site_in(c->sites, &c->nsites, &c->site_index, frame, module, addr, c->epoch);
@@ -201,12 +216,18 @@ uint64_t addr_counts__gen(const struct addr_counts *c)
 	return c->gen;
 }
 
+/* Forgets which stack counted each frame last. */
+static void clear_stamps(struct addr_counts *c)
+{
+	if (c->frame_stamps)
+		memset(c->frame_stamps, 0, c->frame_stamps_cap * sizeof(*c->frame_stamps));
+}
+
 /* The serial of the next stack counted; at a wrap every stamp starts over. */
 static uint32_t next_serial(struct addr_counts *c)
 {
 	if (++c->serial == 0) {
-		for (size_t i = 0; i < c->nsites; i++)
-			c->sites[i].stamp = 0;
+		clear_stamps(c);
 		c->serial = 1;
 	}
 	return c->serial;
@@ -227,15 +248,15 @@ void addr_counts__add(struct addr_counts *c, const uint32_t *sites, uint32_t n, 
 {
 	uint32_t serial = next_serial(c);
 
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = n; i-- > 0;) { /* from the leaf out: a function's innermost site counts */
 		struct site_entry *e;
 
 		if (sites[i] >= c->nsites)
 			continue;
 		e = &c->sites[sites[i]];
-		if (e->stamp == serial)
+		if (c->frame_stamps[e->frame] == serial)
 			continue;
-		e->stamp = serial;
+		c->frame_stamps[e->frame] = serial;
 		keep_frozen(c, e);
 		if (i == leaf)
 			e->self = count__add(e->self, count);
@@ -332,7 +353,6 @@ static int site_set__put(const struct addr_counts *c, struct site_set *s,
 	if (id == ADDR_NONE)
 		return -ENOMEM;
 	merge_site(c, &s->sites[id], e);
-	s->sites[id].stamp = 0;
 	return 0;
 }
 
@@ -516,6 +536,7 @@ void addr_counts__renumber_frames(struct addr_counts *c, const uint32_t *map, si
 	}
 	c->nsites = kept;
 	c->gen++;
+	clear_stamps(c); /* by the old ids */
 	compact_modules(c);
 }
 
@@ -535,6 +556,7 @@ void addr_counts__reset(struct addr_counts *c)
 size_t addr_counts__bytes(const struct addr_counts *c)
 {
 	size_t bytes = sizeof(*c) + c->sites_cap * sizeof(*c->sites) +
+		       c->frame_stamps_cap * sizeof(*c->frame_stamps) +
 		       c->modules_cap * sizeof(*c->modules) +
 		       (c->site_index.mask + 1 + c->module_index.mask + 1) * sizeof(struct hash_slot);
 
@@ -550,6 +572,7 @@ void addr_counts__free(struct addr_counts *c)
 	for (size_t i = 0; i < c->nmodules; i++)
 		free((char *)c->modules[i].path);
 	free(c->modules);
+	free(c->frame_stamps);
 	free(c->sites);
 	hash_index__free(&c->site_index);
 	hash_index__free(&c->module_index);

@@ -11,8 +11,10 @@
  * A module (addr_module.h) is where a site's address means something: a
  * mapped file, a process's own memory or the kernel.
  *
- * A site is counted at most once per stack (a recursive function passes
- * through one call site many times in a stack: its time does once).
+ * A function is counted once per stack, at its innermost site: a
+ * recursive function passes through its call sites many times in a
+ * stack, its time does once, so that its sites' counts add up to the
+ * stacks through it (the tree's Total).
  * Counts are cumulative, since addr_counts__new() or addr_counts__reset(),
  * and saturate as every count does (count__add()). The store is bounded
  * as the profile is (addr_counts__fold()): beyond its limit the least
@@ -77,8 +79,8 @@ uint64_t addr_counts__gen(const struct addr_counts *c);
  * addr_counts__add() counts one stack of @count: @sites[i] is the site of
  * its frame i (ADDR_NONE: none), the leaf's at @leaf counted as self, the
  * others as calls; @leaf == @n counts every site as a call (events that
- * are no sample of where the code was: reads, waits). Each site is
- * counted once however often it comes in @sites.
+ * are no sample of where the code was: reads, waits). Each function is
+ * counted once, at its site nearest the leaf.
  */
 void addr_counts__add(struct addr_counts *c, const uint32_t *sites, uint32_t n, uint32_t leaf,
 		      uint64_t count);

@@ -39,15 +39,18 @@
  * only within the drain that made it, so that a later drain asks again
  * (and a reload or re-read gets a chance to name it).
  */
+#define DRAIN_BITS 30 /* a name keeps its drain's number modulo 2^DRAIN_BITS: 32 bytes in all */
+#define DRAIN_MASK ((1u << DRAIN_BITS) - 1)
+
 struct name_entry {
 	uint64_t ip;
 	uint64_t gen;
 	uint32_t tgid;
 	uint32_t frame;
 	uint32_t site; /* its site in the profile's address store, ADDR_NONE, or SITE_UNASKED */
-	uint32_t drain;
-	bool is_return;
-	bool named;
+	uint32_t drain : DRAIN_BITS;
+	uint32_t is_return : 1;
+	uint32_t named : 1;
 };
 
 /*
@@ -294,7 +297,7 @@ static struct hot_name *hot_slot(struct name_cache *nc, uint32_t tgid, uint64_t 
 static bool names_fresh(const struct name_cache *nc, uint64_t made_gen, bool named, uint32_t made_drain,
 			uint64_t gen)
 {
-	return made_gen == gen && (named || made_drain == nc->drain);
+	return made_gen == gen && (named || ((made_drain ^ nc->drain) & DRAIN_MASK) == 0);
 }
 
 /* Is @e's name good for @gen now? */

@@ -246,17 +246,20 @@ static void keep_frozen(const struct addr_counts *c, struct site_entry *e)
 void addr_counts__add(struct addr_counts *c, const uint32_t *sites, uint32_t n, uint32_t leaf,
 		      uint64_t count)
 {
-	uint32_t serial = next_serial(c);
+	/* Runs for every frame drained: what it reads of the store is read once. */
+	uint32_t serial = next_serial(c), *stamps = c->frame_stamps;
+	struct site_entry *entries = c->sites;
+	size_t nsites = c->nsites;
 
 	for (uint32_t i = n; i-- > 0;) { /* from the leaf out: a function's innermost site counts */
 		struct site_entry *e;
 
-		if (sites[i] >= c->nsites)
+		if (sites[i] >= nsites)
 			continue;
-		e = &c->sites[sites[i]];
-		if (c->frame_stamps[e->frame] == serial)
+		e = &entries[sites[i]];
+		if (stamps[e->frame] == serial)
 			continue;
-		c->frame_stamps[e->frame] = serial;
+		stamps[e->frame] = serial;
 		keep_frozen(c, e);
 		if (i == leaf)
 			e->self = count__add(e->self, count);
@@ -368,7 +371,22 @@ static void take_sites(struct addr_counts *c, struct site_set *s)
 	c->gen++;
 }
 
-/* Drops the modules no site uses and renumbers the others; without memory, keeps them. */
+/* Indexes every site anew (their keys changed). The index has room for them: it does not grow. */
+static void reindex_sites(struct addr_counts *c)
+{
+	hash_index__clear(&c->site_index);
+	for (size_t i = 0; i < c->nsites; i++) {
+		const struct site_entry *e = &c->sites[i];
+
+		hash_index__insert(&c->site_index, site_hash(e->frame, e->module, e->addr),
+				   (uint32_t)i, rehash_site, c->sites);
+	}
+}
+
+/*
+ * Drops the modules no site uses and renumbers the others, then indexes
+ * the sites by their new module ids; without memory, keeps them all.
+ */
 static void compact_modules(struct addr_counts *c)
 {
 	uint32_t *map = calloc(c->nmodules ? c->nmodules : 1, sizeof(*map));
@@ -402,6 +420,7 @@ static void compact_modules(struct addr_counts *c)
 	for (size_t i = 0; i < c->nsites; i++)
 		c->sites[i].module = map[c->sites[i].module];
 	free(map);
+	reindex_sites(c);
 }
 
 /* A site's worth keeping: what it counted. */
@@ -436,19 +455,50 @@ static uint32_t *least_first(const struct site_entry *sites, size_t n)
 }
 
 /*
- * Lays the sites out in @s, the @nfold least worth of them (by @order)
- * folded into their functions' folded sites. Returns 0 or -ENOMEM.
+ * Marks in @fold the least worth sites (by @order) to fold, as few as
+ * leave @target sites with the folded sites they go to: @groups gathers
+ * those (one per function and module). Returns 0 or -ENOMEM.
+ */
+static int mark_folded(const struct addr_counts *c, const uint32_t *order, size_t target,
+		       uint8_t *fold, struct site_set *groups)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < c->nsites; i++) { /* the folded sites there are already */
+		if (c->sites[i].addr != ADDR_FOLDED)
+			kept++;
+		else if (site_set__put(c, groups, &c->sites[i], true))
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < c->nsites && kept + groups->n > target; i++) {
+		const struct site_entry *e = &c->sites[order[i]];
+
+		if (e->addr == ADDR_FOLDED)
+			continue;
+		fold[order[i]] = 1;
+		kept--;
+		if (site_set__put(c, groups, e, true))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * Lays the sites out in @s, the least worth of them (by @order) folded
+ * into their functions' folded sites, as few as leave @target sites.
+ * Returns 0 or -ENOMEM.
  */
 static int fold_into(const struct addr_counts *c, struct site_set *s, const uint32_t *order,
-		     size_t nfold)
+		     size_t target)
 {
 	uint8_t *fold = calloc(c->nsites ? c->nsites : 1, 1);
-	int err = 0;
+	struct site_set groups;
+	int err = fold ? site_set__init(&groups, c->nsites) : -ENOMEM;
 
-	if (!fold)
-		return -ENOMEM;
-	for (size_t i = 0; i < nfold; i++)
-		fold[order[i]] = 1;
+	if (!err) {
+		err = mark_folded(c, order, target, fold, &groups);
+		site_set__free(&groups);
+	}
 	for (size_t i = 0; i < c->nsites && !err; i++)
 		err = site_set__put(c, s, &c->sites[i], fold[i] || c->sites[i].addr == ADDR_FOLDED);
 	free(fold);
@@ -499,7 +549,7 @@ long addr_counts__fold(struct addr_counts *c, size_t max_sites)
 		free(order);
 		return -ENOMEM;
 	}
-	err = fold_into(c, &s, order, c->nsites - target);
+	err = fold_into(c, &s, order, target);
 	free(order);
 	if (!err)
 		err = drop_least(c, &s, target);
@@ -521,23 +571,17 @@ void addr_counts__renumber_frames(struct addr_counts *c, const uint32_t *map, si
 {
 	size_t kept = 0;
 
-	hash_index__clear(&c->site_index);
 	for (size_t i = 0; i < c->nsites; i++) {
 		struct site_entry e = c->sites[i];
 
 		e.frame = e.frame < n ? map[e.frame] : PROFILE_NONE;
-		if (e.frame == PROFILE_NONE)
-			continue;
-		c->sites[kept] = e;
-		/* The index had room for every site: the insert does not grow it. */
-		hash_index__insert(&c->site_index, site_hash(e.frame, e.module, e.addr),
-				   (uint32_t)kept, rehash_site, c->sites);
-		kept++;
+		if (e.frame != PROFILE_NONE)
+			c->sites[kept++] = e;
 	}
 	c->nsites = kept;
 	c->gen++;
 	clear_stamps(c); /* by the old ids */
-	compact_modules(c);
+	compact_modules(c); /* and the sites indexed by their new keys */
 }
 
 void addr_counts__reset(struct addr_counts *c)

@@ -83,6 +83,7 @@ static void code_file__free(struct code_file *f)
 		return;
 	if (f->dw)
 		dwarf_end(f->dw);
+	dwarf_cfi_end(f->cfi);
 	elf_symtab__free(f->symtab);
 	elf_file__close(f->debug);
 	elf_file__close(f->bin);

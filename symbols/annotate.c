@@ -51,6 +51,7 @@ struct code_file {
 	Dwarf_CFI *cfi;	 /* bin's .eh_frame: extents where no symbol says */
 	char build_id[ANN_BUILD_ID_MAX];
 	char no_lines[ANN_NOTE_MAX]; /* why @dw is NULL */
+	size_t bytes; /* what it holds: its symbols, its debug information unpacked */
 };
 
 /* The kernel's table and /proc/kcore, read once they are first needed. */
@@ -63,6 +64,7 @@ struct kernel_code {
 
 struct annotate_cache {
 	struct code_file *files[ANNOTATE_FILES];
+	size_t bytes; /* the files' */
 	uint64_t clock;
 	struct kernel_code kernel;
 	bool kernel_read;
@@ -156,6 +158,29 @@ static void code_file__debug(struct code_file *f, const struct annotate_request 
 		explain_no_lines(f, req->module.path);
 }
 
+/* The bytes the debug sections of @f take once read (unpacked where compressed). */
+static size_t debug_bytes(const struct elf_file *f)
+{
+	Elf *e = f ? elf_file__elf(f) : NULL;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, bytes = 0;
+
+	if (!e || elf_getshdrstrndx(e, &shstrndx))
+		return 0;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		const char *name;
+		GElf_Chdr ch;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(e, shstrndx, sh.sh_name)) || !strstr(name, "debug_"))
+			continue;
+		bytes += sh.sh_flags & SHF_COMPRESSED && gelf_getchdr(scn, &ch) ? ch.ch_size
+										 : sh.sh_size;
+	}
+	return bytes;
+}
+
 /* Opens the file of @req's module, through its process (mapped_file__open()). */
 static struct code_file *code_file__open(const struct annotate_request *req, const char **why)
 {
@@ -185,7 +210,36 @@ static struct code_file *code_file__open(const struct annotate_request *req, con
 	code_file__debug(f, req);
 	f->symtab = elf_symtab__build(f->bin, f->debug);
 	f->cfi = dwarf_getcfi_elf(elf_file__elf(f->bin));
+	f->bytes = sizeof(*f) + (f->symtab ? elf_symtab__bytes(f->symtab) : 0) +
+		   (f->dw ? debug_bytes(f->debug ? f->debug : f->bin) : 0);
 	return f;
+}
+
+/* Drops cached file @i. */
+static void drop_file(struct annotate_cache *c, size_t i)
+{
+	c->bytes -= c->files[i]->bytes;
+	code_file__free(c->files[i]);
+	c->files[i] = NULL;
+}
+
+/* Drops the least recently used files but @keep until the cache is within ANNOTATE_BYTES. */
+static void evict(struct annotate_cache *c, const struct code_file *keep)
+{
+	while (c->bytes > ANNOTATE_BYTES) {
+		size_t oldest = ANNOTATE_FILES;
+
+		for (size_t i = 0; i < ANNOTATE_FILES; i++) {
+			const struct code_file *f = c->files[i];
+
+			if (f && f != keep &&
+			    (oldest == ANNOTATE_FILES || f->used < c->files[oldest]->used))
+				oldest = i;
+		}
+		if (oldest == ANNOTATE_FILES)
+			return;
+		drop_file(c, oldest);
+	}
 }
 
 /* The cached file of @req's module, opened (and cached) when not there. */
@@ -204,10 +258,14 @@ static struct code_file *code_file_of(struct annotate_cache *c, const struct ann
 		if (!f || (c->files[oldest] && f->used < c->files[oldest]->used))
 			oldest = i;
 	}
-	code_file__free(c->files[oldest]);
-	c->files[oldest] = code_file__open(req, why);
 	if (c->files[oldest])
-		c->files[oldest]->used = ++c->clock;
+		drop_file(c, oldest);
+	c->files[oldest] = code_file__open(req, why);
+	if (!c->files[oldest])
+		return NULL;
+	c->files[oldest]->used = ++c->clock;
+	c->bytes += c->files[oldest]->bytes;
+	evict(c, c->files[oldest]);
 	return c->files[oldest];
 }
 
@@ -393,6 +451,10 @@ static int kernel_code(struct annotate_cache *c, const struct annotate_request *
 	struct kernel_code *k = kernel_of(c);
 	struct ksym sym;
 
+	if (k->ksyms && !ksyms__map_addr(k->ksyms, req->at, &sym)) { /* loaded since? */
+		ksyms__free(k->ksyms);
+		k->ksyms = ksyms__load("/proc/kallsyms", "/proc/modules");
+	}
 	snprintf(a->build_id, sizeof(a->build_id), "%s", k->build_id);
 	snprintf(a->lines_note, sizeof(a->lines_note),
 		 "kernel code: no line information (flametop reads no vmlinux)");

@@ -17,9 +17,10 @@
  *
  * The mapped file is opened as symbols/ opens every mapped file
  * (mapped_file.h), through the process that maps it. What is read of a
- * file (the file itself, its debug information, its kernel's table) is
- * kept in a cache of a few files, so that opening the same function or
- * another of its file again costs little.
+ * file (the file itself, its symbols, its debug information unpacked) is
+ * kept in a cache of a few files and bytes, the least recently used
+ * dropped first, and the kernel's table once read, so that opening the
+ * same function or another of its file again costs little.
  *
  * All of it is plain data in and out, and runs in whatever thread calls
  * it: the screen runs it off its own (annotate_worker.h).
@@ -34,7 +35,8 @@
 #include "symbols/addr_module.h"
 #include "symbols/annotation.h"
 
-#define ANNOTATE_FILES 8 /* files the cache keeps open */
+#define ANNOTATE_FILES 8		/* files the cache keeps open ... */
+#define ANNOTATE_BYTES (256UL << 20) /* ... holding at most this much (more: the last one only) */
 
 /* A site of the module and its counts, as addr_counts keeps it. */
 struct annotate_site {

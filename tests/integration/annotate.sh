@@ -149,7 +149,7 @@ check "stripped: its hottest frame is an address in the file ($leaf)" \
 check "stripped: one line says there is no line information, and why" \
 	grep -qE '^no line information: .*annotate_work_stripped is stripped, and no debug file was found' "$T"
 check "stripped: the instructions open, decoded, with their shares" \
-	grep -qE '^ +[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9a-f]+: +(imul|add|cmp|j)' "$T"
+	grep -qE '^ *[0-9.]+% +[0-9.]+% +[0-9]+ +[0-9a-f]+: +(imul|add|cmp|j)' "$T"
 hot=$(awk '$4 ~ /^[0-9a-f]+:$/ { v = $1; sub(/%$/, "", v); if (v + 0 > best) { best = v + 0; at = $4 } }
 	END { sub(/:$/, "", at); print at }' "$T")
 check "stripped: the hottest instruction ($hot) is in the HOT_A loop (line $HOT_A, as addr2line reads the unstripped twin)" \
@@ -245,18 +245,37 @@ check "kernel: $kfunc is annotated as the kernel's, by instruction" \
 	grep -qE "^Annotate $kfunc in \[kernel\]" "$T"
 if [ -r /proc/kcore ] && head -c 1 /proc/kcore >/dev/null 2>&1; then
 	check "kernel: /proc/kcore is readable: its instructions, decoded" \
-		grep -qE '^ +[0-9.]+% +[0-9.]+% +[0-9]+ +ffffffff[0-9a-f]+: +[a-z]' "$T"
+		grep -qE '^ *[0-9.]+% +[0-9.]+% +[0-9]+ +ffffffff[0-9a-f]+: +[a-z]' "$T"
 else
 	check "kernel: /proc/kcore can't be read here: one line says so, the addresses alone" \
 		bash -c "grep -qE '^kernel code can.t be read \(/proc/kcore: .*\): its addresses alone, with their shares$' '$T' &&
-			grep -qE '^ +[0-9.]+% +[0-9.]+% +[0-9]+ +ffffffff[0-9a-f]+: *$' '$T'"
+			grep -qE '^ *[0-9.]+% +[0-9.]+% +[0-9]+ +ffffffff[0-9a-f]+: *$' '$T'"
 fi
 T=$TEST_TMP/read.table
 diag <"$T"
 check "read mode: read_zeros' time is all through its calls (call sites kept, no samples of its own)" \
 	grep -qE '^[0-9]+ reads: 0 in it, [0-9]+ through its calls' "$T"
 
-# 7. The view, in a terminal (--no-color: the selection is reverse video).
+# 7. JIT code a perf map names: its instructions from the process's memory.
+"$WORKLOADS/jit_spin" 30 write-map >"$TEST_TMP/jit.out" 2>&1 &
+pid=$!
+bg_pids+=("$pid")
+for _ in $(seq 50); do grep -q '^ready ' "$TEST_TMP/jit.out" && break; sleep 0.1; done
+code=$(awk '$1 == "ready" { print $2 }' "$TEST_TMP/jit.out")
+$FLAMETOP --annotate jit_spin_loop -p "$pid" --duration 2 >"$TEST_TMP/jit.table" 2>/dev/null
+kill "$pid" 2>/dev/null
+T=$TEST_TMP/jit.table
+diag <"$T"
+check "JIT: jit_spin_loop is annotated from the process's memory, by instruction" \
+	grep -qE "^Annotate jit_spin_loop in \[jit\] \(pid $pid\)$" "$T"
+check "JIT: its code decoded from where the perf map says it starts ($code)" \
+	grep -qE "^ *[0-9.]+% +[0-9.]+% +[0-9]+ +$code: +pushq +%rbp$" "$T"
+hot=$(awk '$4 ~ /^[0-9a-f]+:$/ { v = $1; sub(/%$/, "", v); if (v + 0 > best) { best = v + 0; at = $4 } }
+	END { print at }' "$T")
+check "JIT: the hottest instruction is in its loop (dec, jnz: $hot)" \
+	grep -qE "^ *[0-9.]+% +[0-9.]+% +[0-9]+ +$hot +(decl|jne) " "$T"
+
+# 8. The view, in a terminal (--no-color: the selection is reverse video).
 if ! command -v tmux >/dev/null; then
 	skip "the annotate view in a terminal" "tmux is not installed (make deps installs it)"
 	exit 0
@@ -321,11 +340,11 @@ screen_keys Escape Tab Tab Tab
 screen_wait 'Shared Object'
 screen_keys Home a
 check_screen "flat list: a opens the annotate view of the selected function (dear, the hottest)" '^Annotate dear in '
-check_screen "flat list: dear's loop line holds its samples" '^ +[0-9.]+% +[0-9.]+% +[0-9]+ +annotate_work\.c:[0-9]+ +for \(unsigned long i = 0; i < 3 \* n; i\+\+\)'
+check_screen "flat list: dear's loop line holds its samples" '^ *[0-9.]+% +[0-9.]+% +[0-9]+ +annotate_work\.c:[0-9]+ +for \(unsigned long i = 0; i < 3 \* n; i\+\+\)'
 screen_keys q q
 screen_check_exit "annotate view, q q" 0
 
-# 8. Stacks read from a folded file have no addresses: a says so in one line.
+# 9. Stacks read from a folded file have no addresses: a says so in one line.
 screen_start 100 30 "$FLAMETOP -i tests/fixtures/viewer.folded"
 screen_wait 'leaf_a'
 screen_keys j j a

@@ -17,6 +17,7 @@
 #include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "array.h"
+#include "symbols/addr_search.h"
 #include "symbols/debuginfo.h"
 #include "symbols/elffile.h"
 #include "symbols/elfsyms.h"
@@ -720,20 +722,13 @@ static int read_texts(struct annotation *a, const struct annotate_request *req,
 	return err;
 }
 
-/* The instruction of @a holding @addr, or ANN_NONE. */
+/* The instruction of @a holding @addr (the last at or below it), or ANN_NONE. */
 static uint32_t insn_at(const struct annotation *a, uint64_t addr)
 {
-	size_t lo = 0, hi = a->ninsns;
+	size_t n = addr_search__count(a->insns, a->ninsns, sizeof(*a->insns),
+				      offsetof(struct ann_insn, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a->insns[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo ? (uint32_t)(lo - 1) : ANN_NONE;
+	return n ? (uint32_t)(n - 1) : ANN_NONE;
 }
 
 /* The line of @addr in @t (@row_line mapping rows to lines), or ANN_NONE. */

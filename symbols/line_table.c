@@ -10,11 +10,13 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "array.h"
+#include "symbols/addr_search.h"
 
 /* Is the @len bytes at @name the component ".."? */
 static bool is_dotdot(const char *name, size_t len)
@@ -244,19 +246,10 @@ int line_table__read(Dwarf *dw, uint64_t lo, uint64_t hi, struct line_table *out
 
 const struct line_row *line_table__find(const struct line_table *t, uint64_t addr)
 {
-	size_t lo = 0, hi = t->n;
+	size_t n = addr_search__count(t->rows, t->n, sizeof(*t->rows),
+				      offsetof(struct line_row, addr), addr);
 
-	while (lo < hi) { /* the first row above @addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->rows[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo || t->rows[lo - 1].file == LINE_NO_FILE)
-		return NULL;
-	return &t->rows[lo - 1];
+	return n && t->rows[n - 1].file != LINE_NO_FILE ? &t->rows[n - 1] : NULL;
 }
 
 void line_table__free(struct line_table *t)

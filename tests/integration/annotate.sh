@@ -33,15 +33,32 @@ near() { awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d
 # at_least A B: A >= B.
 at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
 
+# start CMD...: runs a workload in the background, its pid in $pid, and lets it start.
+start() {
+	"$@" >/dev/null 2>&1 &
+	pid=$!
+	bg_pids+=("$pid")
+	sleep 0.5
+}
+
+# annotate NAME ARGS...: flametop --annotate ARGS, its table in $TEST_TMP/NAME.table
+# (also $T, and shown as a diagnostic); its exit status.
+annotate() {
+	local name=$1 rc
+	shift
+	T=$TEST_TMP/$name.table
+	$FLAMETOP --annotate "$@" >"$T" 2>"$TEST_TMP/$name.err"
+	rc=$?
+	diag <"$T"
+	return $rc
+}
+
 # annotate_with_perf NAME SYMBOL MODE: annotate_work MODE, annotated by flametop (999 Hz,
 # 6 s) and, while flametop is attached, recorded by perf (999 Hz, 4 s):
 # $TEST_TMP/NAME.{table,err} and perf's shares of SYMBOL by source line, NAME.perf.
 annotate_with_perf() {
-	local name=$1 symbol=$2 mode=$3 pid ft newest
-	"$W" "$mode" 30 >/dev/null 2>&1 &
-	pid=$!
-	bg_pids+=("$pid")
-	sleep 0.3
+	local name=$1 symbol=$2 mode=$3 ft newest
+	start "$W" "$mode" 30
 	newest=$(newest_program_id)
 	$FLAMETOP --annotate "$symbol" -p "$pid" -F 999 --duration 6 \
 		>"$TEST_TMP/$name.table" 2>"$TEST_TMP/$name.err" &
@@ -96,23 +113,14 @@ check "caller: its summary counts its samples as through its calls" \
 	grep -qE '^[0-9]+ samples: 0 in it, [0-9]+ through its calls' "$T"
 
 # 3. libc's functions, with libc6-dbg's line table: qsort_r, and the merge sort it calls.
-"$W" qsort 30 >/dev/null 2>&1 &
-pid=$!
-bg_pids+=("$pid")
-sleep 0.5
-$FLAMETOP --annotate qsort_r -p "$pid" --duration 3 >"$TEST_TMP/qsort.table" \
-	2>/dev/null
+start "$W" qsort 30
+annotate qsort qsort_r -p "$pid" --duration 3
 $FLAMETOP --folded -p "$pid" --duration 1 >"$TEST_TMP/qsort.folded" 2>/dev/null
 sorter=$(sed -E 's/ [0-9]+$//' "$TEST_TMP/qsort.folded" | grep -oE ';qsort_r;[^;]+' | head -n 1 |
 	cut -d';' -f3)
 GLIBC=$TEST_TMP/glibc
 mkdir -p "$GLIBC"
 tar -xJf /usr/src/glibc/glibc-*.tar.xz -C "$GLIBC" --strip-components=1 --wildcards '*/stdlib/msort.c'
-$FLAMETOP --annotate "$sorter" -p "$pid" --duration 3 --source-dir "$GLIBC" \
-	>"$TEST_TMP/sorter.table" 2>/dev/null
-kill "$pid" 2>/dev/null
-T=$TEST_TMP/qsort.table
-diag <"$T"
 check "qsort_r: its object is libc, with a build-id" \
 	grep -qE '^Annotate qsort_r in .*libc\.so\.6 \| build-id [0-9a-f]{40}$' "$T"
 check "qsort_r: its rows are lines of glibc's msort.c (from libc6-dbg's line table)" \
@@ -121,8 +129,8 @@ check "qsort_r: without glibc's sources, one line says its text is not shown" \
 	grep -qE '^source text of stdlib/msort\.c not shown: not found \(--source-dir adds a place to look\)$' "$T"
 check "qsort_r: without glibc's sources, no row shows text" \
 	awk '$4 ~ /^msort\.c:/ && NF > 4 { exit 1 }' "$T"
-T=$TEST_TMP/sorter.table
-diag <"$T"
+annotate sorter "$sorter" -p "$pid" --duration 3 --source-dir "$GLIBC"
+kill "$pid" 2>/dev/null
 rows=0 same=0
 while read -r loc text; do
 	rows=$((rows + 1))
@@ -133,17 +141,11 @@ check "$sorter (qsort_r's callee): with --source-dir at glibc's sources (glibc-s
 	[ "$rows" -gt 3 ] && [ "$same" = "$rows" ]
 
 # 4. A stripped binary, no debug file: the instructions, the hot one in the hot loop.
-S=$WORKLOADS/annotate_work_stripped
-"$S" loops 30 >/dev/null 2>&1 &
-pid=$!
-bg_pids+=("$pid")
-sleep 0.5
+start "$WORKLOADS/annotate_work_stripped" loops 30
 $FLAMETOP --folded -p "$pid" --duration 2 >"$TEST_TMP/stripped.folded" 2>/dev/null
 leaf=$(sort -t' ' -k2 -nr "$TEST_TMP/stripped.folded" | head -n 1 | sed -E 's/ [0-9]+$//; s/.*;//')
-$FLAMETOP --annotate "$leaf" -p "$pid" -F 499 --duration 3 >"$TEST_TMP/stripped.table" 2>/dev/null
+annotate stripped "$leaf" -p "$pid" -F 499 --duration 3
 kill "$pid" 2>/dev/null
-T=$TEST_TMP/stripped.table
-diag <"$T"
 check "stripped: its hottest frame is an address in the file ($leaf)" \
 	grep -qE '^annotate_work_stripped\+0x[0-9a-f]+$' <<<"$leaf"
 check "stripped: one line says there is no line information, and why" \
@@ -205,13 +207,10 @@ bg_pids+=("$pid")
 writer=$!
 bg_pids+=("$writer")
 sleep 0.5
-timeout 60 strace -f -qq -e trace=open,openat,openat2 -o "$TEST_TMP/lies.strace" \
-	$FLAMETOP --annotate lies -p "$pid" -F 499 --duration 3 --source-dir "$L/src" \
-	>"$TEST_TMP/lies.table" 2>"$TEST_TMP/lies.err"
+FLAMETOP="timeout 60 strace -f -qq -e trace=open,openat,openat2 -o $TEST_TMP/lies.strace $FLAMETOP" \
+	annotate lies lies -p "$pid" -F 499 --duration 3 --source-dir "$L/src"
 rc=$?
 kill "$pid" 2>/dev/null
-T=$TEST_TMP/lies.table
-diag <"$T"
 check "lies: flametop ends, within its time (exit $rc)" [ "$rc" = 0 ]
 check "lies: a row for each of its 8 lines, the lies' line numbers as the table says them" \
 	[ "$(awk '$4 ~ /:/ && $3 > 0' "$T" | wc -l)" = 8 ] && grep -q ' short\.c:99999 *$' "$T" && grep -q ' huge\.c:5000000 *$' "$T"
@@ -230,17 +229,10 @@ kill "$writer" 2>/dev/null
 
 # 6. A kernel function: its instructions from /proc/kcore where it can be read, else its
 # addresses with their shares, said plainly. Read mode: call sites only.
-"$WORKLOADS/syscall_loop" 30 >/dev/null 2>&1 &
-pid=$!
-bg_pids+=("$pid")
-sleep 0.5
+start "$WORKLOADS/syscall_loop" 30
 $FLAMETOP --folded -p "$pid" --duration 1 >"$TEST_TMP/kernel.folded" 2>/dev/null
 kfunc=$(grep -oE ';[^;]+_\[k\]' "$TEST_TMP/kernel.folded" | head -n 1 | sed 's/^;//; s/_\[k\]$//')
-$FLAMETOP --annotate "$kfunc" -p "$pid" --duration 2 >"$TEST_TMP/kernel.table" 2>/dev/null
-$FLAMETOP --annotate read_zeros --mode read -p "$pid" --duration 1 >"$TEST_TMP/read.table" 2>/dev/null
-kill "$pid" 2>/dev/null
-T=$TEST_TMP/kernel.table
-diag <"$T"
+annotate kernel "$kfunc" -p "$pid" --duration 2
 check "kernel: $kfunc is annotated as the kernel's, by instruction" \
 	grep -qE "^Annotate $kfunc in \[kernel\]" "$T"
 if [ -r /proc/kcore ] && head -c 1 /proc/kcore >/dev/null 2>&1; then
@@ -251,8 +243,8 @@ else
 		bash -c "grep -qE '^kernel code can.t be read \(/proc/kcore: .*\): its addresses alone, with their shares$' '$T' &&
 			grep -qE '^ *[0-9.]+% +[0-9.]+% +[0-9]+ +ffffffff[0-9a-f]+: *$' '$T'"
 fi
-T=$TEST_TMP/read.table
-diag <"$T"
+annotate read read_zeros --mode read -p "$pid" --duration 1
+kill "$pid" 2>/dev/null
 check "read mode: read_zeros' time is all through its calls (call sites kept, no samples of its own)" \
 	grep -qE '^[0-9]+ reads: 0 in it, [0-9]+ through its calls' "$T"
 
@@ -262,10 +254,8 @@ pid=$!
 bg_pids+=("$pid")
 for _ in $(seq 50); do grep -q '^ready ' "$TEST_TMP/jit.out" && break; sleep 0.1; done
 code=$(awk '$1 == "ready" { print $2 }' "$TEST_TMP/jit.out")
-$FLAMETOP --annotate jit_spin_loop -p "$pid" --duration 2 >"$TEST_TMP/jit.table" 2>/dev/null
+annotate jit jit_spin_loop -p "$pid" --duration 2
 kill "$pid" 2>/dev/null
-T=$TEST_TMP/jit.table
-diag <"$T"
 check "JIT: jit_spin_loop is annotated from the process's memory, by instruction" \
 	grep -qE "^Annotate jit_spin_loop in \[jit\] \(pid $pid\)$" "$T"
 check "JIT: its code decoded from where the perf map says it starts ($code)" \
@@ -303,9 +293,7 @@ check_selected() {
 	not_ok "$1 (the selection is on: $(selected))"
 }
 
-"$W" calls 60 >/dev/null 2>&1 &
-pid=$!
-bg_pids+=("$pid")
+start "$W" calls 60
 screen_start 120 36 "$FLAMETOP --no-color -p $pid -d 1"
 screen_wait '`---- cheap' 15
 screen_keys / c a l l e r Enter

@@ -583,7 +583,8 @@ static int print_annotation(const struct options *o, const struct profile *prof)
 	struct annotate_ctx ctx = { .prof = prof, .proc_root = "/proc",
 				    .debug_root = "/usr/lib/debug", .source_dirs = o->source_dirs,
 				    .nsource_dirs = o->nsource_dirs };
-	struct annotate_draw d = { live_units(o->mode, o->weight).event, o->mode == CAPTURE_OFFCPU };
+	struct annotate_draw d = { live_units(o->mode, o->weight).event,
+				   o->mode == CAPTURE_OFFCPU };
 	uint32_t frame = annotate_source__find(prof, o->annotate);
 	struct annotate_cache *cache = annotate_cache__new();
 	struct annotate_job *job = NULL;

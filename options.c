@@ -314,8 +314,8 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		return 0;
 	case OPT_ANNOTATE_FORMAT:
 		if (strcmp(arg, "lines") && strcmp(arg, "insns")) {
-			snprintf(err, size, "--annotate-format: unknown format '%s' (lines or insns)",
-				 arg);
+			snprintf(err, size,
+				 "--annotate-format: unknown format '%s' (lines or insns)", arg);
 			return -EINVAL;
 		}
 		o->annotate_insns = strcmp(arg, "insns") == 0;
@@ -323,7 +323,8 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		return 0;
 	case OPT_SOURCE_DIR:
 		if (o->nsource_dirs == MAX_SOURCE_DIRS) {
-			snprintf(err, size, "--source-dir: at most %d directories", MAX_SOURCE_DIRS);
+			snprintf(err, size, "--source-dir: at most %d directories",
+				 MAX_SOURCE_DIRS);
 			return -E2BIG;
 		}
 		o->source_dirs[o->nsource_dirs++] = arg;

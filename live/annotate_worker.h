@@ -40,7 +40,10 @@ int annotate_worker__fd(const struct annotate_worker *w);
 bool annotate_worker__take(struct annotate_worker *w, uint64_t *ticket, struct annotation *out,
 			   int *err);
 
-/* annotate_worker__free() ends the thread (after the job it runs) and frees all; NULL is a no-op. */
+/*
+ * annotate_worker__free() ends the thread (after the job it runs) and frees
+ * all; NULL is a no-op.
+ */
 void annotate_worker__free(struct annotate_worker *w);
 
 #endif

@@ -271,7 +271,9 @@ static uint32_t site_of(struct name_cache *nc, const struct name_entry *e)
 			addr = addr - pm->start + pm->pgoff;
 	}
 	module = addr_counts__module(nc->addrs, &m);
-	return module == ADDR_NONE ? ADDR_NONE : addr_counts__site(nc->addrs, e->frame, module, addr);
+	if (module == ADDR_NONE)
+		return ADDR_NONE;
+	return addr_counts__site(nc->addrs, e->frame, module, addr);
 }
 
 /* The site of named address @e, asked for once per numbering of the store's sites. */

@@ -63,8 +63,15 @@ struct addr_counts *addr_counts__new(void)
 /* What makes a module itself: the file, the process's mapping, or the kernel. */
 static void module_key(const struct addr_module *m, uint32_t w[5])
 {
-	uint64_t a = m->space == SPACE_FILE ? m->dev : m->space == SPACE_MEMORY ? (uint64_t)m->tgid : 0;
-	uint64_t b = m->space == SPACE_FILE ? m->inode : m->space == SPACE_MEMORY ? m->start : 0;
+	uint64_t a = 0, b = 0;
+
+	if (m->space == SPACE_FILE) {
+		a = m->dev;
+		b = m->inode;
+	} else if (m->space == SPACE_MEMORY) {
+		a = (uint64_t)m->tgid;
+		b = m->start;
+	}
 
 	w[0] = m->space;
 	w[1] = (uint32_t)a;
@@ -599,10 +606,10 @@ void addr_counts__reset(struct addr_counts *c)
 
 size_t addr_counts__bytes(const struct addr_counts *c)
 {
+	size_t slots = c->site_index.mask + 1 + c->module_index.mask + 1;
 	size_t bytes = sizeof(*c) + c->sites_cap * sizeof(*c->sites) +
 		       c->frame_stamps_cap * sizeof(*c->frame_stamps) +
-		       c->modules_cap * sizeof(*c->modules) +
-		       (c->site_index.mask + 1 + c->module_index.mask + 1) * sizeof(struct hash_slot);
+		       c->modules_cap * sizeof(*c->modules) + slots * sizeof(struct hash_slot);
 
 	for (size_t i = 0; i < c->nmodules; i++)
 		bytes += strlen(c->modules[i].path) + 1;

@@ -121,7 +121,10 @@ struct addr_counts;
  */
 struct addr_counts *profile__keep_addresses(struct profile *p);
 
-/* The store of profile__keep_addresses(), or NULL when @p keeps none (a profile read from a file). */
+/*
+ * The store of profile__keep_addresses(), or NULL when @p keeps none (a
+ * profile read from a file).
+ */
 struct addr_counts *profile__addresses(const struct profile *p);
 
 /* Number of interned frames: every frame id is below it. */

@@ -21,7 +21,7 @@ enum addr_space {
 
 struct addr_module {
 	uint8_t space;		    /* enum addr_space */
-	int32_t tgid;		    /* FILE: a process seen mapping it (the last); MEMORY: the process */
+	int32_t tgid;		    /* FILE: the last process seen mapping it; MEMORY: its own */
 	uint64_t dev, inode;	    /* FILE: the file's identity (as /proc/PID/maps says) */
 	uint64_t start, end, pgoff; /* FILE, MEMORY: the mapping, as @tgid maps it */
 	const char *path;	    /* FILE: the path @tgid maps it at; MEMORY: the mapping's

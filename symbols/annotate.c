@@ -522,7 +522,8 @@ static int memory_code(const struct annotate_request *req, struct code *code,
 		close(fd);
 	if (!code->bytes)
 		snprintf(a->insns_note, sizeof(a->insns_note),
-			 "the process's memory can't be read (it has exited?): its addresses alone");
+			 "the process's memory can't be read (it has exited?): its addresses "
+			 "alone");
 	return 0;
 }
 
@@ -601,7 +602,8 @@ static int make_lines(struct annotation *a, const struct line_table *t, uint32_t
 	for (size_t i = 0; i < t->n; i++) {
 		row_line[i] = ANN_NONE;
 		if (t->rows[i].file != LINE_NO_FILE && t->rows[i].line)
-			keys[n++] = (struct line_key){ t->rows[i].file, t->rows[i].line, (uint32_t)i };
+			keys[n++] = (struct line_key){ t->rows[i].file, t->rows[i].line,
+						       (uint32_t)i };
 	}
 	qsort(keys, n, sizeof(*keys), by_file_line);
 	a->lines = calloc(n ? n : 1, sizeof(*a->lines));
@@ -624,7 +626,8 @@ static void note_text(struct annotation *a, const char *path, const char *why, s
 {
 	if ((*missing)++)
 		return;
-	snprintf(a->lines_note, sizeof(a->lines_note), "source text of %s not shown: %s", path, why);
+	snprintf(a->lines_note, sizeof(a->lines_note), "source text of %s not shown: %s", path,
+		 why);
 }
 
 /* Says in @a's lines note how many files' text is missing, when more than one. */

@@ -40,8 +40,8 @@ void path__normalize(char *path)
 				out--;
 			out -= out > absolute; /* the '/' before the name */
 			kept--;
-		} else if (len && !(len == 1 && in[0] == '.') && !(is_dotdot(in, len) && absolute) &&
-			   out + len + 1 < sizeof(buf)) {
+		} else if (len && !(len == 1 && in[0] == '.') &&
+			   !(is_dotdot(in, len) && absolute) && out + len + 1 < sizeof(buf)) {
 			if (out > absolute)
 				buf[out++] = '/';
 			memcpy(buf + out, in, len);

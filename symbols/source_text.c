@@ -234,7 +234,8 @@ int source_file__read(const struct source_place *pl, const char *path, const uin
 		texts[i] = NULL;
 	fd = open_source(pl, path, found, sizeof(found));
 	if (fd < 0) {
-		out->why = fd == -ESRCH ? "the process has exited: its files are not read" : why_of(fd);
+		out->why = fd == -ESRCH ? "the process has exited: its files are not read"
+					: why_of(fd);
 		return fd;
 	}
 	out->found = malloc(strlen(found) * 4 + 3);

@@ -33,7 +33,7 @@ struct source_place {
 /* What reading a source file found. */
 struct source_file {
 	char *found;	 /* where it was read (sanitized), or NULL */
-	const char *why; /* why it was not read, or not whole ("not found", ...); NULL: read whole */
+	const char *why; /* why not read, or not whole ("not found", ...); NULL: read whole */
 	uint32_t nlines; /* the lines it has (as far as it was read) */
 };
 

@@ -27,7 +27,7 @@
 struct annotate_pane {
 	bool open;
 	bool loading;		/* no annotation of the function yet: it is being made */
-	bool want_job;		/* the caller is to start making one (annotate_pane__job_started()) */
+	bool want_job;		/* the caller is to start making one (then job_started()) */
 	uint32_t frame;		/* the function, a frame of the profile */
 	char name[256];		/* its name, for the loading row */
 	uint64_t ticket;	/* the newest job asked for, by the caller's numbering */
@@ -94,7 +94,10 @@ int annotate_pane__toggle(struct annotate_pane *p);
  */
 void annotate_pane__renumber(struct annotate_pane *p, const struct profile *prof);
 
-/* annotate_pane__layout() fits the pane into @height screen rows: its rows scroll in what is left. */
+/*
+ * annotate_pane__layout() fits the pane into @height screen rows: its rows
+ * scroll in what is left.
+ */
 void annotate_pane__layout(struct annotate_pane *p, int height);
 
 /* annotate_pane__draw() draws the pane into @r: its header, its rows, its keys. */

@@ -328,8 +328,10 @@ static bool fold(struct app *a)
 static void start_annotation(struct app *a)
 {
 	struct annotate_pane *p = &a->view.annotate;
-	struct annotate_ctx ctx = { .prof = a->shown, .proc_root = "/proc",
-				    .debug_root = "/usr/lib/debug", .source_dirs = a->cfg->source_dirs,
+	struct annotate_ctx ctx = { .prof = a->shown,
+				    .proc_root = "/proc",
+				    .debug_root = "/usr/lib/debug",
+				    .source_dirs = a->cfg->source_dirs,
 				    .nsource_dirs = a->cfg->nsource_dirs };
 	struct annotate_job *job;
 	char why[512];

@@ -8,8 +8,9 @@
  * samples of its own is annotated twice with one cache, as the screen's
  * worker does: the first time reads libc's debug file and line table, the
  * second finds them kept (with the workload stopped and sampling over, so
- * that only the machine's other work shares the CPUs). Prints "first_ms first_cpu_ms again_ms again_cpu_ms
- * rows function": wall-clock and this thread's CPU time (the machine is shared).
+ * that only the machine's other work shares the CPUs). Prints "first_ms
+ * first_cpu_ms again_ms again_cpu_ms rows function": wall-clock and this
+ * thread's CPU time (the machine is shared).
  *
  * memory: compilers (cc1 of flametop's own sources, -O2, over and over: deep
  * and varied stacks, as a build makes them) are sampled at 999 Hz until the
@@ -102,11 +103,15 @@ static uint32_t hottest_libc_function(const struct profile *p)
 	return best;
 }
 
-/* Makes the annotation of @frame through @cache; its milliseconds (and CPU ms in *@cpu), rows in *@rows. */
+/*
+ * Makes the annotation of @frame through @cache: its milliseconds (its CPU
+ * time in *@cpu), and its rows in *@rows.
+ */
 static double time_annotation(const struct profile *p, uint32_t frame,
 			      struct annotate_cache *cache, double *cpu, size_t *rows)
 {
-	struct annotate_ctx ctx = { .prof = p, .proc_root = "/proc", .debug_root = "/usr/lib/debug" };
+	struct annotate_ctx ctx = { .prof = p, .proc_root = "/proc",
+				    .debug_root = "/usr/lib/debug" };
 	struct annotation a;
 	struct annotate_job *job;
 	double t0 = now_ms(), c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID), ms;
@@ -138,7 +143,8 @@ static int bench_open(void)
 	size_t rows;
 
 	if (child == 0) {
-		execl("build/workloads/annotate_work", "annotate_work", "qsort", "30", (char *)NULL);
+		execl("build/workloads/annotate_work", "annotate_work", "qsort", "30",
+		      (char *)NULL);
 		_exit(127);
 	}
 	if (child < 0 || !sym || !p || !cache || !profile__keep_addresses(p))

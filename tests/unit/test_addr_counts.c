@@ -212,7 +212,7 @@ static void test_fold_drops_functions(void **state)
 	addr_counts__free(c);
 }
 
-/* The profile renumbered its frames: sites follow, those of dropped frames go, with their modules. */
+/* The profile renumbered its frames: sites follow; a dropped frame's go, with their modules. */
 static void test_renumber_frames(void **state)
 {
 	struct addr_counts *c = addr_counts__new();

@@ -33,6 +33,12 @@ __attribute__((noinline, noclone)) unsigned long marked(unsigned long n)
 static const int marked_last = __LINE__ - 1;
 static const int marked_loop = __LINE__ - 4;
 
+/* Is @line one of marked()'s? */
+static bool in_marked(uint32_t line)
+{
+	return (int)line >= marked_first && (int)line <= marked_last;
+}
+
 static void test_path_normalize(void **state)
 {
 	static const char *const cases[][2] = {
@@ -40,7 +46,8 @@ static void test_path_normalize(void **state)
 		{ "a//b/", "a/b" },		  { "/../../etc/x", "/etc/x" },
 		{ "../x/../y", "../y" },	  { "a/../../b", "../b" },
 		{ "/", "/" },			  { ".", "" },
-		{ "a/b/c/../../d", "a/d" },	  { "/build/g/string/../sysdeps/m.S", "/build/g/sysdeps/m.S" },
+		{ "a/b/c/../../d", "a/d" },
+		{ "/build/g/string/../sysdeps/m.S", "/build/g/sysdeps/m.S" },
 	};
 
 	(void)state;
@@ -83,7 +90,8 @@ static uint64_t nm_size(const char *name)
 	while (fgets(line, sizeof(line), p)) {
 		char sym[128];
 
-		if (sscanf(line, "%llx %llx %*s %127s", &addr, &size, sym) == 3 && !strcmp(sym, name))
+		if (sscanf(line, "%llx %llx %*s %127s", &addr, &size, sym) == 3 &&
+		    !strcmp(sym, name))
 			break;
 		size = 0;
 	}
@@ -112,8 +120,9 @@ static void test_line_table(void **state)
 		if (t.rows[i].file == LINE_NO_FILE)
 			continue;
 		assert_true(strstr(t.files[t.rows[i].file], "tests/unit/test_annotate.c") != NULL);
-		assert_true(t.files[t.rows[i].file][0] == '/'); /* made whole with the unit's directory */
-		assert_true((int)t.rows[i].line >= marked_first && (int)t.rows[i].line <= marked_last);
+		/* made whole with the unit's directory */
+		assert_true(t.files[t.rows[i].file][0] == '/');
+		assert_true(in_marked(t.rows[i].line));
 		loop |= (int)t.rows[i].line == marked_loop;
 		if (i)
 			assert_true(t.rows[i].addr > t.rows[i - 1].addr);
@@ -215,14 +224,16 @@ static void test_source_lines(void **state)
 		FILE *f = fopen(path, "w");
 
 		assert_non_null(f);
-		fprintf(f, "\tint x;\r\nred \033[31mRED\033[0m \302\233 bidi \342\200\256!\n%s", long_line);
+		fprintf(f, "\tint x;\r\nred \033[31mRED\033[0m \302\233 bidi \342\200\256!\n%s",
+			long_line);
 		fclose(f);
 	}
 	assert_int_equal(read_lines(&pl, path, want, 4, texts, &sf), 0);
 	assert_null(sf.why);
 	assert_string_equal(texts[0], "        int x;");
 	assert_string_equal(texts[1], "red ?[31mRED?[0m ? bidi ?!");
-	assert_int_equal(strlen(texts[2]), SOURCE_LINE_MAX); /* cut, its last line without a newline */
+	/* cut, the file's last line, without a newline */
+	assert_int_equal(strlen(texts[2]), SOURCE_LINE_MAX);
 	assert_null(texts[3]); /* past the end */
 	assert_int_equal(sf.nlines, 3);
 	assert_string_equal(sf.found, path);
@@ -383,7 +394,7 @@ static void test_annotate_own_function(void **state)
 	assert_int_equal(a.outside, 5);
 	assert_true(a.ninsns > 2);
 	for (size_t i = 0; i < a.nlines; i++) {
-		assert_true((int)a.lines[i].line >= marked_first && (int)a.lines[i].line <= marked_last);
+		assert_true(in_marked(a.lines[i].line));
 		placed += a.lines[i].self + a.lines[i].calls;
 		if (a.lines[i].line == (uint32_t)marked_loop)
 			assert_non_null(strstr(a.lines[i].text, "/* MARK */"));
@@ -397,7 +408,7 @@ static void test_annotate_own_function(void **state)
 	annotate_cache__free(cache);
 }
 
-/* A stripped file, no debug file: its instructions, by its unwind entry's extent, and why no lines. */
+/* A stripped file, no debug file: its instructions, by its unwind entry's extent; why no lines. */
 static void test_annotate_stripped(void **state)
 {
 	char exe[PATH_BYTES], stripped[PATH_BYTES];

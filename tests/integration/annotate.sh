@@ -329,6 +329,20 @@ screen_wait 'Shared Object'
 screen_keys Home a
 check_screen "flat list: a opens the annotate view of the selected function (dear, the hottest)" '^Annotate dear in '
 check_screen "flat list: dear's loop line holds its samples" '^ *[0-9.]+% +[0-9.]+% +[0-9]+ +annotate_work\.c:[0-9]+ +for \(unsigned long i = 0; i < 3 \* n; i\+\+\)'
+# in_it: the samples of the annotated function's own, as the view's summary says them.
+in_it() { screen_text | sed -nE 's/^[0-9]+ samples \(since the start or r\): ([0-9]+) in it.*/\1/p'; }
+# dear_self: dear's own samples, as the flat list says them.
+dear_self() { screen_text | awk '$NF == "dear" && $4 == "annotate_work" { print $3 }'; }
+screen_keys q z Space
+sleep 2.5 # refreshes while paused
+flat=$(dear_self)
+screen_keys a
+screen_wait '^[0-9]+ samples \(since the start or r\)'
+check "paused: a shows the counts of the pause, as the flat list does (dear's own: $flat and $(in_it))" \
+	[ -n "$flat" ] && [ "$(in_it)" = "$flat" ]
+screen_keys q Space a
+sleep 2.5
+check "resumed: its counts go on ($flat, then $(in_it))" [ "$(in_it)" -gt "$flat" ]
 screen_keys q q
 screen_check_exit "annotate view, q q" 0
 

@@ -138,7 +138,7 @@ while read -r loc text; do
 		same=$((same + 1))
 done < <(awk '$4 ~ /^msort\.c:/ { loc = $4; $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print loc, $0 }' "$T")
 check "$sorter (qsort_r's callee): with --source-dir at glibc's sources (glibc-source), its $rows rows (> 3) each show their line of msort.c ($same)" \
-	[ "$rows" -gt 3 ] && [ "$same" = "$rows" ]
+	[ "$rows" -gt 3 -a "$same" = "$rows" ]
 
 # 4. A stripped binary, no debug file: the instructions, the hot one in the hot loop.
 start "$WORKLOADS/annotate_work_stripped" loops 30
@@ -212,8 +212,9 @@ FLAMETOP="timeout 60 strace -f -qq -e trace=open,openat,openat2 -o $TEST_TMP/lie
 rc=$?
 kill "$pid" 2>/dev/null
 check "lies: flametop ends, within its time (exit $rc)" [ "$rc" = 0 ]
-check "lies: a row for each of its 8 lines, the lies' line numbers as the table says them" \
-	[ "$(awk '$4 ~ /:/ && $3 > 0' "$T" | wc -l)" = 8 ] && grep -q ' short\.c:99999 *$' "$T" && grep -q ' huge\.c:5000000 *$' "$T"
+check "lies: a row for each of its 8 lines" [ "$(awk '$4 ~ /:/ && $3 > 0' "$T" | wc -l)" = 8 ]
+check "lies: a line past a file's end as the table says it" grep -qE ' short\.c:99999 *$' "$T"
+check "lies: a line 2 GiB into a file as the table says it" grep -qE ' huge\.c:5000000 *$' "$T"
 check "lies: one line explains what was not shown (the first reason, and how many more)" \
 	grep -qE '^source text of .*/a_directory not shown: not a regular file \(and [0-9]+ more files\)$' "$T"
 check "lies: only the control file's line shows text, its control bytes as '?'" \
@@ -339,7 +340,7 @@ flat=$(dear_self)
 screen_keys a
 screen_wait '^[0-9]+ samples \(since the start or r\)'
 check "paused: a shows the counts of the pause, as the flat list does (dear's own: $flat and $(in_it))" \
-	[ -n "$flat" ] && [ "$(in_it)" = "$flat" ]
+	[ -n "$flat" -a "$(in_it)" = "$flat" ]
 screen_keys q Space a
 sleep 2.5
 check "resumed: its counts go on ($flat, then $(in_it))" [ "$(in_it)" -gt "$flat" ]

@@ -933,6 +933,20 @@ static int run_input(const struct options *o)
 	return close_outputs(o, &out, ret);
 }
 
+/* Each --source-dir must be a directory; returns 0 or EXIT_USAGE after saying which is not. */
+static int check_source_dirs(const struct options *o)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < o->nsource_dirs; i++) {
+		if (stat(o->source_dirs[i], &st))
+			return fail("--source-dir %s: %s", o->source_dirs[i], strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return fail("--source-dir %s: not a directory", o->source_dirs[i]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -952,6 +966,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	raise_open_files_limit();
+	if (check_source_dirs(&o))
+		return EXIT_USAGE;
 	if (o.input)
 		return run_input(&o);
 	if (!options__batch(&o) && need_terminal())

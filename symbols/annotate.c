@@ -321,11 +321,19 @@ struct code {
 	const struct code_file *file; /* a mapped file's, or NULL */
 };
 
-/* Counts kept in the extent's addresses: the sites' addresses as the code shows them. */
-struct placed_site {
-	uint64_t addr; /* in the code's addresses; UINT64_MAX: not in it */
-	const struct annotate_site *site;
-};
+/*
+ * Keeps @code's extent within what is decoded at once (a symbol's size is
+ * the file's word), and says so in @a when it cuts it.
+ */
+static void cap_extent(struct code *code, struct annotation *a)
+{
+	if (code->end - code->start <= DISASM_MAX_BYTES)
+		return;
+	code->end = code->start + DISASM_MAX_BYTES;
+	snprintf(a->insns_note, sizeof(a->insns_note),
+		 "the function is larger than %u KiB: only its first %u KiB are shown",
+		 DISASM_MAX_BYTES >> 10, DISASM_MAX_BYTES >> 10);
+}
 
 /* A site's file offset as @f's virtual address; UINT64_MAX where no segment holds it. */
 static uint64_t file_vaddr(const struct code_file *f, uint64_t off)
@@ -359,8 +367,7 @@ static int file_code(struct annotate_cache *c, const struct annotate_request *re
 			 req->module.path);
 		return -ENOENT;
 	}
-	if (code->end - code->start > DISASM_MAX_BYTES)
-		code->end = code->start + DISASM_MAX_BYTES;
+	cap_extent(code, a);
 	code->bytes = read_at(f->fd, code->start - at + req->at, code->end - code->start,
 			      &code->nbytes);
 	if (!code->bytes)
@@ -466,7 +473,8 @@ static int kernel_code(struct annotate_cache *c, const struct annotate_request *
 		return -ENOENT;
 	}
 	code->start = sym.addr;
-	code->end = sym.addr + (sym.size < DISASM_MAX_BYTES ? sym.size : DISASM_MAX_BYTES);
+	code->end = sym.addr + sym.size;
+	cap_extent(code, a);
 	code->bytes = kcore_read(k, code->start, code->end - code->start, &code->nbytes);
 	if (!code->bytes)
 		snprintf(a->insns_note, sizeof(a->insns_note),
@@ -512,8 +520,7 @@ static int memory_code(const struct annotate_request *req, struct code *code,
 			 "the instructions around its samples");
 	}
 	perf_map__free(pm);
-	if (code->end - code->start > DISASM_MAX_BYTES)
-		code->end = code->start + DISASM_MAX_BYTES;
+	cap_extent(code, a);
 	snprintf(path, sizeof(path), "%s/%" PRId32 "/mem", req->proc_root, m->tgid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	code->bytes = fd >= 0 ? read_at(fd, code->start, code->end - code->start, &code->nbytes)

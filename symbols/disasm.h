@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #define DISASM_TEXT_MAX 80	  /* an instruction's text, cut to fit */
-#define DISASM_MAX_BYTES (1u << 20) /* the most code decoded at once */
+#define DISASM_MAX_BYTES (256u << 10) /* the most code decoded at once */
 
 struct disasm_insn {
 	uint64_t addr;

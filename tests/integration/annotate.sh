@@ -359,3 +359,13 @@ $FLAMETOP -i tests/fixtures/viewer.folded --annotate leaf_a >"$TEST_TMP/out" 2>"
 rc=$?
 check "-i FILE --annotate: exit 2 and one line" \
 	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && grep -q 'keep no addresses' '$TEST_TMP/err'"
+$FLAMETOP --annotate two_loops --source-dir /etc/passwd >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+check "--source-dir of a file: exit 2 and one line" \
+	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && grep -qx 'flametop: --source-dir /etc/passwd: not a directory' '$TEST_TMP/err'"
+start "$W" loops 30
+$FLAMETOP --annotate no_such_function -p "$pid" --duration 1 >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+rc=$?
+kill "$pid" 2>/dev/null
+check "--annotate of a function not sampled: exit 2, its line after the summary, nothing on stdout" \
+	bash -c "[ $rc = 2 ] && [ ! -s '$TEST_TMP/out' ] && tail -n 1 '$TEST_TMP/err' | grep -qx 'flametop: --annotate no_such_function: no function of that name was sampled'"

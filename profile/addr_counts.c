@@ -250,23 +250,25 @@ static void keep_frozen(const struct addr_counts *c, struct site_entry *e)
 	e->epoch = c->epoch;
 }
 
-void addr_counts__add(struct addr_counts *c, const uint32_t *sites, uint32_t n, uint32_t leaf,
-		      uint64_t count)
+void addr_counts__add(struct addr_counts *c, const uint32_t *frames, const uint32_t *sites,
+		      uint32_t n, uint32_t leaf, uint64_t count)
 {
-	/* Runs for every frame drained: what it reads of the store is read once. */
+	/*
+	 * Runs for every frame drained: what it reads of the store is read
+	 * once, and a function counted already (recursion) costs a look at
+	 * its stamp, by the frame id the stack holds, not through its site.
+	 */
 	uint32_t serial = next_serial(c), *stamps = c->frame_stamps;
+	size_t nsites = c->nsites, nstamps = c->frame_stamps_cap;
 	struct site_entry *entries = c->sites;
-	size_t nsites = c->nsites;
 
 	for (uint32_t i = n; i-- > 0;) { /* from the leaf out: a function's innermost site counts */
 		struct site_entry *e;
 
-		if (sites[i] >= nsites)
+		if (sites[i] >= nsites || frames[i] >= nstamps || stamps[frames[i]] == serial)
 			continue;
+		stamps[frames[i]] = serial;
 		e = &entries[sites[i]];
-		if (stamps[e->frame] == serial)
-			continue;
-		stamps[e->frame] = serial;
 		keep_frozen(c, e);
 		if (i == leaf)
 			e->self = count__add(e->self, count);

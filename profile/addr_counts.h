@@ -76,14 +76,14 @@ uint32_t addr_counts__site(struct addr_counts *c, uint32_t frame, uint32_t modul
 uint64_t addr_counts__gen(const struct addr_counts *c);
 
 /*
- * addr_counts__add() counts one stack of @count: @sites[i] is the site of
- * its frame i (ADDR_NONE: none), the leaf's at @leaf counted as self, the
- * others as calls; @leaf == @n counts every site as a call (events that
- * are no sample of where the code was: reads, waits). Each function is
- * counted once, at its site nearest the leaf.
+ * addr_counts__add() counts one stack of @count: @frames[i] is its frame i
+ * and @sites[i] that frame's site (ADDR_NONE: none), the leaf's at @leaf
+ * counted as self, the others as calls; @leaf == @n counts every site as a
+ * call (events that are no sample of where the code was: reads, waits).
+ * Each function is counted once, at its site nearest the leaf.
  */
-void addr_counts__add(struct addr_counts *c, const uint32_t *sites, uint32_t n, uint32_t leaf,
-		      uint64_t count);
+void addr_counts__add(struct addr_counts *c, const uint32_t *frames, const uint32_t *sites,
+		      uint32_t n, uint32_t leaf, uint64_t count);
 
 /* Number of sites; every site id is below it. */
 size_t addr_counts__nsites(const struct addr_counts *c);

@@ -354,8 +354,8 @@ int profile__add(struct profile *p, const struct sample *s)
 		return -ENOMEM;
 	add_counts(p, e, s->count, s->count);
 	if (s->sites && p->addrs)
-		addr_counts__add(p->addrs, s->sites, s->n, s->leaf_exact ? s->n - 1 : s->n,
-				 s->count);
+		addr_counts__add(p->addrs, s->frames, s->sites, s->n,
+				 s->leaf_exact ? s->n - 1 : s->n, s->count);
 	return 0;
 }
 

@@ -472,6 +472,15 @@ static int kernel_code(struct annotate_cache *c, const struct annotate_request *
 			 "the kernel's symbol table does not say where the function lies");
 		return -ENOENT;
 	}
+	if (sym.module) { /* a module's, a BPF program's: "[xfs]", "[bpf]" */
+		char *object = malloc(strlen(sym.module) + 3);
+
+		if (object) {
+			sprintf(object, "[%s]", sym.module);
+			free(a->object);
+			a->object = object;
+		}
+	}
 	code->start = sym.addr;
 	code->end = sym.addr + sym.size;
 	cap_extent(code, a);

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -143,6 +144,7 @@ static int bench_open(void)
 	size_t rows;
 
 	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a bench cut short takes its workload along */
 		execl("build/workloads/annotate_work", "annotate_work", "qsort", "30",
 		      (char *)NULL);
 		_exit(127);
@@ -186,6 +188,7 @@ static int bench_memory(size_t want)
 
 	if (child == 0) {
 		setpgid(0, 0); /* the compilers it starts go with it */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		execl("/bin/sh", "sh", "-c",
 		      "while :; do for f in profile/*.c symbols/*.c tui/*.c; do "
 		      "cc -O2 -D_GNU_SOURCE -I. -Ibuild -c $f -o /dev/null; done; done",

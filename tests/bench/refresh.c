@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,6 +177,7 @@ int main(int argc, char **argv)
 	snprintf(arg, sizeof(arg), "%u", n);
 	child = fork();
 	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a bench cut short takes its workload along */
 		execl("build/workloads/stack_tree", "stack_tree", arg, (char *)NULL);
 		_exit(127);
 	}

@@ -42,7 +42,7 @@ static uint64_t frame_total(const struct addr_counts *c, uint32_t frame)
 static void test_self_and_calls(void **state)
 {
 	struct addr_counts *c = addr_counts__new();
-	uint32_t m, a, b, leaf, sites[4];
+	uint32_t m, a, b, leaf, sites[4], frames[4] = { 0, 1, 2, 3 };
 
 	(void)state;
 	assert_non_null(c);
@@ -53,8 +53,8 @@ static void test_self_and_calls(void **state)
 	assert_int_equal(addr_counts__site(c, 2, m, 0x1020), b); /* the same site, the same id */
 	sites[0] = ADDR_NONE; /* the process frame: no address */
 	sites[1] = a, sites[2] = b, sites[3] = leaf;
-	addr_counts__add(c, sites, 4, 3, 5); /* a sample, in leaf */
-	addr_counts__add(c, sites, 4, 4, 2); /* an event that is no sample: calls only */
+	addr_counts__add(c, frames, sites, 4, 3, 5); /* a sample, in leaf */
+	addr_counts__add(c, frames, sites, 4, 4, 2); /* an event that is no sample: calls only */
 	assert_int_equal(site(c, leaf).self, 5);
 	assert_int_equal(site(c, leaf).calls, 2);
 	assert_int_equal(site(c, a).self, 0);
@@ -73,7 +73,7 @@ static void test_self_and_calls(void **state)
 static void test_recursion_counted_once(void **state)
 {
 	struct addr_counts *c = addr_counts__new();
-	uint32_t m, outer, mid, inner, sites[3];
+	uint32_t m, outer, mid, inner, sites[3], frames[3] = { 5, 6, 5 };
 
 	(void)state;
 	m = addr_counts__module(c, &FILE_MODULE(7, 100));
@@ -81,14 +81,14 @@ static void test_recursion_counted_once(void **state)
 	mid = addr_counts__site(c, 6, m, 0x3010);   /* cmp */
 	inner = addr_counts__site(c, 5, m, 0x2040); /* sort again, where the sample was */
 	sites[0] = outer, sites[1] = mid, sites[2] = inner;
-	addr_counts__add(c, sites, 3, 2, 4);
+	addr_counts__add(c, frames, sites, 3, 2, 4);
 	assert_int_equal(site(c, inner).self, 4);
 	assert_int_equal(site(c, outer).calls, 0);
 	assert_int_equal(frame_total(c, 5), 4);
 	assert_int_equal(site(c, mid).calls, 4);
 	/* The same site twice (deeper recursion through one call): once too. */
 	sites[2] = outer;
-	addr_counts__add(c, sites, 3, 3, 1);
+	addr_counts__add(c, frames, sites, 3, 3, 1);
 	assert_int_equal(site(c, outer).calls, 1);
 	assert_int_equal(frame_total(c, 5), 5);
 	addr_counts__free(c);
@@ -125,19 +125,19 @@ static void test_still_picture(void **state)
 {
 	struct addr_counts *c = addr_counts__new();
 	uint32_t m = addr_counts__module(c, &FILE_MODULE(7, 100));
-	uint32_t a = addr_counts__site(c, 1, m, 0x10), b;
+	uint32_t a = addr_counts__site(c, 1, m, 0x10), b, one = 1, two = 2;
 
 	(void)state;
-	addr_counts__add(c, &a, 1, 0, 3);
+	addr_counts__add(c, &one, &a, 1, 0, 3);
 	addr_counts__freeze(c);
-	addr_counts__add(c, &a, 1, 0, 10);
+	addr_counts__add(c, &one, &a, 1, 0, 10);
 	b = addr_counts__site(c, 2, m, 0x20);
-	addr_counts__add(c, &b, 1, 0, 1);
+	addr_counts__add(c, &two, &b, 1, 0, 1);
 	assert_int_equal(site(c, a).self, 3);
 	assert_int_equal(site(c, b).self, 0);
 	addr_counts__freeze(c); /* a new picture */
 	assert_int_equal(site(c, a).self, 13);
-	addr_counts__add(c, &a, 1, 0, 1);
+	addr_counts__add(c, &one, &a, 1, 0, 1);
 	assert_int_equal(site(c, a).self, 13);
 	addr_counts__thaw(c);
 	assert_int_equal(site(c, a).self, 14);
@@ -159,9 +159,9 @@ static void test_fold_keeps_counts(void **state)
 
 	(void)state;
 	for (uint32_t i = 0; i < 400; i++) {
-		uint32_t id = addr_counts__site(c, i % 4, m, 0x1000 + i);
+		uint32_t id = addr_counts__site(c, i % 4, m, 0x1000 + i), f = i % 4;
 
-		addr_counts__add(c, &id, 1, 0, i + 1);
+		addr_counts__add(c, &f, &id, 1, 0, i + 1);
 	}
 	addr_counts__freeze(c);
 	for (uint32_t f = 0; f < 4; f++)
@@ -199,7 +199,7 @@ static void test_fold_drops_functions(void **state)
 	for (uint32_t i = 0; i < 200; i++) {
 		uint32_t id = addr_counts__site(c, i, m, 0x1000);
 
-		addr_counts__add(c, &id, 1, 0, i + 1);
+		addr_counts__add(c, &i, &id, 1, 0, i + 1);
 		all += i + 1;
 	}
 	assert_true(addr_counts__fold(c, 100) > 0);
@@ -222,10 +222,10 @@ static void test_renumber_frames(void **state)
 	uint32_t a = addr_counts__site(c, 0, m, 0x10), b = addr_counts__site(c, 1, k, 0x20);
 	const uint32_t map[2] = { UINT32_MAX, 0 };
 	uint64_t gen = addr_counts__gen(c);
-	uint32_t sites[2] = { a, b };
+	uint32_t sites[2] = { a, b }, frames[2] = { 0, 1 }, zero = 0;
 
 	(void)state;
-	addr_counts__add(c, sites, 2, 1, 6);
+	addr_counts__add(c, frames, sites, 2, 1, 6);
 	addr_counts__renumber_frames(c, map, 2);
 	assert_true(addr_counts__gen(c) != gen);
 	assert_int_equal(addr_counts__nsites(c), 1);
@@ -236,7 +236,7 @@ static void test_renumber_frames(void **state)
 	/* The new frame 0 counts in its new stacks. */
 	a = site(c, 0).module;
 	b = addr_counts__site(c, 0, a, 0x20);
-	addr_counts__add(c, &b, 1, 0, 1);
+	addr_counts__add(c, &zero, &b, 1, 0, 1);
 	assert_int_equal(site(c, b).self, 7);
 	addr_counts__free(c);
 }

@@ -584,7 +584,7 @@ static int print_annotation(const struct options *o, const struct profile *prof)
 				    .debug_root = "/usr/lib/debug", .source_dirs = o->source_dirs,
 				    .nsource_dirs = o->nsource_dirs };
 	struct annotate_draw d = { live_units(o->mode, o->weight).event,
-				   o->mode == CAPTURE_OFFCPU };
+				   o->mode == CAPTURE_OFFCPU, false };
 	uint32_t frame = annotate_source__find(prof, o->annotate);
 	struct annotate_cache *cache = annotate_cache__new();
 	struct annotate_job *job = NULL;

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "array.h"
-#include "textbuf.h"
 
 /* Appends row (@kind, @index) to *@rows (@n of them, room for @cap). */
 static int push_row(struct ann_row **rows, size_t *n, size_t *cap, uint8_t kind, uint32_t index)
@@ -62,44 +61,6 @@ const char *annotation__file_name(const struct annotation *a, uint32_t file)
 	const char *path = a->files[file], *slash = strrchr(path, '/');
 
 	return slash && slash[1] ? slash + 1 : path;
-}
-
-/* The counts the rows of @mode hold. */
-static uint64_t rows_count(const struct annotation *a, enum ann_mode mode)
-{
-	uint64_t sum = 0;
-
-	if (mode == ANN_LINES) {
-		for (size_t i = 0; i < a->nlines; i++)
-			sum += a->lines[i].self + a->lines[i].calls;
-	} else {
-		for (size_t i = 0; i < a->ninsns; i++)
-			sum += a->insns[i].self + a->insns[i].calls;
-	}
-	return sum;
-}
-
-void annotation__summary(const struct annotation *a, enum ann_mode mode, const char *event,
-			 char *buf, size_t size)
-{
-	uint64_t total = a->self + a->calls, shown = rows_count(a, mode);
-	struct textbuf t;
-
-	textbuf__start(&t, buf, size);
-	textbuf__add(&t, "%" PRIu64 " %s: %" PRIu64 " in it, %" PRIu64 " through its calls", total,
-		     event, a->self, a->calls);
-	if (!total)
-		return;
-	textbuf__add(&t, "; its %s hold %.1f%%", mode == ANN_LINES ? "lines" : "instructions",
-		     100.0 * (double)shown / (double)total);
-	textbuf__list(&t, " (");
-	if (mode == ANN_LINES && a->no_line)
-		textbuf__item(&t, "%" PRIu64 " at addresses with no line", a->no_line);
-	if (a->outside)
-		textbuf__item(&t, "%" PRIu64 " outside its code", a->outside);
-	if (a->folded)
-		textbuf__item(&t, "%" PRIu64 " at addresses folded away (--max-stacks)", a->folded);
-	textbuf__end_list(&t, ")");
 }
 
 void annotation__free(struct annotation *a)

@@ -93,14 +93,6 @@ uint64_t annotation__row_count(const struct annotation *a, const struct ann_row 
 /* The base name of @a's file @file, as a row names it ("msort.c"). */
 const char *annotation__file_name(const struct annotation *a, uint32_t file);
 
-/*
- * annotation__summary() writes what the view accounts for into @buf: "1234
- * samples: 200 in it, 1034 through its calls; its lines hold 99.5% (6 at
- * addresses with no line)".
- */
-void annotation__summary(const struct annotation *a, enum ann_mode mode, const char *event,
-			 char *buf, size_t size);
-
 /* Frees what @a holds; @a is then empty. */
 void annotation__free(struct annotation *a);
 

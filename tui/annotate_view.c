@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textbuf.h"
 #include "tui/frame_label.h"
 #include "tui/scroll.h"
 
@@ -337,6 +338,62 @@ static void draw_row(struct screen *s, struct screen_rect r, int row, const stru
 		screen__add_attr(s, row, r.col, r.w, ATTR_SELECTED);
 }
 
+/* A count as the view says it: a time with @d->time_us, else the number. */
+static void amount(char *buf, uint64_t v, const struct annotate_draw *d)
+{
+	if (d->time_us)
+		format_time_us(buf, v);
+	else
+		snprintf(buf, COUNT_COLUMNS + 1, "%" PRIu64, v);
+}
+
+/* The counts the rows of @mode hold. */
+static uint64_t rows_count(const struct annotation *a, enum ann_mode mode)
+{
+	uint64_t sum = 0;
+
+	if (mode == ANN_LINES) {
+		for (size_t i = 0; i < a->nlines; i++)
+			sum += a->lines[i].self + a->lines[i].calls;
+	} else {
+		for (size_t i = 0; i < a->ninsns; i++)
+			sum += a->insns[i].self + a->insns[i].calls;
+	}
+	return sum;
+}
+
+/*
+ * What the view accounts for, into @buf: "1234 samples: 200 in it, 1034
+ * through its calls; its lines hold 99.5% (6 at addresses with no line)".
+ */
+static void summary(const struct annotation *a, enum ann_mode mode, const struct annotate_draw *d,
+		    char *buf, size_t size)
+{
+	uint64_t total = a->self + a->calls, shown = rows_count(a, mode);
+	char all[COUNT_COLUMNS + 1], self[COUNT_COLUMNS + 1], calls[COUNT_COLUMNS + 1];
+	struct textbuf t;
+
+	amount(all, total, d);
+	amount(self, a->self, d);
+	amount(calls, a->calls, d);
+	textbuf__start(&t, buf, size);
+	textbuf__add(&t, "%s %s%s: %s in it, %s through its calls", all,
+		     d->time_us ? "off the CPU" : d->event, d->live ? " (since the start or r)" : "",
+		     self, calls);
+	if (!total)
+		return;
+	textbuf__add(&t, "; its %s hold %.1f%%", mode == ANN_LINES ? "lines" : "instructions",
+		     100.0 * (double)shown / (double)total);
+	textbuf__list(&t, " (");
+	if (mode == ANN_LINES && a->no_line)
+		textbuf__item(&t, "%" PRIu64 " at addresses with no line", a->no_line);
+	if (a->outside)
+		textbuf__item(&t, "%" PRIu64 " outside its code", a->outside);
+	if (a->folded)
+		textbuf__item(&t, "%" PRIu64 " at addresses folded away (--max-stacks)", a->folded);
+	textbuf__end_list(&t, ")");
+}
+
 /* The one line of explanation the mode shows, or "". */
 static const char *note_of(const struct annotation *a, enum ann_mode mode)
 {
@@ -356,7 +413,7 @@ static void draw_head(struct screen *s, struct screen_rect r, const struct draw_
 	snprintf(line, sizeof(line), "Annotate %s in %s%s%s", a->function, a->object,
 		 a->build_id[0] ? " | build-id " : "", a->build_id);
 	screen__put(s, r.row, r.col, r.w, line, title, PUT_DOTS);
-	annotation__summary(a, dr->mode, d->event, line, sizeof(line));
+	summary(a, dr->mode, d, line, sizeof(line));
 	screen__put(s, r.row + 1, r.col, r.w, line, (struct cell_style){ .role = ROLE_TEXT },
 		    PUT_DOTS);
 	screen__put(s, r.row + 2, r.col, r.w, note_of(a, dr->mode),

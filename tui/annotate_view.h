@@ -40,8 +40,9 @@ struct annotate_pane {
 
 /* What the pane's counts are, for its drawing. */
 struct annotate_draw {
-	const char *event; /* "samples", "reads", "waits" */
+	const char *event; /* "samples", "reads" */
 	bool time_us;	   /* counts are microseconds (off-CPU time) */
+	bool live;	   /* they are the live screen's: since the start or r */
 };
 
 /* annotate_pane__init() makes a closed pane. */

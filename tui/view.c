@@ -630,12 +630,9 @@ void view__draw(struct screen *s, const struct view *v)
 						 g.status_row - g.header_rows },
 			   &c, v->help_top);
 	} else if (v->annotate.open) {
-		char event[64];
-		struct annotate_draw d = { event, v->info.time_us };
-
-		/* Its counts are cumulative, whatever the window. */
-		snprintf(event, sizeof(event), v->live ? "%s (since the start or r)" : "%s",
-			 v->info.event ? v->info.event : "samples");
+		/* Its counts are cumulative (live: since the start or r), whatever the window. */
+		struct annotate_draw d = { v->info.event ? v->info.event : "samples", v->info.time_us,
+					   v->live };
 
 		annotate_pane__draw(s,
 				    (struct screen_rect){ g.header_rows, 0, v->width,

@@ -14,7 +14,7 @@
 #include "tui/screen.h"
 #include "tui/view.h"
 
-static const struct annotate_draw draw = { "samples", false };
+static const struct annotate_draw draw = { "samples", false, false };
 
 /* The caller: lines 10 (calls 30), 11 (calls 60), 12 (self 10), 13 (none); five instructions. */
 static void caller_annotation(struct annotation *a, uint64_t dear)
@@ -293,6 +293,12 @@ static void test_text(void **state)
 			    "  0.0%  30.0%        30  a.c:10          cheap();\n"
 			    "  0.0%  60.0%        60  a.c:11          dear();\n"
 			    " 10.0%   0.0%        10  a.c:12          x++;\n");
+	free(text);
+	/* Off-CPU time: counts in microseconds, said as times. */
+	text = annotate_text(&a, ANN_LINES, &(struct annotate_draw){ "waits", true, false }, 100);
+	assert_non_null(strstr(text, "\n100us off the CPU: 10us in it, 90us through its calls; "
+				     "its lines hold 100.0%\n"));
+	assert_non_null(strstr(text, "\n  0.0%  60.0%      60us  a.c:11 "));
 	free(text);
 	annotation__free(&a);
 }

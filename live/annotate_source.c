@@ -128,7 +128,8 @@ static struct annotate_job *native_job(const struct annotate_ctx *ctx, uint32_t 
 	if (fs.hottest == ADDR_NONE) {
 		snprintf(why, size, "%s: %s", profile__frame_name(ctx->prof, frame),
 			 fs.folded ? "its addresses were folded away (--max-stacks)"
-				   : "no address of it was kept (no code known for it)");
+				   : "no address of it is kept (no code known for it, or its "
+				     "addresses dropped beyond --max-stacks)");
 		return NULL;
 	}
 	nj = calloc(1, sizeof(*nj));

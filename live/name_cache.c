@@ -6,7 +6,10 @@
  * cache (HOT_BITS), then a hash index of named addresses, then the
  * symbolizer. Kernel stacks recur across processes and drains, and are
  * named once per hash; process frames once per raw comm; the outer frames
- * a process's stacks share once per drain (the depth memo).
+ * a process's stacks share once per drain (the depth memo). Each named
+ * address also knows its site in the profile's address store (where in its
+ * function it is, for the annotate view), asked for once per numbering of
+ * the store's sites.
  */
 #include "live/name_cache.h"
 
@@ -32,6 +35,9 @@
 #define MAX_NAMES (1u << 18)
 #define PRUNE_NAMES (1u << 14)
 #define HOT_BITS 14          /* the direct-mapped front of the name cache: 2^14 slots */
+#define DRAIN_BITS 30 /* a name keeps its drain's number modulo 2^DRAIN_BITS: 32 bytes in all */
+#define DRAIN_MASK ((1u << DRAIN_BITS) - 1)
+
 /*
  * A named address: (process or kernel, address, return address?) -> frame
  * id. A function name is trusted while the symbolizer's generation for its
@@ -39,9 +45,6 @@
  * only within the drain that made it, so that a later drain asks again
  * (and a reload or re-read gets a chance to name it).
  */
-#define DRAIN_BITS 30 /* a name keeps its drain's number modulo 2^DRAIN_BITS: 32 bytes in all */
-#define DRAIN_MASK ((1u << DRAIN_BITS) - 1)
-
 struct name_entry {
 	uint64_t ip;
 	uint64_t gen;

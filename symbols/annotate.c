@@ -343,6 +343,45 @@ static uint64_t file_vaddr(const struct code_file *f, uint64_t off)
 	return f->symtab && !elf_symtab__file_to_vaddr(f->symtab, off, &vaddr) ? vaddr : UINT64_MAX;
 }
 
+/* The site's address as @code shows it; UINT64_MAX where it has none. */
+static uint64_t code_addr(const struct annotate_request *req, const struct code *code,
+			  const struct annotate_site *s)
+{
+	if (s->addr == ADDR_FOLDED)
+		return UINT64_MAX;
+	if (req->module.space == SPACE_FILE)
+		return code->file ? file_vaddr(code->file, s->addr) : UINT64_MAX;
+	return s->addr;
+}
+
+/*
+ * Where nothing says where the function lies: the span of its own sites'
+ * addresses (as @code shows them), which is all the view shows, the
+ * addresses alone (decoding from one of them could start inside an
+ * instruction). Says so in @a. Returns 0, or -ENOENT without a site.
+ */
+static int own_span(const struct annotate_request *req, struct code *code, struct annotation *a)
+{
+	uint64_t start = UINT64_MAX, end = 0;
+
+	for (size_t i = 0; i < req->nsites; i++) {
+		uint64_t addr = code_addr(req, code, &req->sites[i]);
+
+		if (!req->sites[i].own || addr == UINT64_MAX)
+			continue;
+		start = addr < start ? addr : start;
+		end = addr + 1 > end ? addr + 1 : end;
+	}
+	if (start >= end)
+		return -ENOENT;
+	code->start = start;
+	code->end = end;
+	snprintf(a->insns_note, sizeof(a->insns_note),
+		 "no symbol table, unwind entry or perf map says where the function lies: its "
+		 "addresses alone");
+	return 0;
+}
+
 /*
  * The code of @req's function in its mapped file. Notes what is missing in
  * @a. Returns 0, or -ENOENT with a note (nothing to show but counts).
@@ -361,17 +400,16 @@ static int file_code(struct annotate_cache *c, const struct annotate_request *re
 	code->file = f;
 	snprintf(a->build_id, sizeof(a->build_id), "%s", f->build_id);
 	at = file_vaddr(f, req->at);
-	if (at == UINT64_MAX || file_extent(f, at, &code->start, &code->end)) {
-		snprintf(a->lines_note, sizeof(a->lines_note),
-			 "%s: no symbol nor unwind entry holds the function's addresses",
-			 req->module.path);
+	if (at != UINT64_MAX && file_extent(f, at, &code->start, &code->end) == 0) {
+		cap_extent(code, a);
+		code->bytes = read_at(f->fd, code->start - at + req->at, code->end - code->start,
+				      &code->nbytes);
+		if (!code->bytes)
+			snprintf(a->insns_note, sizeof(a->insns_note),
+				 "the code's bytes can't be read");
+	} else if (own_span(req, code, a)) {
 		return -ENOENT;
 	}
-	cap_extent(code, a);
-	code->bytes = read_at(f->fd, code->start - at + req->at, code->end - code->start,
-			      &code->nbytes);
-	if (!code->bytes)
-		snprintf(a->insns_note, sizeof(a->insns_note), "the code's bytes can't be read");
 	if (f->dw && line_table__read(f->dw, code->start, code->end, &code->lines) == 0)
 		return 0;
 	snprintf(a->lines_note, sizeof(a->lines_note), "%s",
@@ -467,11 +505,8 @@ static int kernel_code(struct annotate_cache *c, const struct annotate_request *
 	snprintf(a->build_id, sizeof(a->build_id), "%s", k->build_id);
 	snprintf(a->lines_note, sizeof(a->lines_note),
 		 "kernel code: no line information (flametop reads no vmlinux)");
-	if (!k->ksyms || !ksyms__map_addr(k->ksyms, req->at, &sym)) {
-		snprintf(a->insns_note, sizeof(a->insns_note),
-			 "the kernel's symbol table does not say where the function lies");
-		return -ENOENT;
-	}
+	if (!k->ksyms || !ksyms__map_addr(k->ksyms, req->at, &sym))
+		return own_span(req, code, a);
 	if (sym.module) { /* a module's, a BPF program's: "[xfs]", "[bpf]" */
 		char *object = malloc(strlen(sym.module) + 3);
 
@@ -493,22 +528,6 @@ static int kernel_code(struct annotate_cache *c, const struct annotate_request *
 	return 0;
 }
 
-/* The span of the function's own sites in @req: its extent where nothing says better. */
-static int own_span(const struct annotate_request *req, uint64_t *start, uint64_t *end)
-{
-	*start = UINT64_MAX;
-	*end = 0;
-	for (size_t i = 0; i < req->nsites; i++) {
-		const struct annotate_site *s = &req->sites[i];
-
-		if (!s->own || s->addr == ADDR_FOLDED)
-			continue;
-		*start = s->addr < *start ? s->addr : *start;
-		*end = s->addr + 16 > *end ? s->addr + 16 : *end;
-	}
-	return *start < *end ? 0 : -ENOENT;
-}
-
 /* The code of @req's function in its process's memory (JIT code, the vDSO). */
 static int memory_code(const struct annotate_request *req, struct code *code,
 		       struct annotation *a)
@@ -522,11 +541,8 @@ static int memory_code(const struct annotate_request *req, struct code *code,
 		 "code in the process's memory (JIT code): no line information");
 	if (perf_map__open(req->proc_root, (uint32_t)m->tgid, NULL, PERF_MAP_MAX_BYTES, &pm) ||
 	    !perf_map__extent(pm, req->at, &code->start, &code->end)) {
-		if (own_span(req, &code->start, &code->end))
-			return -ENOENT;
-		snprintf(a->lines_note, sizeof(a->lines_note),
-			 "code in the process's memory: no perf map says where the function lies, "
-			 "the instructions around its samples");
+		perf_map__free(pm);
+		return own_span(req, code, a);
 	}
 	perf_map__free(pm);
 	cap_extent(code, a);
@@ -557,17 +573,6 @@ static char *object_name(const struct annotate_request *req)
 	else
 		snprintf(buf, sizeof(buf), "%s", m->path);
 	return strdup(buf);
-}
-
-/* The site's address as @code shows it; UINT64_MAX where it has none. */
-static uint64_t code_addr(const struct annotate_request *req, const struct code *code,
-			  const struct annotate_site *s)
-{
-	if (s->addr == ADDR_FOLDED)
-		return UINT64_MAX;
-	if (req->module.space == SPACE_FILE)
-		return code->file ? file_vaddr(code->file, s->addr) : UINT64_MAX;
-	return s->addr;
 }
 
 /* The ann_line index of each (file, line) row of @t, in @map (ANN_NONE: no line). */

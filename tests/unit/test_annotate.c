@@ -435,6 +435,37 @@ static void test_annotate_stripped(void **state)
 	annotate_cache__free(cache);
 }
 
+/* Where nothing says where the function lies: its addresses alone, with their counts. */
+static void test_annotate_addresses_alone(void **state)
+{
+	char exe[PATH_BYTES], stripped[PATH_BYTES];
+	struct annotate_site sites[2] = {
+		{ .addr = 0x20, .self = 3, .own = true }, /* in the ELF header: no function */
+		{ .addr = 0x40, .calls = 2, .own = true },
+	};
+	struct annotate_cache *cache = annotate_cache__new();
+	struct annotate_request req;
+	struct annotation a;
+
+	(void)state;
+	own_exe(exe, sizeof(exe));
+	snprintf(stripped, sizeof(stripped), "%s/stripped2", unit_tmpdir());
+	unit_sh("strip --strip-all -o '%s' '%s'", stripped, exe);
+	file_request(&req, stripped, 0x20, sites, 2);
+	assert_int_equal(annotate__run(cache, &req, &a), 0);
+	assert_string_equal(a.insns_note, "no symbol table, unwind entry or perf map says where the "
+					  "function lies: its addresses alone");
+	assert_int_equal(a.ninsns, 2);
+	assert_int_equal(a.insns[0].addr, 0x20);
+	assert_string_equal(a.insns[0].text, "");
+	assert_int_equal(a.insns[0].self, 3);
+	assert_int_equal(a.insns[1].calls, 2);
+	assert_int_equal(a.self + a.calls, 5);
+	assert_int_equal(a.outside, 0);
+	annotation__free(&a);
+	annotate_cache__free(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -448,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_source_dirs),
 		cmocka_unit_test(test_annotate_own_function),
 		cmocka_unit_test(test_annotate_stripped),
+		cmocka_unit_test(test_annotate_addresses_alone),
 	};
 
 	if (marked(1) == 0) /* keeps marked() in the program, called */

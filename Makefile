@@ -33,22 +33,26 @@ CFLAGS    ?= -O2 -g
 WARNINGS  := -Wall -Wextra -Werror
 CPPFLAGS  += -D_GNU_SOURCE -I. -I$(BUILD)
 # Evaluated when a recipe runs, after `deps` has installed pkg-config.
-LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib libprotobuf-c) -liberty
+LIBS       = $(shell pkg-config --libs libbpf libdw libelf ncursesw liblzma zlib libprotobuf-c \
+	capstone) -liberty
 STATIC_LIBS = -Wl,-Bstatic -lbpf -ldw -lelf -lbz2 -lz -lncursesw -ltinfo -llzma -lprotobuf-c -liberty \
-	-pthread
+	-lcapstone -pthread
 
-# Debian packages flametop needs to build, test and benchmark.
+# Debian packages flametop needs to build, test and benchmark (capstone decodes the
+# instructions of the annotate view).
 DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev zlib1g-dev \
 	libncurses-dev liblzma-dev libiberty-dev libdw-dev libbz2-dev pkg-config libcmocka-dev tmux \
-	procps libprotobuf-c-dev protobuf-c-compiler groff-base
+	procps libprotobuf-c-dev protobuf-c-compiler groff-base libcapstone-dev
 # ... and the consumers the tests check its output with (make test, make screenshots):
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
 # no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
 # strace, to see which system calls flametop makes (tests/integration/processes.sh); bpftrace,
-# whose print of a map keyed by stacks -i reads (tests/integration/formats_live.sh).
+# whose print of a map keyed by stacks -i reads (tests/integration/formats_live.sh); libc's
+# debug file and sources, the annotate view's lines and text of a libc function
+# (tests/integration/annotate.sh).
 TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace bpftrace \
-	libclang-rt-14-dev libxml2-dev
+	libclang-rt-14-dev libxml2-dev libc6-dbg glibc-source
 # (libclang-rt-14-dev: clang's libFuzzer and sanitizer runtimes, for the fuzz targets;
 # libxml2-dev: they check that the SVG written is well-formed XML.)
 
@@ -221,6 +225,13 @@ $(BUILD)/tests/test_cfa_program $(BUILD)/tests/asan/test_cfa_program: $(UNWIND_F
 $(BUILD)/workloads/%: tests/workloads/%.c $(wildcard tests/workloads/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g $(WARNINGS) -o $@ $<
+
+# annotate_work stripped of its symbols and debug information, with no debug file anywhere:
+# the annotate view's case of code without lines (tests/integration/annotate.sh).
+$(BUILD)/workloads/annotate_work_stripped: $(BUILD)/workloads/annotate_work
+	strip --strip-all -o $@ $<
+
+WORKLOADS += $(BUILD)/workloads/annotate_work_stripped
 
 # Helpers the tests check flametop's output with (png_pixels reads a screenshot's pixels).
 $(BUILD)/tools/%: tests/tools/%.c

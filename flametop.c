@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "live/annotate_source.h"
 #include "live/live.h"
 #include "options.h"
 #include "profile/input.h"
@@ -38,6 +39,7 @@
 #include "symbols/symbolizer.h"
 #include "textbuf.h"
 #include "tui/actions.h"
+#include "tui/annotate_view.h"
 #include "tui/app.h"
 #include "tui/help_view.h"
 
@@ -585,6 +587,54 @@ static bool targets_ended(const struct options *o)
 	return o->ntgids > 0;
 }
 
+#define ANNOTATE_WIDTH 200 /* --annotate's lines are cut at this many columns */
+
+/*
+ * The format --annotate prints in: --annotate-format's, else the lines,
+ * or the instructions where there are none (as the annotate view opens).
+ */
+static enum ann_mode annotate_mode(const struct options *o, const struct annotation *a)
+{
+	if (o->annotate_format_set)
+		return o->annotate_insns ? ANN_INSNS : ANN_LINES;
+	return a->has_lines ? ANN_LINES : ANN_INSNS;
+}
+
+/*
+ * --annotate: the table of the function it names (its hottest frame of
+ * that name), as the screen's annotate view shows it, on stdout. Returns
+ * 0, or EXIT_USAGE after one line on stderr.
+ */
+static int print_annotation(const struct options *o, const struct profile *prof)
+{
+	struct annotate_ctx ctx = { .prof = prof, .proc_root = "/proc",
+				    .debug_root = "/usr/lib/debug", .source_dirs = o->source_dirs,
+				    .nsource_dirs = o->nsource_dirs };
+	struct annotate_draw d = { live_units(o->mode, o->weight).event,
+				   o->mode == CAPTURE_OFFCPU, false };
+	uint32_t frame = annotate_source__find(prof, o->annotate);
+	struct annotate_cache *cache = annotate_cache__new();
+	struct annotate_job *job = NULL;
+	struct annotation a = { 0 };
+	char why[512], *text = NULL;
+	int ret = 0;
+
+	if (frame == PROFILE_NONE)
+		ret = fail("--annotate %s: no function of that name was sampled", o->annotate);
+	else if (!(job = annotate_source__job(&ctx, frame, why, sizeof(why))))
+		ret = fail("--annotate %s", why);
+	else if (!cache || job->run(job, cache, &a) ||
+		 !(text = annotate_text(&a, annotate_mode(o, &a), &d, ANNOTATE_WIDTH)))
+		ret = fail("--annotate %s: out of memory", o->annotate);
+	else if (fputs(text, stdout) == EOF || fflush(stdout))
+		ret = fail("--annotate: writing to stdout: %s", strerror(errno));
+	free(text);
+	annotation__free(&a);
+	annotate_job__free(job);
+	annotate_cache__free(cache);
+	return ret;
+}
+
 /* Samples (or traces) until --duration, a signal or -p's end, then writes the outputs asked for. */
 static int run_batch_live(const struct options *o)
 {
@@ -610,7 +660,9 @@ static int run_batch_live(const struct options *o)
 	ret = EXIT_USAGE;
 	sym = symbolizer__new(&sopts);
 	prof = profile__new();
-	if (!sym || !prof) {
+	if (prof && o->annotate && !profile__keep_addresses(prof))
+		errno = ENOMEM;
+	if (!sym || !prof || (o->annotate && !profile__addresses(prof))) {
 		fail("can't start: %s", strerror(errno ? errno : ENOMEM));
 		goto cleanup;
 	}
@@ -700,7 +752,7 @@ static int run_batch_live(const struct options *o)
 		goto cleanup;
 	}
 	print_summary(live, prof, &w, o, lines);
-	ret = 0;
+	ret = o->annotate ? print_annotation(o, prof) : 0;
 cleanup:
 	signal_pauses = NULL;
 	live__close(live);
@@ -758,6 +810,8 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.unwind = { .memory_bytes = o->unwind_memory },
 		.unwind_fp = o->unwind_fp,
 		.group = o->group,
+		.source_dirs = o->source_dirs,
+		.nsource_dirs = o->nsource_dirs,
 	};
 	capture_opts_from(o, &c->capture);
 	c->capture.kernel_stacks = c->capture.user_stacks = true;
@@ -929,6 +983,20 @@ static int run_input(const struct options *o)
 	return close_outputs(o, &out, ret);
 }
 
+/* Each --source-dir must be a directory; returns 0 or EXIT_USAGE after saying which is not. */
+static int check_source_dirs(const struct options *o)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < o->nsource_dirs; i++) {
+		if (stat(o->source_dirs[i], &st))
+			return fail("--source-dir %s: %s", o->source_dirs[i], strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return fail("--source-dir %s: not a directory", o->source_dirs[i]);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct key_binding *keys;
@@ -953,6 +1021,8 @@ int main(int argc, char **argv)
 		break;
 	}
 	raise_open_files_limit();
+	if (check_source_dirs(&o))
+		return EXIT_USAGE;
 	if (o.input)
 		return run_input(&o);
 	if (!options__batch(&o) && need_terminal())

@@ -24,6 +24,9 @@ enum {
 	OPT_UNWIND,
 	OPT_UNWIND_MEMORY,
 	OPT_MIN_BLOCK,
+	OPT_ANNOTATE,
+	OPT_ANNOTATE_FORMAT,
+	OPT_SOURCE_DIR,
 	OPT_VERSION,
 };
 
@@ -57,9 +60,18 @@ static const struct flag flags[] = {
 	{ OPT_SVG, "svg", "FILE", "write an SVG flame graph (for a browser) to FILE, no screen" },
 	{ OPT_PPROF, "pprof", "FILE",
 	  "write a pprof profile (gzip'd profile.proto) to FILE, no screen" },
+	{ OPT_ANNOTATE, "annotate", "SYMBOL",
+	  "print where in function SYMBOL the samples were (its source\n"
+	  "lines and call sites, as perf annotate --stdio), no screen" },
+	{ OPT_ANNOTATE_FORMAT, "annotate-format", "FORMAT",
+	  "lines (default): by source line; insns: by instruction" },
+	{ OPT_SOURCE_DIR, "source-dir", "DIR",
+	  "also look for source files under DIR (the annotate view's\n"
+	  "and --annotate's; may be given more than once)" },
 	{ OPT_DURATION, "duration", "SECS",
-	  "with --folded, --svg or --pprof: stop after SECS (default:\n"
-	  "at Ctrl-C, or once every process of -p has exited)" },
+	  "with --folded, --svg, --pprof or --annotate: stop after\n"
+	  "SECS (default: at Ctrl-C, or once every process of -p has\n"
+	  "exited)" },
 	{ 'i', "input", "FILE",
 	  "view a folded file, perf script's text, bpftrace's print of\n"
 	  "a map keyed by stacks or a pprof profile (- for stdin)\n"
@@ -355,6 +367,30 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 			o->min_block_us = v;
 		o->min_block_set = !e;
 		return e;
+	case OPT_ANNOTATE:
+		if (!*arg) {
+			snprintf(err, size, "--annotate: no function name given");
+			return -EINVAL;
+		}
+		o->annotate = arg;
+		return 0;
+	case OPT_ANNOTATE_FORMAT:
+		if (strcmp(arg, "lines") && strcmp(arg, "insns")) {
+			snprintf(err, size,
+				 "--annotate-format: unknown format '%s' (lines or insns)", arg);
+			return -EINVAL;
+		}
+		o->annotate_insns = strcmp(arg, "insns") == 0;
+		o->annotate_format_set = true;
+		return 0;
+	case OPT_SOURCE_DIR:
+		if (o->nsource_dirs == MAX_SOURCE_DIRS) {
+			snprintf(err, size, "--source-dir: at most %d directories",
+				 MAX_SOURCE_DIRS);
+			return -E2BIG;
+		}
+		o->source_dirs[o->nsource_dirs++] = arg;
+		return 0;
 	}
 	return 0;
 }
@@ -375,7 +411,27 @@ static void defaults(struct options *o)
 
 bool options__batch(const struct options *o)
 {
-	return o->folded || o->svg || o->pprof;
+	return o->folded || o->svg || o->pprof || o->annotate;
+}
+
+/* The rules of --annotate and its options. */
+static int check_annotate(const struct options *o, char *err, size_t size)
+{
+	if (o->annotate_format_set && !o->annotate) {
+		snprintf(err, size, "--annotate-format needs --annotate");
+		return -EINVAL;
+	}
+	if (o->annotate && o->input) {
+		snprintf(err, size, "--annotate needs a live capture: stacks read with -i keep no "
+				    "addresses, only names");
+		return -EINVAL;
+	}
+	if (o->annotate && o->folded && !o->output) {
+		snprintf(err, size, "--annotate and --folded both write to stdout: give --folded "
+				    "an -o FILE");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* Rules between options, once all are read. */
@@ -398,10 +454,10 @@ static int check_combination(const struct options *o, char *err, size_t size)
 		return -EINVAL;
 	}
 	if (o->duration > 0 && !options__batch(o)) {
-		snprintf(err, size, "--duration needs --folded, --svg or --pprof");
+		snprintf(err, size, "--duration needs --folded, --svg, --pprof or --annotate");
 		return -EINVAL;
 	}
-	return 0;
+	return check_annotate(o, err, size);
 }
 
 /* Is @arg "--flag=value" for our flag whose value getopt reported in optopt? */

@@ -20,6 +20,7 @@
 #define DEFAULT_DELAY 2.0
 #define DEFAULT_MIN_BLOCK_US 1
 #define DEFAULT_MAX_STACKS 32768 /* --max-stacks: distinct stacks a live profile keeps */
+#define MAX_SOURCE_DIRS 16       /* --source-dir given this many times at most */
 
 struct options {
 	enum capture_mode mode;
@@ -47,6 +48,11 @@ struct options {
 	size_t unwind_memory;      /* --unwind-memory: bytes; 0 is the default */
 	uint64_t min_block_us;     /* --min-block: off-CPU waits shorter are dropped */
 	bool min_block_set;        /* --min-block was given */
+	const char *annotate;      /* --annotate SYMBOL: print its hot lines after the run */
+	bool annotate_insns;       /* --annotate-format insns: its instructions instead */
+	bool annotate_format_set;  /* --annotate-format was given */
+	const char *source_dirs[MAX_SOURCE_DIRS]; /* --source-dir: more places for sources */
+	size_t nsource_dirs;
 };
 
 enum options_result {

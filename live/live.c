@@ -42,6 +42,7 @@ struct live {
 	struct profile *prof;
 	struct name_cache *names;
 	enum live_weight weight;
+	bool sampled; /* events are samples: a stack's leaf is where the code was */
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 	double notes_read_at;      /* when notes were last read */
@@ -101,6 +102,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	l->unwinder = unwinder;
 	l->prof = prof;
 	l->weight = weight;
+	l->sampled = capture__mode(l->cap) == CAPTURE_SAMPLE;
 	l->stop = copts->stop;
 	l->stop_ctx = copts->stop_ctx;
 
@@ -138,15 +140,17 @@ static uint64_t count_of(enum live_weight weight, const struct capture_stack *st
 static void on_stack(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
-	uint32_t frames[NAME_CACHE_MAX_FRAMES];
+	uint32_t frames[NAME_CACHE_MAX_FRAMES], sites[NAME_CACHE_MAX_FRAMES];
 	struct sample s = {
 		.tgid = (int32_t)st->tgid,
 		.tid = (int32_t)st->pid,
 		.frames = frames,
 		.count = count_of(l->weight, st),
+		.sites = sites,
+		.leaf_exact = l->sampled,
 	};
 
-	s.n = name_cache__stack(l->names, st, frames);
+	s.n = name_cache__stack(l->names, st, frames, sites);
 	if (s.n)
 		profile__add(l->prof, &s);
 }

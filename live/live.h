@@ -46,6 +46,9 @@ struct live;
  * processes running now (those of the filters) are described to the
  * unwinder once the programs are loaded; while the symbolizer's kernel
  * table is still being read, their tables wait for it (live__start()).
+ * When @prof keeps addresses (profile__keep_addresses()), the stacks'
+ * sites are counted there: in sample mode the leaf's as where the code
+ * was, in the other modes every site as a call site.
  * On failure returns -errno and writes one line to @err.
  */
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,

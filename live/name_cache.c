@@ -6,7 +6,10 @@
  * cache (HOT_BITS), then a hash index of named addresses, then the
  * symbolizer. Kernel stacks recur across processes and drains, and are
  * named once per hash; process frames once per raw comm; the outer frames
- * a process's stacks share once per drain (the depth memo).
+ * a process's stacks share once per drain (the depth memo). Each named
+ * address also knows its site in the profile's address store (where in its
+ * function it is, for the annotate view), asked for once per numbering of
+ * the store's sites.
  */
 #include "live/name_cache.h"
 
@@ -14,9 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "array.h"
+#include "profile/addr_counts.h"
 #include "profile/hash_index.h"
+#include "symbols/procmaps.h"
 #include "symbols/sanitize.h"
 
 #define KERNEL_TGID UINT32_MAX
@@ -29,6 +35,9 @@
 #define MAX_NAMES (1u << 18)
 #define PRUNE_NAMES (1u << 14)
 #define HOT_BITS 14          /* the direct-mapped front of the name cache: 2^14 slots */
+#define DRAIN_BITS 30 /* a name keeps its drain's number modulo 2^DRAIN_BITS: 32 bytes in all */
+#define DRAIN_MASK ((1u << DRAIN_BITS) - 1)
+
 /*
  * A named address: (process or kernel, address, return address?) -> frame
  * id. A function name is trusted while the symbolizer's generation for its
@@ -41,9 +50,10 @@ struct name_entry {
 	uint64_t gen;
 	uint32_t tgid;
 	uint32_t frame;
-	uint32_t drain;
-	bool is_return;
-	bool named;
+	uint32_t site; /* its site in the profile's address store, ADDR_NONE, or SITE_UNASKED */
+	uint32_t drain : DRAIN_BITS;
+	uint32_t is_return : 1;
+	uint32_t named : 1;
 };
 
 /*
@@ -64,6 +74,12 @@ struct hot_name {
 #define HOT_RETURN 0x80000000u
 
 /*
+ * A name's site not asked for yet: the store's sites were renumbered since
+ * it was (addr_counts__gen()), or the name is new.
+ */
+#define SITE_UNASKED (ADDR_NONE - 1)
+
+/*
  * A named kernel stack: the stack's hash -> its frame ids, outermost first,
  * as kernel_frames() made them. Kernel stacks recur across processes and
  * drains (a user stack is mostly new when it is not its process's again).
@@ -75,7 +91,7 @@ struct kstack_entry {
 	uint64_t hash;
 	uint64_t gen;
 	uint32_t drain;
-	uint32_t off, n; /* into live.kstack_frames */
+	uint32_t off, n; /* into kstack_frames and kstack_sites */
 	bool named;      /* every frame a function name */
 };
 
@@ -94,7 +110,7 @@ struct depth_memo {
 	uint32_t valid; /* depths [0, valid) hold a name */
 	struct {
 		uint64_t ip;
-		uint32_t frame;
+		uint32_t frame, site;
 		bool is_return;
 	} at[MAX_STACK_DEPTH];
 };
@@ -121,8 +137,11 @@ struct name_cache {
 	struct kstack_entry *kstacks;
 	size_t nkstacks, kstacks_cap;
 	struct hash_index kstack_index;
-	uint32_t *kstack_frames;
-	size_t kstack_len, kstack_cap;
+	uint32_t *kstack_frames, *kstack_sites;
+	size_t kstack_len, kstack_cap, kstack_sites_cap;
+
+	struct addr_counts *addrs; /* the profile's address store, or NULL: no sites */
+	uint64_t addrs_gen;        /* the numbering of its sites that the sites held are of */
 
 	struct comm_slot comms[COMM_SLOTS];
 	struct depth_memo user_memo;
@@ -144,6 +163,8 @@ struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof,
 	nc->sym = sym;
 	nc->prof = prof;
 	nc->frames_gen = profile__frames_gen(prof);
+	nc->addrs = profile__addresses(prof);
+	nc->addrs_gen = nc->addrs ? addr_counts__gen(nc->addrs) : 0;
 	nc->traced = traced;
 	nc->prune_at = PRUNE_NAMES;
 	return nc;
@@ -225,6 +246,64 @@ static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 		note_origin(nc, e);
 	e->gen = names_gen(nc, e->tgid);
 	e->drain = nc->drain;
+	e->site = SITE_UNASKED;
+}
+
+/* The module of @tgid's executable mapping @m, as the address store keeps it; false for none. */
+static bool map_module(uint32_t tgid, const struct proc_map *m, struct addr_module *out)
+{
+	if (!(m->perms & MAP_PERM_X) || (m->kind != MAP_FILE && m->kind != MAP_VDSO &&
+					 m->kind != MAP_ANON && m->kind != MAP_SPECIAL))
+		return false;
+	*out = (struct addr_module){
+		.space = m->kind == MAP_FILE ? SPACE_FILE : SPACE_MEMORY,
+		.tgid = (int32_t)tgid,
+		.dev = makedev(m->dev_major, m->dev_minor),
+		.inode = m->inode,
+		.start = m->start,
+		.end = m->end,
+		.pgoff = m->pgoff,
+		.path = m->path,
+	};
+	return true;
+}
+
+/*
+ * The site of @e, named @e->frame: in the module its address lies in, at
+ * the address the store keeps (a return address's call: ip - 1; in a file,
+ * its offset). ADDR_NONE where there is none: no store, no executable
+ * mapping holds it.
+ */
+static uint32_t site_of(struct name_cache *nc, const struct name_entry *e)
+{
+	uint64_t addr = e->is_return && e->ip ? e->ip - 1 : e->ip;
+	struct addr_module m = { .space = SPACE_KERNEL };
+	const struct proc_map *pm = NULL;
+	const struct proc_maps *maps;
+	uint32_t module;
+
+	if (!nc->addrs || e->frame == PROFILE_NONE)
+		return ADDR_NONE;
+	if (e->tgid != KERNEL_TGID) {
+		maps = symbolizer__maps(nc->sym, e->tgid);
+		pm = maps ? proc_maps__find(maps, addr) : NULL;
+		if (!pm || !map_module(e->tgid, pm, &m))
+			return ADDR_NONE;
+		if (m.space == SPACE_FILE)
+			addr = addr - pm->start + pm->pgoff;
+	}
+	module = addr_counts__module(nc->addrs, &m);
+	if (module == ADDR_NONE)
+		return ADDR_NONE;
+	return addr_counts__site(nc->addrs, e->frame, module, addr);
+}
+
+/* The site of named address @e, asked for once per numbering of the store's sites. */
+static inline uint32_t entry_site(struct name_cache *nc, struct name_entry *e)
+{
+	if (e->site == SITE_UNASKED)
+		e->site = site_of(nc, e);
+	return e->site;
 }
 
 static struct hot_name *hot_slot(struct name_cache *nc, uint32_t tgid, uint64_t ip, bool is_return)
@@ -242,7 +321,7 @@ static struct hot_name *hot_slot(struct name_cache *nc, uint32_t tgid, uint64_t 
 static bool names_fresh(const struct name_cache *nc, uint64_t made_gen, bool named, uint32_t made_drain,
 			uint64_t gen)
 {
-	return made_gen == gen && (named || made_drain == nc->drain);
+	return made_gen == gen && (named || ((made_drain ^ nc->drain) & DRAIN_MASK) == 0);
 }
 
 /* Is @e's name good for @gen now? */
@@ -257,7 +336,7 @@ static bool name_entry__fresh(const struct name_cache *nc, const struct name_ent
  * cache's slot for it, refilled.
  */
 static uint32_t frame_of_indexed(struct name_cache *nc, struct hot_name *hot, uint32_t tgid, uint64_t gen,
-				 uint64_t ip, bool is_return)
+				 uint64_t ip, bool is_return, uint32_t *site)
 {
 	uint32_t ret = is_return ? HOT_RETURN : 0;
 	struct name_probe probe = { nc, ip, tgid, is_return };
@@ -270,16 +349,19 @@ static uint32_t frame_of_indexed(struct name_cache *nc, struct hot_name *hot, ui
 		if (!name_entry__fresh(nc, e, gen))
 			name_entry__resolve(nc, e);
 		*hot = (struct hot_name){ .ip = ip, .tgid = tgid, .entry1 = slot->entry1 | ret };
+		*site = entry_site(nc, e);
 		return e->frame;
 	}
 	if (array__grow((void **)&nc->names, &nc->names_cap, nc->nnames + 1, sizeof(*nc->names),
 			4096)) {
 		name_entry__resolve(nc, &once); /* named, but not cached */
+		*site = entry_site(nc, &once);
 		return once.frame;
 	}
 	e = &nc->names[nc->nnames];
 	*e = once;
 	name_entry__resolve(nc, e);
+	*site = entry_site(nc, e);
 	if (hash_index__insert(&nc->name_index, hash, nc->nnames, rehash_name, nc) == 0) {
 		*hot = (struct hot_name){ .ip = ip, .tgid = tgid, .entry1 = (nc->nnames + 1) | ret };
 		nc->nnames++;
@@ -288,23 +370,25 @@ static uint32_t frame_of_indexed(struct name_cache *nc, struct hot_name *hot, ui
 }
 
 /*
- * The frame id naming @ip, from the cache or the symbolizer. @gen is the
- * symbolizer's generation of @tgid's names (names_gen()), asked once per
- * stack by the caller: a cached name made in another generation is made again.
- * Runs for every frame drained: the front cache's hit is all it does inline.
+ * The frame id naming @ip, from the cache or the symbolizer, and its site
+ * in *@site. @gen is the symbolizer's generation of @tgid's names
+ * (names_gen()), asked once per stack by the caller: a cached name made in
+ * another generation is made again. Runs for every frame drained: the
+ * front cache's hit is all it does inline.
  */
 static inline uint32_t frame_of(struct name_cache *nc, uint32_t tgid, uint64_t gen, uint64_t ip,
-				bool is_return)
+				bool is_return, uint32_t *site)
 {
 	struct hot_name *hot = hot_slot(nc, tgid, ip, is_return);
 	uint32_t ret = is_return ? HOT_RETURN : 0;
 	struct name_entry *e;
 
 	if (!hot->entry1 || hot->ip != ip || hot->tgid != tgid || (hot->entry1 & HOT_RETURN) != ret)
-		return frame_of_indexed(nc, hot, tgid, gen, ip, is_return);
+		return frame_of_indexed(nc, hot, tgid, gen, ip, is_return, site);
 	e = &nc->names[(hot->entry1 & ~HOT_RETURN) - 1];
 	if (!name_entry__fresh(nc, e, gen))
 		name_entry__resolve(nc, e);
+	*site = entry_site(nc, e);
 	return e->frame;
 }
 
@@ -323,18 +407,24 @@ static uint32_t lost_stack_frame(struct name_cache *nc, int32_t err, enum frame_
 	return profile__frame(nc->prof, buf, strlen(buf), kind, false);
 }
 
-/* The frame at depth @d: from the memo @m when the previous stack had it there, else frame_of(). */
+/*
+ * The frame at depth @d, and its site in *@site: from the memo @m when the
+ * previous stack had it there, else frame_of().
+ */
 static uint32_t memo_frame(struct name_cache *nc, struct depth_memo *m, uint32_t d, uint32_t tgid,
-			   uint64_t gen, uint64_t ip, bool is_return)
+			   uint64_t gen, uint64_t ip, bool is_return, uint32_t *site)
 {
 	uint32_t f;
 
-	if (d < m->valid && m->at[d].ip == ip && m->at[d].is_return == is_return)
+	if (d < m->valid && m->at[d].ip == ip && m->at[d].is_return == is_return) {
+		*site = m->at[d].site;
 		return m->at[d].frame;
-	f = frame_of(nc, tgid, gen, ip, is_return);
+	}
+	f = frame_of(nc, tgid, gen, ip, is_return, site);
 	if (d < MAX_STACK_DEPTH) {
 		m->at[d].ip = ip;
 		m->at[d].frame = f;
+		m->at[d].site = *site;
 		m->at[d].is_return = is_return;
 		if (d == m->valid)
 			m->valid++;
@@ -344,14 +434,15 @@ static uint32_t memo_frame(struct name_cache *nc, struct depth_memo *m, uint32_t
 
 /*
  * Appends the names of @nips addresses of @tgid's (or the kernel's) stack,
- * leaf first in @ips, to @frames + @n outermost first; returns the new count.
- * Every frame but the leaf is a return address; the leaf is too when
- * @leaf_exact is false. With a depth memo @m (may be NULL), the depths the
- * previous stack of @tgid named alike in this drain are taken from it.
+ * leaf first in @ips, to @frames + @n outermost first, and their sites to
+ * @sites + @n; returns the new count. Every frame but the leaf is a return
+ * address; the leaf is too when @leaf_exact is false. With a depth memo @m
+ * (may be NULL), the depths the previous stack of @tgid named alike in this
+ * drain are taken from it.
  */
-static uint32_t append_frames(struct name_cache *nc, uint32_t *frames, uint32_t n, uint32_t tgid,
-			      uint64_t gen, const uint64_t *ips, uint32_t nips, bool leaf_exact,
-			      struct depth_memo *m)
+static uint32_t append_frames(struct name_cache *nc, uint32_t *frames, uint32_t *sites, uint32_t n,
+			      uint32_t tgid, uint64_t gen, const uint64_t *ips, uint32_t nips,
+			      bool leaf_exact, struct depth_memo *m)
 {
 	if (m && (m->tgid != tgid || m->gen != gen || m->drain != nc->drain)) {
 		m->tgid = tgid;
@@ -361,11 +452,14 @@ static uint32_t append_frames(struct name_cache *nc, uint32_t *frames, uint32_t 
 	}
 	for (uint32_t i = nips, d = 0; i-- > 0; d++) {
 		bool is_return = i > 0 || !leaf_exact;
-		uint32_t f = m ? memo_frame(nc, m, d, tgid, gen, ips[i], is_return)
-			       : frame_of(nc, tgid, gen, ips[i], is_return);
+		uint32_t site;
+		uint32_t f = m ? memo_frame(nc, m, d, tgid, gen, ips[i], is_return, &site)
+			       : frame_of(nc, tgid, gen, ips[i], is_return, &site);
 
-		if (f != PROFILE_NONE)
+		if (f != PROFILE_NONE) {
+			sites[n] = site;
 			frames[n++] = f;
+		}
 	}
 	return n;
 }
@@ -418,7 +512,8 @@ static uint32_t hook_frames(struct name_cache *nc, const uint64_t *ips, uint32_t
 	uint32_t cut = 0;
 
 	for (uint32_t i = 0; i < nips; i++) {
-		uint32_t f = frame_of(nc, KERNEL_TGID, gen, ips[i], i > 0);
+		uint32_t site;
+		uint32_t f = frame_of(nc, KERNEL_TGID, gen, ips[i], i > 0, &site);
 
 		if (f == PROFILE_NONE)
 			break;
@@ -432,16 +527,18 @@ static uint32_t hook_frames(struct name_cache *nc, const uint64_t *ips, uint32_t
 
 #define KSTACK_ENTRY sizeof(struct kstack_entry), offsetof(struct kstack_entry, hash)
 
-/* Remembers @n frames of a kernel stack just named (in @e when it was known). */
+/* Remembers @n frames of a kernel stack just named, and their sites (in @e when it was known). */
 static void kstack_remember(struct name_cache *nc, struct kstack_entry *e, uint64_t hash, uint64_t gen,
-			    const uint32_t *frames, uint32_t n)
+			    const uint32_t *frames, const uint32_t *sites, uint32_t n)
 {
 	bool named = true;
 
 	for (uint32_t i = 0; i < n; i++)
 		named = named && profile__frame_info(nc->prof, frames[i])->named;
 	if (array__grow((void **)&nc->kstack_frames, &nc->kstack_cap, nc->kstack_len + n,
-			sizeof(*nc->kstack_frames), 4096))
+			sizeof(*nc->kstack_frames), 4096) ||
+	    array__grow((void **)&nc->kstack_sites, &nc->kstack_sites_cap, nc->kstack_len + n,
+			sizeof(*nc->kstack_sites), 4096))
 		return;
 	if (!e) {
 		if (array__grow((void **)&nc->kstacks, &nc->kstacks_cap, nc->nkstacks + 1,
@@ -452,6 +549,7 @@ static void kstack_remember(struct name_cache *nc, struct kstack_entry *e, uint6
 		e = &nc->kstacks[nc->nkstacks++];
 	}
 	memcpy(nc->kstack_frames + nc->kstack_len, frames, n * sizeof(*frames));
+	memcpy(nc->kstack_sites + nc->kstack_len, sites, n * sizeof(*sites));
 	*e = (struct kstack_entry){ .hash = hash, .gen = gen, .drain = nc->drain,
 				    .off = (uint32_t)nc->kstack_len, .n = n, .named = named };
 	nc->kstack_len += n;
@@ -459,11 +557,11 @@ static void kstack_remember(struct name_cache *nc, struct kstack_entry *e, uint6
 
 /*
  * Appends the named frames of a kernel stack of @nips addresses with hash
- * @hash, from the cache when it was named before. In a traced event the
- * hook's own frames are left out.
+ * @hash, and their sites, from the cache when it was named before. In a
+ * traced event the hook's own frames are left out.
  */
-static uint32_t kernel_frames(struct name_cache *nc, uint32_t *frames, uint32_t n, uint64_t hash,
-			      const uint64_t *ips, uint32_t nips)
+static uint32_t kernel_frames(struct name_cache *nc, uint32_t *frames, uint32_t *sites, uint32_t n,
+			      uint64_t hash, const uint64_t *ips, uint32_t nips)
 {
 	uint32_t i = hash_index__find_key64(&nc->kstack_index, hash, nc->kstacks, KSTACK_ENTRY);
 	struct kstack_entry *e = i != HASH_NONE ? &nc->kstacks[i] : NULL;
@@ -472,12 +570,14 @@ static uint32_t kernel_frames(struct name_cache *nc, uint32_t *frames, uint32_t 
 
 	if (e && names_fresh(nc, e->gen, e->named, e->drain, gen)) {
 		memcpy(frames + n, nc->kstack_frames + e->off, e->n * sizeof(*frames));
+		memcpy(sites + n, nc->kstack_sites + e->off, e->n * sizeof(*sites));
 		return n + e->n;
 	}
 	if (nc->traced)
 		hook = hook_frames(nc, ips, nips);
-	n = append_frames(nc, frames, n, KERNEL_TGID, gen, ips + hook, nips - hook, !hook, NULL);
-	kstack_remember(nc, e, hash, gen, frames + start, n - start);
+	n = append_frames(nc, frames, sites, n, KERNEL_TGID, gen, ips + hook, nips - hook, !hook,
+			  NULL);
+	kstack_remember(nc, e, hash, gen, frames + start, sites + start, n - start);
 	return n;
 }
 
@@ -500,14 +600,16 @@ static uint32_t comm_frame(struct name_cache *nc, const char *raw)
 	return f;
 }
 
-/* Appends the frame saying why one side of a stack is missing, if it is. */
-static uint32_t append_lost(struct name_cache *nc, uint32_t *frames, uint32_t n, int32_t err,
-			    enum frame_kind kind)
+/* Appends the frame saying why one side of a stack is missing, if it is (it has no site). */
+static uint32_t append_lost(struct name_cache *nc, uint32_t *frames, uint32_t *sites, uint32_t n,
+			    int32_t err, enum frame_kind kind)
 {
 	uint32_t lost = lost_stack_frame(nc, err, kind);
 
-	if (lost != PROFILE_NONE)
+	if (lost != PROFILE_NONE) {
+		sites[n] = ADDR_NONE;
 		frames[n++] = lost;
+	}
 	return n;
 }
 
@@ -536,27 +638,30 @@ static uint32_t code_depth(struct name_cache *nc, uint32_t tgid, const uint64_t 
 	return n;
 }
 
-uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames)
+uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames,
+			   uint32_t *sites)
 {
 	uint32_t n;
 
 	frames[0] = comm_frame(nc, st->comm);
 	if (frames[0] == PROFILE_NONE)
 		return 0;
-	n = append_lost(nc, frames, 1, st->uerr, FRAME_USER);
+	sites[0] = ADDR_NONE;
+	n = append_lost(nc, frames, sites, 1, st->uerr, FRAME_USER);
 	if (st->nu) {
 		uint32_t cut = truncated_frame(nc, st->uend), nu = st->nu;
 
 		if (cut != PROFILE_NONE) {
+			sites[n] = ADDR_NONE;
 			frames[n++] = cut;
 			nu = code_depth(nc, st->tgid, st->uips, nu);
 		}
-		n = append_frames(nc, frames, n, st->tgid, names_gen(nc, st->tgid), st->uips, nu,
-				  true, &nc->user_memo);
+		n = append_frames(nc, frames, sites, n, st->tgid, names_gen(nc, st->tgid), st->uips,
+				  nu, true, &nc->user_memo);
 	}
-	n = append_lost(nc, frames, n, st->kerr, FRAME_KERNEL);
+	n = append_lost(nc, frames, sites, n, st->kerr, FRAME_KERNEL);
 	if (st->nk)
-		n = kernel_frames(nc, frames, n, st->khash, st->kips, st->nk);
+		n = kernel_frames(nc, frames, sites, n, st->khash, st->kips, st->nk);
 	return n;
 }
 
@@ -608,6 +713,19 @@ static void forget_kstacks(struct name_cache *nc)
 	nc->kstack_len = 0;
 }
 
+/*
+ * Forgets every site id held: the address store renumbered them (a fold,
+ * a reset). Names ask for theirs again when next used.
+ */
+static void forget_sites(struct name_cache *nc)
+{
+	for (size_t i = 0; i < nc->nnames; i++)
+		nc->names[i].site = SITE_UNASKED;
+	forget_kstacks(nc);
+	nc->user_memo.valid = 0;
+	nc->addrs_gen = addr_counts__gen(nc->addrs);
+}
+
 /* Forgets every frame id held: the profile renumbered its frames (profile__fold()). */
 static void forget_frames(struct name_cache *nc)
 {
@@ -624,6 +742,8 @@ void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void 
 {
 	if (profile__frames_gen(nc->prof) != nc->frames_gen)
 		forget_frames(nc);
+	if (nc->addrs && addr_counts__gen(nc->addrs) != nc->addrs_gen)
+		forget_sites(nc);
 	if (nc->nnames > nc->prune_at)
 		prune_names(nc, gone, ctx);
 	if (nc->nnames > MAX_NAMES)
@@ -648,5 +768,6 @@ void name_cache__free(struct name_cache *nc)
 	hash_index__free(&nc->kstack_index);
 	free(nc->kstacks);
 	free(nc->kstack_frames);
+	free(nc->kstack_sites);
 	free(nc);
 }

@@ -25,7 +25,8 @@
 struct name_cache;
 
 /*
- * name_cache__new() names frames with @sym into @prof (both borrowed).
+ * name_cache__new() names frames with @sym into @prof (both borrowed), and
+ * finds their sites in @prof's address store when it keeps one.
  * With @traced the events come from a tracing hook, whose own kernel
  * frames (the BPF program, the tracepoint) are cut from the kernel stacks.
  * NULL when out of memory.
@@ -40,11 +41,14 @@ struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof,
 void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void *ctx);
 
 /*
- * name_cache__stack() writes the frame ids of @st into @frames (room for
- * NAME_CACHE_MAX_FRAMES) and returns their number, or 0 when even its
- * process frame could not be made.
+ * name_cache__stack() writes the frame ids of @st into @frames and each
+ * one's site in the profile's address store (profile__addresses(); ADDR_NONE
+ * without one, or for a frame without an address) into @sites, both with
+ * room for NAME_CACHE_MAX_FRAMES, and returns their number, or 0 when even
+ * its process frame could not be made.
  */
-uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames);
+uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames,
+			   uint32_t *sites);
 
 /* How many addresses the cache names now. */
 size_t name_cache__names(const struct name_cache *nc);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "array.h"
+#include "profile/addr_counts.h"
 #include "profile/hash_index.h"
 #include "profile/process_name.h"
 #include "profile/profile.h"
@@ -93,6 +94,8 @@ struct profile {
 	uint64_t frames_gen;
 	uint32_t *renumbered; /* old frame id -> new one, or PROFILE_NONE: gone */
 	size_t nrenumbered;
+
+	struct addr_counts *addrs; /* profile__keep_addresses(), or NULL */
 };
 
 struct profile *profile__new(void)
@@ -176,6 +179,18 @@ uint32_t profile__frame_in(struct profile *p, const char *name, size_t len, enum
 	if (id == STRTAB_NONE || obj == STRTAB_NONE)
 		return PROFILE_NONE;
 	return intern_frame(p, id, obj, kind, named);
+}
+
+struct addr_counts *profile__keep_addresses(struct profile *p)
+{
+	if (!p->addrs)
+		p->addrs = addr_counts__new();
+	return p->addrs;
+}
+
+struct addr_counts *profile__addresses(const struct profile *p)
+{
+	return p->addrs;
 }
 
 size_t profile__nframes(const struct profile *p)
@@ -379,6 +394,9 @@ int profile__add(struct profile *p, const struct sample *s)
 	if (!e)
 		return -ENOMEM;
 	add_counts(p, e, s->count, s->count);
+	if (s->sites && p->addrs)
+		addr_counts__add(p->addrs, s->frames, s->sites, s->n,
+				 s->leaf_exact ? s->n - 1 : s->n, s->count);
 	return 0;
 }
 
@@ -438,6 +456,8 @@ void profile__reset(struct profile *p)
 	p->total = p->open = p->recent = 0;
 	for (int g = 0; g < GROUP_NR; g++)
 		p->ngrouped[g] = 0;
+	if (p->addrs)
+		addr_counts__reset(p->addrs);
 }
 
 int profile__freeze(struct profile *p)
@@ -450,12 +470,16 @@ int profile__freeze(struct profile *p)
 	p->frozen_total = p->total;
 	p->frozen_recent = p->recent;
 	p->is_frozen = true;
+	if (p->addrs)
+		addr_counts__freeze(p->addrs);
 	return 0;
 }
 
 void profile__thaw(struct profile *p)
 {
 	p->is_frozen = false;
+	if (p->addrs)
+		addr_counts__thaw(p->addrs);
 }
 
 size_t profile__nstacks(const struct profile *p)
@@ -1185,6 +1209,8 @@ static void compact_frames(struct profile *p)
 	p->nsorted = 0;
 	forget_groups(p);
 	renumber_stacks(p, map);
+	if (p->addrs)
+		addr_counts__renumber_frames(p->addrs, map, p->nrenumbered);
 }
 
 long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, void *ctx)
@@ -1194,6 +1220,8 @@ long profile__fold(struct profile *p, size_t max_stacks, profile_gone_fn *gone, 
 
 	if (!max_stacks)
 		return 0;
+	if (p->addrs) /* without the memory to, its sites stay as they were */
+		addr_counts__fold(p->addrs, max_stacks);
 	if (p->nstacks <= max_stacks) {
 		/* Within the limit: exited processes only, each time a quarter more came. */
 		if (p->nstacks < p->fold_base + max_stacks / 4)
@@ -1244,7 +1272,8 @@ size_t profile__bytes(const struct profile *p)
 	       (p->group_cap[GROUP_PID] + p->group_cap[GROUP_TID]) * sizeof(uint32_t) +
 	       p->groups_cap * sizeof(*p->groups) + p->nrenumbered * sizeof(*p->renumbered) +
 	       (p->frame_index.mask + 1 + p->stack_index.mask + 1 + p->group_index.mask + 1) *
-		       sizeof(struct hash_slot);
+		       sizeof(struct hash_slot) +
+	       (p->addrs ? addr_counts__bytes(p->addrs) : 0);
 }
 
 void profile__free(struct profile *p)
@@ -1265,5 +1294,6 @@ void profile__free(struct profile *p)
 	free(p->stacks);
 	free(p->sorted);
 	free(p->renumbered);
+	addr_counts__free(p->addrs);
 	free(p);
 }

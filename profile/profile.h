@@ -38,6 +38,9 @@ struct sample {
 	const uint32_t *frames; /* frame ids from profile__frame(); frames[0] is the process */
 	uint32_t n;             /* >= 1 */
 	uint64_t count;         /* events, or a weight such as bytes */
+	const uint32_t *sites;  /* NULL, or frame i's site in profile__keep_addresses()'s
+				 * store (ADDR_NONE: none), to count there */
+	bool leaf_exact;        /* the leaf's site is where the event was (a sample), not a call */
 };
 
 enum profile_window {
@@ -107,6 +110,23 @@ uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum fr
 uint32_t profile__frame_in(struct profile *p, const char *name, size_t len, enum frame_kind kind,
 			   bool named, const char *object, size_t object_len);
 
+struct addr_counts;
+
+/*
+ * profile__keep_addresses() gives @p a store of the sites inside its
+ * functions (addr_counts.h) that profile__add() counts the stacks' sites
+ * in (struct sample.sites), made on the first call. The store is reset,
+ * frozen, folded (within --max-stacks sites) and renumbered with the
+ * profile. Returns it, or NULL when out of memory.
+ */
+struct addr_counts *profile__keep_addresses(struct profile *p);
+
+/*
+ * The store of profile__keep_addresses(), or NULL when @p keeps none (a
+ * profile read from a file).
+ */
+struct addr_counts *profile__addresses(const struct profile *p);
+
 /* Number of interned frames: every frame id is below it. */
 size_t profile__nframes(const struct profile *p);
 
@@ -144,7 +164,8 @@ bool profile__origin(const struct profile *p, uint32_t id, struct frame_origin *
 /*
  * profile__add() is the one entry point for stacks: it adds @s->count to the
  * stack @s describes (frames, process and thread; stored on first sight) in
- * the cumulative window and in the interval now open; sums saturate at
+ * the cumulative window and in the interval now open, and to its sites
+ * (@s->sites) when the profile keeps addresses; sums saturate at
  * COUNT_MAX (see profile__saturated()). Returns 0, -EINVAL
  * for an empty stack, one that
  * does not start with a process frame or holds an unknown frame id, or
@@ -253,7 +274,8 @@ typedef bool profile_gone_fn(void *ctx, int32_t tgid);
  * profile__reset()), it takes the first step alone: under process churn
  * the profile stays well below its limit instead of swinging up to it.
  * Every count stays: the totals of both windows, of the frozen picture,
- * and each command's but in the last step. The stacks are renumbered and
+ * and each command's but in the last step. The sites kept are folded within
+ * @max_stacks too (addr_counts__fold()). The stacks are renumbered and
  * their frames move, as profile__pack() does; the sorted order and the
  * groups are made again. Then, when stacks were folded away and the
  * profile has 65,536 frames or more, at least half of them used by no

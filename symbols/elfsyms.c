@@ -747,18 +747,34 @@ const uint8_t *elf_symtab__build_id(const struct elf_symtab *t, size_t *len)
 	return t->build_id;
 }
 
-const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off)
+/* The function given @vaddr, or NULL. */
+static const struct elf_func *elf_symtab__func(const struct elf_symtab *t, uint64_t vaddr)
 {
 	size_t lo = addr_search__count(t->funcs, t->n_funcs, sizeof(*t->funcs),
 				       offsetof(struct elf_func, addr), vaddr);
-	const struct elf_func *f;
 
-	if (!lo)
-		return NULL;
-	f = &t->funcs[lo - 1];
-	if (vaddr >= f->end)
+	return lo && vaddr < t->funcs[lo - 1].end ? &t->funcs[lo - 1] : NULL;
+}
+
+const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off)
+{
+	const struct elf_func *f = elf_symtab__func(t, vaddr);
+
+	if (!f)
 		return NULL;
 	*sym_off = vaddr - f->addr;
+	return t->arena + f->name;
+}
+
+const char *elf_symtab__extent(const struct elf_symtab *t, uint64_t vaddr, uint64_t *start,
+			       uint64_t *end)
+{
+	const struct elf_func *f = elf_symtab__func(t, vaddr);
+
+	if (!f)
+		return NULL;
+	*start = f->addr;
+	*end = f->end;
 	return t->arena + f->name;
 }
 

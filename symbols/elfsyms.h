@@ -64,6 +64,15 @@ const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint6
  */
 const uint8_t *elf_symtab__build_id(const struct elf_symtab *t, size_t *len);
 
+/*
+ * elf_symtab__extent() is elf_symtab__lookup() giving the function's range
+ * instead: [*@start, *@end), the addresses elf_symtab__lookup() gives its
+ * name to. Returns its raw name, or NULL when no function may be given
+ * @vaddr.
+ */
+const char *elf_symtab__extent(const struct elf_symtab *t, uint64_t vaddr, uint64_t *start,
+			       uint64_t *end);
+
 /* Number of function symbols kept. */
 size_t elf_symtab__count(const struct elf_symtab *t);
 

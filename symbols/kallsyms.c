@@ -524,6 +524,7 @@ bool ksyms__map_addr(const struct ksyms *ks, uint64_t addr, struct ksym *out)
 	if (addr - ks->starts[lo] >= ks->sizes[lo])
 		return false;
 	out->addr = ks->starts[lo];
+	out->size = ks->sizes[lo];
 	out->name = ks->arena + ks->names[lo];
 	out->module = ks->modules[lo] ? ks->arena + ks->module_names[ks->modules[lo] - 1] : NULL;
 	return true;

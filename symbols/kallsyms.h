@@ -17,6 +17,7 @@
 
 struct ksym {
 	uint64_t addr;
+	uint64_t size;      /* the addresses from @addr given its name */
 	const char *name;   /* sanitized; __pfx_/__cfi_ prefixes removed */
 	const char *module; /* NULL for the core kernel, "bpf" for BPF programs */
 };

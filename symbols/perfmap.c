@@ -263,10 +263,20 @@ static size_t perf_map__upper(const struct perf_map *pm, uint64_t addr)
 
 const char *perf_map__lookup(const struct perf_map *pm, uint64_t addr)
 {
+	uint64_t start, end;
+
+	return perf_map__extent(pm, addr, &start, &end);
+}
+
+const char *perf_map__extent(const struct perf_map *pm, uint64_t addr, uint64_t *start,
+			     uint64_t *end)
+{
 	size_t i = perf_map__upper(pm, addr);
 
 	if (!i || addr >= pm->v[i - 1].end)
 		return NULL;
+	*start = pm->v[i - 1].start;
+	*end = pm->v[i - 1].end;
 	return pm->arena + pm->v[i - 1].name;
 }
 

@@ -66,6 +66,13 @@ int perf_map__open(const char *proc_root, uint32_t pid, struct perf_map_id *id, 
  */
 const char *perf_map__lookup(const struct perf_map *pm, uint64_t addr);
 
+/*
+ * perf_map__extent() is perf_map__lookup() giving the entry's range too,
+ * [*@start, *@end). Returns its name, or NULL.
+ */
+const char *perf_map__extent(const struct perf_map *pm, uint64_t addr, uint64_t *start,
+			     uint64_t *end);
+
 /* True when some entry starts in [@start, @end). */
 bool perf_map__covers(const struct perf_map *pm, uint64_t start, uint64_t end);
 

@@ -399,6 +399,19 @@ static unsigned int act_swap_mode(struct view *v)
 }
 
 
+/* a: the annotate pane on the selected function (the app makes its annotation). */
+static unsigned int act_annotate(struct view *v)
+{
+	uint32_t frame = view__selected_frame(v);
+
+	if (frame == PROFILE_NONE) {
+		view__say(v, false, "a: select a function first");
+		return ACT_REDRAW;
+	}
+	annotate_pane__open(&v->annotate, v->prof, frame);
+	return ACT_ANNOTATE | ACT_REDRAW;
+}
+
 static unsigned int act_help(struct view *v)
 {
 	v->help = true;
@@ -822,6 +835,89 @@ static unsigned int help_end(struct view *v)
 	return help_scroll(v, view__help_rows(v));
 }
 
+static unsigned int ann_move(struct view *v, long delta)
+{
+	annotate_pane__move(&v->annotate, delta);
+	return ACT_REDRAW;
+}
+
+static unsigned int ann_up(struct view *v)
+{
+	return ann_move(v, -1);
+}
+
+static unsigned int ann_down(struct view *v)
+{
+	return ann_move(v, 1);
+}
+
+static unsigned int ann_page_up(struct view *v)
+{
+	return ann_move(v, -(long)v->annotate.height);
+}
+
+static unsigned int ann_page_down(struct view *v)
+{
+	return ann_move(v, v->annotate.height);
+}
+
+static unsigned int ann_home(struct view *v)
+{
+	return ann_move(v, -TREE_MOVE_ALL);
+}
+
+static unsigned int ann_end(struct view *v)
+{
+	return ann_move(v, TREE_MOVE_ALL);
+}
+
+static unsigned int ann_hot(struct view *v, int dir)
+{
+	if (!annotate_pane__hot(&v->annotate, dir))
+		view__say(v, false, "no row holds a count");
+	return ACT_REDRAW;
+}
+
+static unsigned int ann_next_hot(struct view *v)
+{
+	return ann_hot(v, 1);
+}
+
+static unsigned int ann_prev_hot(struct view *v)
+{
+	return ann_hot(v, -1);
+}
+
+static unsigned int ann_toggle(struct view *v)
+{
+	if (v->annotate.loading)
+		return 0;
+	if (annotate_pane__toggle(&v->annotate))
+		view__say(v, true, "out of memory");
+	return ACT_REDRAW;
+}
+
+static unsigned int ann_close(struct view *v)
+{
+	annotate_pane__close(&v->annotate);
+	return ACT_REDRAW;
+}
+
+/* The annotate pane's keys; the help opens over it, and the rest are not keys here. */
+static const struct key_binding annotate_bindings[] = {
+	{ { TK_UP, 'k' }, "Up k", "up", false, ann_up },
+	{ { TK_DOWN, 'j' }, "Down j", "down", false, ann_down },
+	{ { TK_PGUP, TK_CTRL('b') }, "PgUp", "page up", false, ann_page_up },
+	{ { TK_PGDN, TK_CTRL('f'), ' ' }, "PgDn", "page down", false, ann_page_down },
+	{ { TK_HOME, 'g' }, "Home g", "first row", false, ann_home },
+	{ { TK_END, 'G' }, "End G", "last row", false, ann_end },
+	{ { 'n', TK_TAB }, "n Tab", "next hot row (cooler)", false, ann_next_hot },
+	{ { 'N', TK_BACKTAB }, "N S-Tab", "previous hot row (hotter)", false, ann_prev_hot },
+	{ { 'i' }, "i", "source lines / instructions", false, ann_toggle },
+	{ { 'q', TK_ESC, 'a', TK_F(10) }, "q Esc", "back", false, ann_close },
+	{ { '?', 'h', TK_F1 }, "? h F1", "the help", false, act_help },
+};
+
 /* The help's keys; any other key closes it too. */
 static const struct key_binding help_bindings[] = {
 	{ { TK_UP, 'k' }, "Up k", "scroll up", false, help_up },
@@ -867,6 +963,7 @@ static const struct key_binding bindings[] = {
 	{ { ' ' }, "Space", "pause/resume display", true, act_pause },
 	{ { 'd' }, "d", "refresh delay", true, act_prompt_delay },
 	{ { 's' }, "s", "save: folded, SVG or pprof", false, act_prompt_save },
+	{ { 'a' }, "a", "annotate: its hot lines", false, act_annotate },
 	{ { '?', 'h', TK_F1 }, "? h F1", "this help", false, act_help },
 	{ { 'q', TK_F(10) }, "q F10", "back; quit", false, act_quit },
 };
@@ -892,6 +989,9 @@ static struct key_table help_keys = { help_bindings,
 				      sizeof(help_bindings) / sizeof(help_bindings[0]),
 				      { NULL },
 				      false };
+static struct key_table annotate_keys = {
+	annotate_bindings, sizeof(annotate_bindings) / sizeof(annotate_bindings[0]), { NULL }, false
+};
 static struct key_table prompt_keys = { prompt_bindings,
 					sizeof(prompt_bindings) / sizeof(prompt_bindings[0]),
 					{ NULL },
@@ -947,6 +1047,10 @@ unsigned int actions__key(struct view *v, int key)
 	v->message[0] = '\0';
 	if (v->help)
 		return help_key(v, key);
+	if (v->annotate.open) {
+		b = lookup(&annotate_keys, key);
+		return b ? b->act(v) : unbound(v, key);
+	}
 	b = lookup(&screen_keys, key);
 	if (!b)
 		return unbound(v, key);

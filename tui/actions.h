@@ -27,14 +27,17 @@ enum action_flags {
 	ACT_SAVE = 1 << 6,      /* save the view to save_path (format by its extension) */
 	ACT_DELAY = 1 << 7,     /* the refresh delay changed */
 	ACT_PAUSE = 1 << 8,     /* the display was paused or resumed (see view.paused) */
+	ACT_ANNOTATE = 1 << 9,  /* the annotate pane wants its annotation made (want_job) */
 };
 
 /*
  * actions__key() applies @key (a TK_* code or an ASCII character) to @v and
- * returns ACT_* flags. Three tables bind keys: the screen's, the help's
- * (scrolling; q, Esc and the help keys close it, any other key too), and an
- * open prompt's (editing; Enter applies, Esc cancels; a search applies as
- * it is typed). A key bound to nothing says so on the status line.
+ * returns ACT_* flags. Four tables bind keys: the screen's, the help's
+ * (scrolling; q, Esc and the help keys close it, any other key too), the
+ * annotate pane's (moving, n/N by heat, i lines or instructions, q and Esc
+ * back), and an open prompt's (editing; Enter applies, Esc cancels; a
+ * search applies as it is typed). A key bound to nothing says so on the
+ * status line.
  */
 unsigned int actions__key(struct view *v, int key);
 

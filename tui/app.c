@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "live/annotate_worker.h"
 #include "symbols/procinfo.h"
 #include "tui/actions.h"
 #include "tui/app.h"
@@ -34,6 +35,8 @@ struct app {
 	struct profile *shown;                    /* the profile on screen */
 	struct live_units units;                  /* what the live source's counts are */
 	bool quit;
+	struct annotate_worker *annotator;        /* makes the annotate pane's annotations */
+	uint64_t annotate_tickets;                /* jobs handed to it so far */
 
 	/* live */
 	struct symbolizer *sym;
@@ -349,6 +352,61 @@ static bool fold(struct app *a)
 }
 
 /*
+ * Starts making the annotation the annotate pane wants (of its function,
+ * from the profile on screen) in the worker; says on the status line, and
+ * closes the pane, when there is nothing to annotate.
+ */
+static void start_annotation(struct app *a)
+{
+	struct annotate_pane *p = &a->view.annotate;
+	struct annotate_ctx ctx = { .prof = a->shown,
+				    .proc_root = "/proc",
+				    .debug_root = "/usr/lib/debug",
+				    .source_dirs = a->cfg->source_dirs,
+				    .nsource_dirs = a->cfg->nsource_dirs };
+	struct annotate_job *job;
+	char why[512];
+	int err;
+
+	if (!p->open || !p->want_job)
+		return;
+	job = annotate_source__job(&ctx, p->frame, why, sizeof(why));
+	if (!job) {
+		annotate_pane__close(p);
+		view__say(&a->view, true, "a: %s", why);
+		return;
+	}
+	if (!a->annotator && !(a->annotator = annotate_worker__new())) {
+		annotate_job__free(job);
+		err = -ENOMEM;
+	} else {
+		err = annotate_worker__submit(a->annotator, job, ++a->annotate_tickets);
+	}
+	if (err) {
+		annotate_pane__close(p);
+		view__say(&a->view, true, "a: can't start reading the code: %s", strerror(-err));
+		return;
+	}
+	annotate_pane__job_started(p, a->annotate_tickets);
+}
+
+/* Takes the annotation the worker made, if one waits: the pane shows it. */
+static unsigned int take_annotation(struct app *a)
+{
+	struct annotation ann;
+	uint64_t ticket;
+	int err;
+
+	if (!a->annotator || !annotate_worker__take(a->annotator, &ticket, &ann, &err))
+		return 0;
+	if (!err)
+		err = annotate_pane__take(&a->view.annotate, ticket, &ann);
+	if (err)
+		view__say(&a->view, true, "a: out of memory");
+	return ACT_REDRAW;
+}
+
+/*
  * A refresh: the interval closes and becomes the recent window, its span
  * and rate go to the header; the profile folds when over its limit; shown
  * unless the display is paused. While the
@@ -379,6 +437,10 @@ static unsigned int refresh_data(struct app *a)
 	publish(a);
 	if (now < a->quick_until && fresh < QUICK_EVENTS && QUICK_REFRESH < a->view.delay)
 		a->next_refresh = now + QUICK_REFRESH;
+	if (a->view.annotate.open) { /* its counts moved on: made again */
+		a->view.annotate.want_job = true;
+		start_annotation(a);
+	}
 	return ACT_REBUILD;
 }
 
@@ -391,10 +453,11 @@ static double next_tick(const struct app *a)
 /* Waits for a key, a live event or the next clock tick; returns the keys' flags. */
 static unsigned int wait_for_input(struct app *a)
 {
-	struct pollfd fds[3] = {
+	struct pollfd fds[4] = {
 		{ .fd = term__input_fd(), .events = POLLIN },
 		{ .fd = term__wake_fd(), .events = POLLIN },
 		{ .fd = -1, .events = POLLIN },
+		{ .fd = a->annotator ? annotate_worker__fd(a->annotator) : -1, .events = POLLIN },
 	};
 	int timeout = -1;
 	unsigned int flags = 0;
@@ -408,7 +471,7 @@ static unsigned int wait_for_input(struct app *a)
 		if (events >= 0 && events < timeout)
 			timeout = events;
 	}
-	ready = poll(fds, 3, timeout);
+	ready = poll(fds, 4, timeout);
 	/*
 	 * Keys are read when typed and after a signal (a resize, Ctrl-Z); not on
 	 * the clock's ticks, nor when capture events or their quiet period alone
@@ -421,6 +484,8 @@ static unsigned int wait_for_input(struct app *a)
 	}
 	if (ready > 0 && fds[2].revents && !(flags & ACT_QUIT))
 		live__handle_events(a->live);
+	if (ready > 0 && fds[3].revents)
+		flags |= take_annotation(a);
 	return flags;
 }
 
@@ -431,6 +496,8 @@ static int apply(struct app *a, unsigned int flags, char *err, size_t size)
 		a->quit = true;
 	if (flags & ACT_SAVE)
 		save(a);
+	if (flags & ACT_ANNOTATE)
+		start_annotation(a);
 	if (!a->live)
 		return 0;
 	if (flags & ACT_FILTER)
@@ -546,6 +613,7 @@ static int run_screen(struct app *a, char *err, size_t size)
 
 static void free_app(struct app *a)
 {
+	annotate_worker__free(a->annotator);
 	live__close(a->live); /* what is still in flight would not be shown */
 	for (int i = 0; i < CAPTURE_MODE_NR; i++)
 		profile__free(a->profs[i]);
@@ -572,7 +640,8 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 	}
 	for (int i = 0; i < CAPTURE_MODE_NR && a.sym; i++) {
 		a.profs[i] = profile__new();
-		if (!a.profs[i])
+		/* The annotate view reads where in each function the samples were. */
+		if (!a.profs[i] || !profile__keep_addresses(a.profs[i]))
 			ret = -ENOMEM;
 	}
 	if (ret || !a.sym) {

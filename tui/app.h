@@ -32,6 +32,8 @@ struct app_config {
 	bool color;
 	bool hide_kernel, hide_user;   /* start with these frames hidden */
 	enum profile_group group;      /* the tree's first level to start with */
+	const char *const *source_dirs; /* --source-dir: where else the annotate view looks */
+	size_t nsource_dirs;
 };
 
 /*

@@ -14,6 +14,8 @@ static const char *const legend[] = {
 	"[+] collapsed, [-] expanded, --- a leaf",
 	"Total%: the stacks through a frame; Self%: ending in it",
 	"python3 [1234]: a process; python3 [1234/1240]: a thread (P groups)",
+	"a annotates a function: Self% the samples at a line, Calls% its calls' time;",
+	"  there n/N go to the next/previous hot row, i to its instructions, q back",
 	"Ctrl-C quits at once (as SIGTERM, SIGHUP); Ctrl-Z stops, fg draws again",
 };
 

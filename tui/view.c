@@ -29,6 +29,7 @@ int view__init(struct view *v, bool live, double delay, const struct key_binding
 	v->info.notes = "";
 	if (stack_trie__init(&v->trie))
 		return -ENOMEM;
+	annotate_pane__init(&v->annotate);
 	if (tree_pane__init(&v->tree, &v->trie) || flat_pane__init(&v->flat)) {
 		view__free(v);
 		return -ENOMEM;
@@ -38,6 +39,7 @@ int view__init(struct view *v, bool live, double delay, const struct key_binding
 
 void view__free(struct view *v)
 {
+	annotate_pane__free(&v->annotate);
 	icicle_memo__free(&v->icicle_memo);
 	flat_pane__free(&v->flat);
 	tree_pane__free(&v->tree);
@@ -51,6 +53,7 @@ void view__forget(struct view *v)
 	v->flat.sel_frame = PROFILE_NONE;
 	v->zoom.n = 0;
 	v->nzoom_back = 0;
+	annotate_pane__close(&v->annotate);
 }
 
 void view__renumber(struct view *v, const struct profile *p)
@@ -64,6 +67,7 @@ void view__renumber(struct view *v, const struct profile *p)
 		v->nzoom_back = 0; /* the earlier zooms were along the part cut */
 	frame_path__renumber(&v->search_from, p);
 	v->search_from_frame = profile__renumbered(p, v->search_from_frame);
+	annotate_pane__renumber(&v->annotate, p);
 }
 
 void view__filter(const struct view *v, struct view_filter *f)
@@ -225,6 +229,7 @@ int view__refresh(struct view *v)
 
 	view__geometry(v, &g);
 	clamp_help(v, &g);
+	annotate_pane__layout(&v->annotate, g.status_row - g.header_rows);
 	v->tree.height = pane_rows(g.tree.h);
 	v->flat.height = pane_rows(g.flat.h);
 	v->flat.callers_tree.height = v->flat.height;
@@ -492,6 +497,20 @@ void view__search_share(struct view *v)
 	free(marks);
 }
 
+uint32_t view__selected_frame(const struct view *v)
+{
+	const struct tree_pane *tp = v->focus != FOCUS_FLAT ? &v->tree
+				     : v->flat.callers_open ? &v->flat.callers_tree
+							    : NULL;
+	uint32_t node;
+
+	if (!tp)
+		return v->flat.list.n ? v->flat.sel_frame : PROFILE_NONE;
+	/* The icicle's selected box; the tree's selected row. */
+	node = v->focus == FOCUS_ICICLE ? tp->sel_node : tree_pane__selected_row(tp);
+	return node < tp->trie->n ? tp->trie->nodes[node].frame : PROFILE_NONE;
+}
+
 /* The first-level frame of @node (TRIE_ROOT for the root). */
 static uint32_t first_level(const struct stack_trie *t, uint32_t node)
 {
@@ -713,6 +732,15 @@ void view__draw(struct screen *s, const struct view *v)
 			   (struct screen_rect){ g.header_rows, 0, v->width,
 						 g.status_row - g.header_rows },
 			   &c, v->help_top);
+	} else if (v->annotate.open) {
+		/* Its counts are cumulative (live: since the start or r), whatever the window. */
+		struct annotate_draw d = { v->info.event ? v->info.event : "samples", v->info.time_us,
+					   v->live };
+
+		annotate_pane__draw(s,
+				    (struct screen_rect){ g.header_rows, 0, v->width,
+							  g.status_row - g.header_rows },
+				    &v->annotate, &d);
 	} else if (v->prof && v->trie.n) {
 		draw_tree(s, v, g.tree);
 		draw_icicle(s, v, g.icicle);

@@ -17,6 +17,7 @@
 #include "profile/flat.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
+#include "tui/annotate_view.h"
 #include "tui/flat_view.h"
 #include "tui/frame_path.h"
 #include "tui/header.h"
@@ -64,6 +65,7 @@ struct view {
 	enum view_focus focus;
 	bool help;                     /* the help is shown ... */
 	int help_top;                  /* ... from this row of its body */
+	struct annotate_pane annotate; /* a function's hot lines, when open (over the panes) */
 	bool live;                     /* false in the file viewer */
 	bool paused;                   /* the display is frozen; capture goes on */
 	enum profile_window window;
@@ -130,14 +132,14 @@ void view__free(struct view *v);
 
 /*
  * view__forget() drops what names frames of the current profile (the
- * selection, expanded rows, zoom, selected function): for a swap to a
- * profile whose frames are numbered differently.
+ * selection, expanded rows, zoom, selected function, the annotated one):
+ * for a swap to a profile whose frames are numbered differently.
  */
 void view__forget(struct view *v);
 
 /*
  * view__renumber() carries what names frames of @p (the selection, the
- * zoom, the selected function, where a search began) through @p's last
+ * zoom, the selected function, the annotated one, where a search began) through @p's last
  * renumbering of its frames (profile__frames_gen()), as far as their
  * frames were kept; rows expanded by hand are forgotten.
  */
@@ -243,8 +245,16 @@ void view__say(struct view *v, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
+ * view__selected_frame() returns the frame of the focused pane's selected
+ * row (the tree's and the icicle's, the flat list's, the callers'), or
+ * PROFILE_NONE when none is (the root, an empty pane).
+ */
+uint32_t view__selected_frame(const struct view *v);
+
+/*
  * view__draw() draws the whole screen for @v into @s, whose size must be
- * @v's: header, panes by layout, status line; or the help; or, below
+ * @v's: header, panes by layout, status line; or the help; or the
+ * annotate pane over the panes; or, below
  * VIEW_MIN_WIDTH x VIEW_MIN_HEIGHT, one line saying the terminal is too small.
  */
 void view__draw(struct screen *s, const struct view *v);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * refresh N: what one refresh of the live screen costs when N distinct
+ * refresh N [addresses]: what one refresh of the live screen costs when N distinct
  * stacks arrived in the last interval, through the same code as live:
  * drain the BPF maps and name every frame (live__drain), rebuild the view
  * (profile__close_interval, profile__sort, view__rebuild) and draw a 200x50 screen
@@ -8,10 +8,15 @@
  * distinct read() call paths, captured in read mode. Run as root.
  *
  * Prints one line: "N drain_ms rebuild_ms draw_ms total_ms again_ms rss_kib
- * stacks missing", where again_ms is a second refresh of the same N stacks
+ * stacks missing cpu_ms", where again_ms is a second refresh of the same N stacks
  * (names known), rss_kib the resident memory after both, stacks the distinct
  * stacks the first refresh brought, and missing the stacks the capture
- * could not send (its stats): a run is valid only with N stacks, 0 missing.
+ * could not send (its stats): a run is valid only with N stacks, 0 missing;
+ * cpu_ms is the CPU time the first refresh took (this thread's: the
+ * machine is shared, and its wall-clock time moves with the others' work).
+ * With "addresses" the profile keeps its functions' addresses (the annotate
+ * view's), as the live screen does, and the line ends with the bytes they
+ * take; without, it keeps none (as before the annotate view: to compare).
  */
 #include <inttypes.h>
 #include <poll.h>
@@ -19,12 +24,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "bench_clock.h"
 #include "live/live.h"
+#include "profile/addr_counts.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 #include "tui/actions.h"
@@ -102,12 +109,13 @@ static int run_round(struct live *live, pid_t child)
 
 struct refresh {
 	double drain, rebuild, draw;
+	double cpu; /* the thread's CPU time, all three */
 };
 
 static int refresh(struct live *live, struct profile *p, struct view *v, struct screen *s,
 		   struct refresh *r)
 {
-	double t0 = now_ms(), t1, t2;
+	double t0 = now_ms(), c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID), t1, t2;
 
 	if (live__drain(live) < 0)
 		return -1;
@@ -117,7 +125,8 @@ static int refresh(struct live *live, struct profile *p, struct view *v, struct 
 		return -1;
 	t2 = now_ms();
 	view__draw(s, v);
-	*r = (struct refresh){ t1 - t0, t2 - t1, now_ms() - t2 };
+	*r = (struct refresh){ t1 - t0, t2 - t1, now_ms() - t2,
+			       clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0 };
 	return 0;
 }
 
@@ -148,6 +157,7 @@ static void capture_opts_for(struct capture_opts *o, unsigned int n, const uint3
 int main(int argc, char **argv)
 {
 	unsigned int n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1000;
+	bool addresses = argc > 2 && !strcmp(argv[2], "addresses");
 	char arg[32], err[512];
 	struct capture_opts copts;
 	struct refresh first, again;
@@ -167,6 +177,7 @@ int main(int argc, char **argv)
 	snprintf(arg, sizeof(arg), "%u", n);
 	child = fork();
 	if (child == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* a bench cut short takes its workload along */
 		execl("build/workloads/stack_tree", "stack_tree", arg, (char *)NULL);
 		_exit(127);
 	}
@@ -175,6 +186,8 @@ int main(int argc, char **argv)
 	/* As live does: the kernel's table is read once the BPF programs are loaded. */
 	sym = symbolizer__new(&(struct symbolizer_opts){ .defer_kernel = true });
 	p = profile__new();
+	if (p && addresses && !profile__keep_addresses(p))
+		p = NULL;
 	keys = actions__bindings(&nkeys);
 	if (child < 0 || !sym || !p || unwinder__new(&(struct unwinder_opts){ 0 }, &unwinder) ||
 	    view__init(&v, true, 1.0, keys, nkeys) || screen__resize(&s, WIDTH, HEIGHT)) {
@@ -201,11 +214,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	capture__stats(live__capture(live), &st);
-	printf("%u %.2f %.2f %.2f %.2f %.2f %ld %zu %" PRIu64 "\n", n, first.drain, first.rebuild,
+	printf("%u %.2f %.2f %.2f %.2f %.2f %ld %zu %" PRIu64, n, first.drain, first.rebuild,
 	       first.draw, first.drain + first.rebuild + first.draw,
 	       again.drain + again.rebuild + again.draw, rss_kib(), stacks,
 	       st.slot[STAT_KSTACK_NOMEM] + st.slot[STAT_KSTACK_FAULT] + st.slot[STAT_USTACK_NOMEM] +
 		       st.slot[STAT_USTACK_FAULT]);
+	printf(" %.2f", first.cpu);
+	if (addresses)
+		printf(" %zu %zu", addr_counts__bytes(profile__addresses(p)),
+		       addr_counts__nsites(profile__addresses(p)));
+	printf("\n");
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	live__close(live);

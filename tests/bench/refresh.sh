@@ -11,7 +11,8 @@ declare -A drain rebuild draw total again rss invalid
 sizes=(1000 10000 100000)
 for _ in $(seq "$BENCH_RUNS"); do
 	for n in "${sizes[@]}"; do
-		read -r _ d r w t a m stacks missing < <(build/bench/refresh "$n")
+		# As the live screen: keeping its functions' addresses (the annotate view's).
+		read -r _ d r w t a m stacks missing _ < <(build/bench/refresh "$n" addresses)
 		# The profile holds the workload's N stacks plus the process's own root.
 		[ "$missing" = 0 ] && [ "$stacks" -ge "$n" ] ||
 			invalid[$n]+="(a run brought $stacks stacks, $missing missing) "
@@ -24,7 +25,8 @@ echo "## Refresh pipeline"
 echo
 echo "One refresh when N distinct stacks arrived in the last interval: drain the BPF maps"
 echo "and name every frame, rebuild the view (keep the stacks that pass the filters, make"
-echo "the tree's rows), draw 200x50 (the icicle makes the nodes it draws)."
+echo "the tree's rows), draw 200x50 (the icicle makes the nodes it draws). The profile keeps"
+echo "its functions' addresses, as the live screen's does (see \"Annotate view\" for the cost)."
 echo "Then a second refresh of the same N stacks (names known). Milliseconds, median of"
 echo "$BENCH_RUNS runs (min-max); RSS of the whole process after both, MiB."
 echo

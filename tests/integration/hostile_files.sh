@@ -120,6 +120,23 @@ check "nobody's process of an execute-only binary is not named from it (xo+0x...
 check "the summary says why, once ($(grep -o 'symbols: .*' "$TEST_TMP/xo_nobody.err"))" \
 	grep -qE 'symbols: 1 file not read for a process that may not read it \(execute-only\)' \
 	"$TEST_TMP/xo_nobody.err"
+# The annotate view reads the file for its instructions and symbols: not
+# for nobody's process either. Its hottest xo+0x... frame, annotated:
+as_nobody "$TEST_TMP/pub/xo" 60
+xo_pid=$bg_pid
+sleep 0.3
+$FLAMETOP --folded --duration 2 -p "$xo_pid" >"$TEST_TMP/xo_ann.folded" 2>/dev/null
+hot=$(awk '{ n = split($1, f, ";"); c[f[n]] += $NF } END { for (k in c) print c[k], k }' \
+	"$TEST_TMP/xo_ann.folded" | sort -rn | awk '$2 ~ /^xo\+0x/ { print $2; exit }')
+$FLAMETOP --annotate "${hot:-xo+0x0}" --duration 2 -p "$xo_pid" >"$TEST_TMP/xo_ann.txt" \
+	2>"$TEST_TMP/xo_ann.err"
+rc=$?
+kill "$xo_pid" 2>/dev/null
+rows=$(awk '/(Instruction|Source)$/ { f = 1; next } f && NF' "$TEST_TMP/xo_ann.txt" | wc -l)
+check "--annotate $hot of nobody's execute-only process: says why, no instruction of the file shown ($rows rows; exit $rc: $(grep -m1 'may not' "$TEST_TMP/xo_ann.txt"))" \
+	bash -c "[ -n '$hot' ] && [ $rc = 0 ] && [ $rows = 0 ] &&
+		grep -q 'its process may not read its file (execute-only)' '$TEST_TMP/xo_ann.txt' &&
+		! grep -qE 'debug_leaf|debug_work|debug_spin' '$TEST_TMP/xo_ann.txt'"
 start_bg "$TEST_TMP/pub/xo" 60
 profile xo_root "$bg_pid"
 check "root's process of the same binary is named" named xo_root

@@ -39,6 +39,10 @@ every_key() {
 	press Enter
 	press Space Space r d 1 Enter
 	press '?' Down Up q h Escape F1 q
+	# The annotate view of a function (live: made in its thread; the viewer: no addresses).
+	press Home j j j a
+	sleep 1
+	press n N i Down Up NPage PPage End Home Tab BTab i Escape
 	if [ "$1" = live ]; then
 		# m in the flat layout: the other mode's profile is empty (no frame yet).
 		for _ in 1 2 3 4 5 6; do

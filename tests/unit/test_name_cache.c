@@ -9,6 +9,7 @@
 #include "tests/unit/fixtures.h"
 
 #include "live/name_cache.h"
+#include "profile/addr_counts.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 
@@ -28,6 +29,7 @@ static bool odd_gone(void *ctx, int32_t tgid)
 static void name_stack_into(struct name_cache *nc, uint32_t tgid, uint32_t *frames)
 {
 	static const uint64_t kips[2] = { 0xffffffff81000100ull, 0xffffffff81000200ull };
+	uint32_t sites[NAME_CACHE_MAX_FRAMES];
 	uint64_t uips[NUSER];
 	struct capture_stack st = { .tgid = tgid, .pid = tgid, .comm = "churn", .kips = kips,
 				    .nk = 2, .khash = 42, .uips = uips, .nu = NUSER,
@@ -35,7 +37,7 @@ static void name_stack_into(struct name_cache *nc, uint32_t tgid, uint32_t *fram
 
 	for (uint32_t i = 0; i < NUSER; i++)
 		uips[i] = 0x400000 + 16 * i;
-	assert_int_equal(name_cache__stack(nc, &st, frames), 1 + NUSER + 2);
+	assert_int_equal(name_cache__stack(nc, &st, frames, sites), 1 + NUSER + 2);
 }
 
 static void name_stack(struct name_cache *nc, uint32_t tgid)
@@ -132,11 +134,85 @@ static void test_frames_renumbered(void **state)
 	symbolizer__free(sym);
 }
 
+/* The site of frame @i of the last stack named. */
+static struct addr_site site_of(const struct profile *p, const uint32_t *sites, uint32_t i)
+{
+	struct addr_site s;
+
+	assert_int_not_equal(sites[i], ADDR_NONE);
+	addr_counts__site_at(profile__addresses(p), sites[i], &s);
+	return s;
+}
+
+/*
+ * With a profile that keeps addresses, each named frame has its site: in a
+ * mapped file at its file offset (of the call, return address - 1, for
+ * all but the leaf), in the kernel at its address; a frame outside every
+ * mapping has none. After the store renumbers its sites (a fold), the next
+ * drain's sites are the new ones.
+ */
+static void test_sites(void **state)
+{
+	static const uint64_t kips[2] = { 0xffffffff81000150ull, 0xffffffff81000250ull };
+	static const uint64_t uips[3] = { 0x400123, 0x400456, 0x900000 };
+	struct symbolizer_opts opts = { .kallsyms_path = KALLSYMS, .modules_path = MODULES };
+	uint32_t frames[NAME_CACHE_MAX_FRAMES], sites[NAME_CACHE_MAX_FRAMES];
+	struct capture_stack st = { .tgid = 4242, .pid = 4242, .comm = "prog", .kips = kips,
+				    .nk = 2, .khash = 7, .uips = uips, .nu = 3,
+				    .uend = UNWIND_WHOLE, .count = 1 };
+	struct profile *prof = profile__new();
+	struct symbolizer *sym;
+	struct name_cache *nc;
+	const struct addr_module *m;
+	char root[600], maps[700];
+	uint64_t gen;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/sites-proc", unit_tmpdir());
+	unit_sh("mkdir -p '%s/4242'", root);
+	snprintf(maps, sizeof(maps), "%s/4242/maps", root);
+	unit_write_file(maps, "00400000-00401000 r-xp 00002000 08:01 77 /nonexistent/prog\n");
+	opts.proc_root = root;
+	sym = symbolizer__new(&opts);
+	assert_non_null(profile__keep_addresses(prof));
+	nc = name_cache__new(sym, prof, false);
+	name_cache__begin_drain(nc, odd_gone, NULL);
+	/* prog; (0x900000: no mapping, outermost); 0x400456 (a call); 0x400123 (leaf); 2 kernel */
+	assert_int_equal(name_cache__stack(nc, &st, frames, sites), 6);
+	assert_int_equal(sites[0], ADDR_NONE);
+	assert_int_equal(sites[1], ADDR_NONE);
+	assert_int_equal(site_of(prof, sites, 2).addr, 0x2455); /* file offset of the call */
+	assert_int_equal(site_of(prof, sites, 3).addr, 0x2123); /* the leaf: exact */
+	m = addr_counts__module_info(profile__addresses(prof), site_of(prof, sites, 3).module);
+	assert_int_equal(m->space, SPACE_FILE);
+	assert_int_equal(m->inode, 77);
+	assert_int_equal(m->tgid, 4242);
+	assert_string_equal(m->path, "/nonexistent/prog");
+	assert_int_equal(site_of(prof, sites, 4).addr, 0xffffffff81000250ull - 1);
+	assert_int_equal(site_of(prof, sites, 5).addr, 0xffffffff81000150ull); /* the kernel leaf */
+	m = addr_counts__module_info(profile__addresses(prof), site_of(prof, sites, 5).module);
+	assert_int_equal(m->space, SPACE_KERNEL);
+	assert_int_equal(site_of(prof, sites, 3).frame, frames[3]);
+	/* A fold renumbers the sites: the next drain names the new ones. */
+	gen = addr_counts__gen(profile__addresses(prof));
+	addr_counts__reset(profile__addresses(prof));
+	assert_true(addr_counts__gen(profile__addresses(prof)) != gen);
+	name_cache__begin_drain(nc, odd_gone, NULL);
+	assert_int_equal(name_cache__stack(nc, &st, frames, sites), 6);
+	assert_int_equal(site_of(prof, sites, 3).addr, 0x2123);
+	assert_int_equal(site_of(prof, sites, 5).addr, 0xffffffff81000150ull);
+	assert_int_equal(addr_counts__nsites(profile__addresses(prof)), 4);
+	name_cache__free(nc);
+	profile__free(prof);
+	symbolizer__free(sym);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names_of_exited_processes_dropped),
 	    cmocka_unit_test(test_frames_renumbered),
+	    cmocka_unit_test(test_sites),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

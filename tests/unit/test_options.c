@@ -468,7 +468,39 @@ static void test_bad_combinations(void **state)
 	ERROR("--weight bytes needs --mode read", "--weight", "bytes");
 	ERROR("--weight bytes needs --mode read", "--weight", "bytes", "--mode", "sample");
 	ERROR("-o needs --folded", "-o", "out.folded");
-	ERROR("--duration needs --folded, --svg or --pprof", "--duration", "5");
+	ERROR("--duration needs --folded, --svg, --pprof or --annotate", "--duration", "5");
+}
+
+/* --annotate: a batch run; its format; its source directories; what it can't go with. */
+static void test_annotate(void **state)
+{
+	(void)state;
+	assert_run("--annotate", "work", "--duration", "2", "-p", "12");
+	assert_string_equal(opts.annotate, "work");
+	assert_false(opts.annotate_insns);
+	assert_true(options__batch(&opts));
+	assert_int_equal(opts.nsource_dirs, 0);
+	assert_run("--annotate", "work", "--annotate-format", "insns", "--source-dir", "/a",
+		   "--source-dir", "/b");
+	assert_true(opts.annotate_insns);
+	assert_int_equal(opts.nsource_dirs, 2);
+	assert_string_equal(opts.source_dirs[1], "/b");
+	assert_run("--source-dir", "/src"); /* the screen's annotate view looks there too */
+	assert_false(options__batch(&opts));
+	assert_run("--annotate", "work", "--folded", "-o", "out.folded");
+	ERROR("--annotate: no function name given", "--annotate", "");
+	ERROR("--annotate-format: unknown format 'asm' (lines or insns)", "--annotate", "f",
+	      "--annotate-format", "asm");
+	ERROR("--annotate-format needs --annotate", "--annotate-format", "lines");
+	ERROR("--annotate needs a live capture: stacks read with -i keep no addresses", "-i",
+	      "x.folded", "--annotate", "f");
+	ERROR("--annotate and --folded both write to stdout: give --folded an -o FILE",
+	      "--annotate", "f", "--folded");
+	ERROR("--source-dir: at most 16 directories", "--source-dir", "1", "--source-dir", "2",
+	      "--source-dir", "3", "--source-dir", "4", "--source-dir", "5", "--source-dir", "6",
+	      "--source-dir", "7", "--source-dir", "8", "--source-dir", "9", "--source-dir", "10",
+	      "--source-dir", "11", "--source-dir", "12", "--source-dir", "13", "--source-dir",
+	      "14", "--source-dir", "15", "--source-dir", "16", "--source-dir", "17");
 }
 
 static void test_bad_values(void **state)
@@ -593,6 +625,7 @@ int main(void)
 	    cmocka_unit_test(test_bad_pids),
 	    cmocka_unit_test(test_bad_comm),
 	    cmocka_unit_test(test_bad_combinations),
+	    cmocka_unit_test(test_annotate),
 	    cmocka_unit_test(test_bad_values),
 	    cmocka_unit_test(test_stray_argument),
 	    cmocka_unit_test(test_small_error_buffer),

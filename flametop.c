@@ -503,6 +503,8 @@ static int64_t unix_ns(void)
  * a signal, whatever the rate and the backlog.
  */
 #define FINAL_READ 0.5
+/* Seconds the end waits for tables that stacks copied before they were in need. */
+#define COLD_SETTLE 1.0
 #define LATE_READ 2.0 /* seconds a drain begun before --duration's end may go on past it */
 
 /*
@@ -523,6 +525,14 @@ struct read_cutoff {
 static bool cutoff_passed(const struct read_cutoff *c, double late)
 {
 	return stop_signals > c->signals || now_seconds() >= c->at + late;
+}
+
+/* Whether a stop signal came since @ctx's cutoff was set (live__settle()'s stop callback). */
+static bool signalled_again(void *ctx)
+{
+	const struct read_cutoff *c = ctx;
+
+	return stop_signals > c->signals;
 }
 
 /* The capture's stop callback (capture_opts.stop) for a batch run. */
@@ -657,6 +667,8 @@ static int run_batch_live(const struct options *o)
 	cutoff = (struct read_cutoff){ now_seconds() + FINAL_READ, 0, stop_signals };
 	live__drain(live);
 	live__drain(live);
+	cutoff.at = now_seconds() + COLD_SETTLE;
+	live__settle(live, cutoff.at, signalled_again, &cutoff);
 	live__fold(live, o->max_stacks);
 
 	live_info(o, live, &w, title, sizeof(title), &info);

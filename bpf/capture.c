@@ -38,6 +38,7 @@
 #define MAX_CPUS 4096
 #define RING_BYTES_PER_STACK 128 /* the stacks ring buffer's size per seen map entry */
 #define MIN_RING_BYTES (512u << 10)
+#define COLD_RING_BYTES (2u << 20) /* room for 128 copied stacks (cold_stack.bpf.h) */
 #define MAX_RING_BYTES (64u << 20)
 #define READ_CHECK_EVERY 64 /* records or slots read between two looks at a read's end */
 
@@ -47,8 +48,17 @@ struct stack_entry {
 	size_t off;     /* into stack_table.arena */
 	uint32_t nr;
 	uint16_t epoch; /* the table's epoch when it was last sent (mod 2^16) */
-	uint16_t end;   /* enum unwind_end */
+	uint16_t end;   /* enum unwind_end, or STACK_COPIED */
 };
+
+/*
+ * A stack entry that holds a copied user stack (struct sent_cold), as
+ * words: its registers, the copy's start and length (and cut flag), then
+ * the bytes.
+ */
+#define STACK_COPIED 0xffff
+enum { COPY_IP, COPY_SP, COPY_BP, COPY_BASE, COPY_LEN, COPY_HEAD };
+#define COPY_CUT (1ull << 32)
 
 /*
  * The stacks counts may refer to, by hash: every stack the BPF side sent.
@@ -291,7 +301,8 @@ static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 		cap->stack_entries = pow2_entries(o->stack_entries);
 	if (o->count_entries)
 		cap->count_entries = o->count_entries;
-	cap->ring_bytes = pow2_within((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK,
+	cap->ring_bytes = pow2_within((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK +
+					      (o->unwind && o->cold_copies ? COLD_RING_BYTES : 0),
 				      MIN_RING_BYTES, MAX_RING_BYTES);
 }
 
@@ -738,6 +749,7 @@ static int use_unwind_maps(struct capture *cap)
 	struct unwind_maps_fds fds;
 
 	s->rodata->unwind_with_tables = cap->unwind_tables;
+	s->rodata->cold_copies = cap->unwind_tables && cap->opts->cold_copies;
 	if (!cap->unwind_tables)
 		return 0;
 	unwind_maps__fds(cap->opts->unwind, &fds);
@@ -890,7 +902,25 @@ static void stack_table__free(struct stack_table *t)
 	free(t->arena);
 }
 
-/* A record of the stacks ring buffer: a stack into the table, or a slot's key. */
+/* Adds the copied user stack @c (@size bytes as sent) to the table. */
+static void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, size_t size)
+{
+	uint64_t words[COPY_HEAD + COLD_PAGES * COLD_PAGE / sizeof(uint64_t)];
+	uint32_t len = c->len;
+
+	if (len > sizeof(c->bytes) || len % sizeof(uint64_t) || size < SENT_COLD_HEAD + len ||
+	    c->sp < c->base || c->sp - c->base > len)
+		return; /* never: the BPF side sends whole pages from sp's */
+	words[COPY_IP] = c->ip;
+	words[COPY_SP] = c->sp;
+	words[COPY_BP] = c->bp;
+	words[COPY_BASE] = c->base;
+	words[COPY_LEN] = len | (c->cut ? COPY_CUT : 0);
+	memcpy(words + COPY_HEAD, c->bytes, len);
+	stack_table__add(t, c->hash, words, COPY_HEAD + len / sizeof(uint64_t), STACK_COPIED);
+}
+
+/* A record of the stacks ring buffer: a stack or a copy into the table, or a slot's key. */
 static int on_stack_record(void *ctx, void *data, size_t size)
 {
 	struct capture *cap = ctx;
@@ -903,6 +933,8 @@ static int on_stack_record(void *ctx, void *data, size_t size)
 	    size >= SENT_STACK_HEAD + (size_t)r->nr * sizeof(uint64_t))
 		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr,
 				 r->end < UNWIND_END_NR ? r->end : UNWIND_BAD_FRAME);
+	else if (r->kind == SENT_COLD && size >= SENT_COLD_HEAD)
+		stack_table__add_copy(&cap->stacks, data, size);
 	else if (r->kind == SENT_KEY && size >= sizeof(*k) && k->slot < 2 * cap->count_entries)
 		cap->slot_keys[k->slot] = (struct slot_key){ .key = k->key, .known = true };
 	return read_ends(cap, 1) ? -ECANCELED : 0; /* the records after it wait */
@@ -1207,6 +1239,20 @@ static void resolve_side(const struct stack_table *t, uint64_t hash, int32_t err
 	*end = e ? e->end : UNWIND_WHOLE;
 }
 
+/* Turns the user side of @st, a copy's words (STACK_COPIED), into st->ucopy. */
+static void take_copy(struct capture_stack *st)
+{
+	const uint64_t *w = st->uips;
+	uint32_t len = (uint32_t)w[COPY_LEN], skip = (uint32_t)(w[COPY_SP] - w[COPY_BASE]);
+
+	st->ucopy = (struct stack_copy){ .ip = w[COPY_IP], .sp = w[COPY_SP], .bp = w[COPY_BP],
+					 .bytes = (const uint8_t *)(w + COPY_HEAD) + skip,
+					 .len = len - skip, .cut = (w[COPY_LEN] & COPY_CUT) != 0 };
+	st->uips = NULL;
+	st->nu = 0;
+	st->uend = UNWIND_NOT_LOADED;
+}
+
 static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
 {
@@ -1218,6 +1264,8 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 	st.comm[COMM_LEN] = '\0';
 	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr, &kend);
 	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr, &st.uend);
+	if (st.uend == STACK_COPIED)
+		take_copy(&st);
 	st.khash = k->kstack;
 	st.uhash = k->ustack;
 	fn(ctx, &st);

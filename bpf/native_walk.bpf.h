@@ -30,6 +30,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE); /* read by walks of copied stacks too */
 	__type(key, __u32);
 	__type(value, struct unwind_rule);
 	__uint(max_entries, 1); /* UNWIND_MAX_RULES */
@@ -48,73 +49,6 @@ struct {
 	__type(value, struct unwind_proc);
 	__uint(max_entries, 1); /* process slots */
 } unwind_procs SEC(".maps");
-
-/*
- * The user registers a user stack walk starts from. A frame record, where
- * the frame pointer points, holds the caller's frame pointer then the
- * return address, on x86-64 and arm64 alike.
- */
-struct user_regs {
-	__u64 ip, sp, fp; /* ip 0: not known */
-	bool compat;      /* a 32-bit task's */
-};
-
-/*
- * Whether user registers @regs (a struct pt_regs pointer, read with CO-RE,
- * or the perf event's own copy) are a 32-bit task's: by its code segment
- * on x86-64, its mode on arm64. Not by where its stack lies: a 64-bit
- * thread may be given a stack below 4 GiB.
- */
-#if defined(__TARGET_ARCH_x86)
-#define USER32_CS 0x23
-#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, cs) & 0xffff) == USER32_CS)
-/* A perf event's own copy is read whole words at a time: cs is the 18th of the uapi pt_regs. */
-#define REGS_COMPAT(regs) ((((const __u64 *)(regs))[17] & 0xffff) == USER32_CS)
-#elif defined(__TARGET_ARCH_arm64)
-#define PSR_MODE32 0x10
-#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, pstate) & PSR_MODE32) != 0)
-#define REGS_COMPAT(regs) (((regs)->pstate & PSR_MODE32) != 0)
-#endif
-
-/* The user registers saved in @regs, a struct pt_regs pointer. */
-#define USER_REGS_CORE(regs)                                                                       \
-	((struct user_regs){ .ip = PT_REGS_IP_CORE(regs),                                          \
-			     .sp = PT_REGS_SP_CORE(regs),                                          \
-			     .fp = PT_REGS_FP_CORE(regs),                                          \
-			     .compat = REGS_COMPAT_CORE(regs) })
-
-/*
- * Whether @r can be walked here: known, and a 64-bit task's. 32-bit tasks
- * lay their frames out otherwise (bpf_get_stack() walks those).
- */
-static __always_inline bool user_regs_walkable(const struct user_regs *r)
-{
-	return r->ip && !r->compat;
-}
-
-/*
- * The registers the current task entered the kernel with, saved at the
- * top of its kernel stack; NULL when this kernel cannot say
- * (bpf_task_pt_regs() came in 5.15).
- */
-static __always_inline struct pt_regs *task_regs(void)
-{
-	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
-		return NULL;
-	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-}
-
-/*
- * The user registers saved in @regs (task_regs()) into *@r; false when
- * there are none or they cannot be walked here.
- */
-static __always_inline bool saved_user_regs(struct pt_regs *regs, struct user_regs *r)
-{
-	if (!regs)
-		return false;
-	*r = USER_REGS_CORE(regs);
-	return user_regs_walkable(r);
-}
 
 /*
  * Walks the user stack from @r along the frame pointers, as the kernel's
@@ -246,12 +180,6 @@ static __always_inline struct unwind_walk *unwind_walk_state(void)
 
 	return bpf_map_lookup_elem(&unwind_walks, &zero);
 }
-
-/* The caller's registers, as a step finds them. */
-struct caller_regs {
-	__u64 pc, sp, bp;
-	bool exact; /* pc is where execution stopped (a signal frame's), not a return address */
-};
 
 /*
  * The bounds of a binary search, kept in memory rather than in registers:
@@ -592,74 +520,14 @@ static __always_inline long read_user_stack(__u64 *dst, __u32 size, __u64 addr)
 	return err;
 }
 
-/* What a step returns when the walk goes on: anything else is why it ends. */
-#define STEP_ON UNWIND_END_NR
-
-/*
- * One step by frame pointer from the frame at depth @nr (1: the leaf).
- * Returns STEP_ON with @c filled, or why the walk ends.
- */
-static __always_inline __u32 unwind_fp_step(const struct unwind_walk *w, __u32 nr,
-					    struct caller_regs *c)
+/* The shared step (unwind/unwind_step.h) reads the stack through the window, logged. */
+static __always_inline long unwind_read_stack(void *rd, __u64 *dst, __u32 size, __u64 addr)
 {
-	__u64 frame[2];
-
-	if (!w->bp) /* the start code clears it; a leaf's null one was never set */
-		return nr > 1 ? UNWIND_WHOLE : w->fp_end;
-	if (w->bp < w->sp || read_user_stack(frame, sizeof(frame), w->bp))
-		return w->fp_end;
-	*c = (struct caller_regs){ .pc = frame[1], .sp = w->bp + sizeof(frame), .bp = frame[0] };
-	return STEP_ON;
+	return read_user_stack(dst, size, addr);
 }
 
-/* One step by rule @r, the frame looked up at @addr. Returns STEP_ON with @c filled, or why it ends. */
-static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
-					      const struct unwind_rule *r, __u64 addr,
-					      struct caller_regs *c)
-{
-	__u64 cfa;
-
-	switch (r->kind) {
-	case UNWIND_RULE_CFA_SP:
-		cfa = w->sp + r->cfa_off;
-		break;
-	case UNWIND_RULE_CFA_FP:
-		cfa = w->bp + r->cfa_off;
-		break;
-	case UNWIND_RULE_PLT:
-		cfa = w->sp + r->cfa_off + ((addr & 15) >= r->plt_split ? 8 : 0);
-		break;
-	case UNWIND_RULE_SIGNAL: /* the interrupted registers, saved by the kernel */
-		c->exact = true;
-		if (read_user_stack(&c->sp, sizeof(c->sp), w->sp + r->cfa_off) ||
-		    read_user_stack(&c->pc, sizeof(c->pc), w->sp + r->ra_off) ||
-		    read_user_stack(&c->bp, sizeof(c->bp), w->sp + r->fp_off))
-			return UNWIND_UNREADABLE;
-		return STEP_ON;
-	case UNWIND_RULE_OUTERMOST:
-		return UNWIND_WHOLE;
-	default:
-		return UNWIND_UNSUPPORTED;
-	}
-	if (cfa <= w->sp) /* a caller's frame lies above its callee's */
-		return UNWIND_BAD_FRAME;
-	c->sp = cfa;
-	c->bp = w->bp;
-	c->exact = false;
-	if (r->fp_off && r->fp_off == r->ra_off - 8) { /* pushed rbp beside the return address */
-		__u64 saved[2];
-
-		if (read_user_stack(saved, sizeof(saved), cfa + r->fp_off))
-			return UNWIND_UNREADABLE;
-		c->bp = saved[0];
-		c->pc = saved[1];
-		return STEP_ON;
-	}
-	if (read_user_stack(&c->pc, sizeof(c->pc), cfa + r->ra_off) ||
-	    (r->fp_off && read_user_stack(&c->bp, sizeof(c->bp), cfa + r->fp_off)))
-		return UNWIND_UNREADABLE;
-	return STEP_ON;
-}
+#define UNWIND_INLINE static __always_inline
+#include "unwind/unwind_step.h"
 
 /* bpf_loop()'s callback: one frame. Returns 1 when the walk ends (w->end says why). */
 static long unwind_step(__u32 i, void *arg)
@@ -668,7 +536,8 @@ static long unwind_step(__u32 i, void *arg)
 	struct sent_stack *t = scratch_stack(true);
 	const struct unwind_proc *p = NULL;
 	struct unwind_rule r;
-	struct caller_regs c = {};
+	struct unwind_caller c = {};
+	struct unwind_regs f;
 	__u64 addr, rec;
 	__u32 nr, end;
 
@@ -681,26 +550,28 @@ static long unwind_step(__u32 i, void *arg)
 	}
 	if (w->slot != UNWIND_NO_SLOT)
 		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
-	addr = nr > 1 ? w->pc - 1 : w->pc; /* a return address follows its call */
+	f = (struct unwind_regs){ .pc = w->pc, .sp = w->sp, .bp = w->bp };
+	addr = unwind_lookup_addr(&f, nr);
 	unwind_frame_rule(w, p, addr, &r);
 	if (r.kind != UNWIND_RULE_NONE)
-		end = unwind_rule_step(w, &r, addr, &c);
+		end = unwind_rule_step(NULL, &f, &r, addr, &c);
 	else
-		end = w->fp_end == UNWIND_NO_TABLE ? unwind_fp_step(w, nr, &c) : w->fp_end;
-	if (end == STEP_ON && !c.pc)
+		end = w->fp_end == UNWIND_NO_TABLE ? unwind_fp_step(NULL, &f, nr, w->fp_end, &c)
+						   : w->fp_end;
+	if (end == UNWIND_STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
-	if (end == STEP_ON && p) {
-		w->map = unwind_map_near(p, w->map, c.exact ? c.pc : c.pc - 1);
+	rec = unwind_record_addr(&c); /* named, as every caller, at rec - 1 */
+	if (end == UNWIND_STEP_ON && p) {
+		w->map = unwind_map_near(p, w->map, rec - 1);
 		if (w->map < 0) {
 			w->stale = true;
 			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : UNWIND_BAD_FRAME;
 		}
 	}
-	if (end != STEP_ON) {
+	if (end != UNWIND_STEP_ON) {
 		w->end = end;
 		return 1;
 	}
-	rec = c.exact ? c.pc + 1 : c.pc; /* named, as every caller, at rec - 1 */
 	t->ips[nr] = rec;
 	t->nr = nr + 1;
 	w->hash = hash_step(w->hash, rec);
@@ -713,7 +584,9 @@ static long unwind_step(__u32 i, void *arg)
 /*
  * Walks the user stack of process @tgid from @r with its unwind tables
  * into its scratch record, as walk_user_frames() does; *@stale is set when
- * the walk met code outside the process's known mappings.
+ * the walk met code outside the process's known mappings. A walk cut short
+ * for want of tables or of mappings sends a copy of the stack instead
+ * (cold_stack.bpf.h): *@hash is then the copy's.
  */
 static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tgid, __u64 *hash,
 					     bool *stale)
@@ -740,9 +613,13 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 		win->len = 0;
 	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, NULL, 0);
 	end = w->end < UNWIND_END_NR ? w->end : UNWIND_DEPTH;
+	*stale = w->stale;
+	/* Cut short for want of tables or mappings not known yet: walked later, from a copy. */
+	if (cold_copies && (end == UNWIND_NOT_LOADED || (w->stale && end != UNWIND_WHOLE)) &&
+	    send_cold_copy(r, hash))
+		return 0;
 	*hash = stack_hash_end(t, w->hash, end);
 	stat_add(STAT_UWALK + end, 1);
-	*stale = w->stale;
 	return 0;
 }
 

@@ -6,6 +6,8 @@
 #ifndef FLAMETOP_STACK_KEY_H
 #define FLAMETOP_STACK_KEY_H
 
+#include "unwind/unwind_end.h"
+
 #define COMM_LEN 16
 #define MAX_STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH */
 #define MAX_FILTER_TGIDS 64
@@ -29,21 +31,7 @@
 enum sent_kind {
 	SENT_STACK,
 	SENT_KEY,
-};
-
-/*
- * Why a user stack's walk ended, sent with the stack. Anything but
- * UNWIND_WHOLE means the stack stops short of the process's start code.
- */
-enum unwind_end {
-	UNWIND_WHOLE,       /* at the outermost frame: the start code, or a null return address */
-	UNWIND_NO_TABLE,    /* at code without an unwind table, and its frame pointer led nowhere */
-	UNWIND_NOT_LOADED,  /* the process's tables were not loaded yet, and frame pointers led nowhere */
-	UNWIND_UNSUPPORTED, /* at CFI the walk cannot follow */
-	UNWIND_UNREADABLE,  /* stack memory the walk needed could not be read */
-	UNWIND_BAD_FRAME,   /* a return address outside the process's code, or a frame below its callee's */
-	UNWIND_DEPTH,       /* MAX_STACK_DEPTH frames */
-	UNWIND_END_NR,
+	SENT_COLD,
 };
 
 /* A stack: the head, then @nr addresses, leaf first. */
@@ -56,6 +44,29 @@ struct sent_stack {
 };
 
 #define SENT_STACK_HEAD 16 /* bytes before ips */
+
+/*
+ * A user stack the walk could not finish (the process's tables were not in
+ * yet, or it met code its known mappings do not hold): its registers and a
+ * copy of the stack, to be walked in user space once the tables are in
+ * (unwind/stack_walk.h). Sent once, like a stack; @hash, unique to the
+ * copy, stands for the stack in its key. The copy is whole pages from the
+ * one that holds sp up, COLD_PAGES at most, cut short where the stack ends.
+ */
+#define COLD_PAGES 4
+#define COLD_PAGE 4096
+
+struct sent_cold {
+	__u64 hash;
+	__u32 len;  /* bytes copied, from base: whole pages */
+	__u16 kind; /* SENT_COLD */
+	__u16 cut;  /* 1: the stack may go on above the copy */
+	__u64 ip, sp, bp;
+	__u64 base; /* the user address of bytes[0]: sp's page */
+	__u8 bytes[COLD_PAGES * COLD_PAGE];
+};
+
+#define SENT_COLD_HEAD 48 /* bytes before bytes[] */
 
 struct stack_key {
 	__u32 tgid;
@@ -203,6 +214,9 @@ enum stat_slot {
 	STAT_KMEMO = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
 	STAT_KMEMO_AUDIT,       /* off-CPU: memo uses walked anyway, to check it */
 	STAT_KMEMO_STALE,       /* off-CPU: ... where the walk found another stack */
+	STAT_COLD_SENT,         /* user stacks copied to be walked later (struct sent_cold) */
+	STAT_COLD_BUDGET,       /* ... not copied: over the copies' budget (cold_per_sec) */
+	STAT_COLD_LOST,         /* ... not sent: no room in the stacks ring */
 	STAT_NR,
 };
 

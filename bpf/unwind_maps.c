@@ -4,8 +4,10 @@
  * updates (a process into a slot no walk reads yet, then made visible by
  * the update of its tgid's entry); each table is an mmapped array of its
  * own, filled before it is put in the array of tables, then unmapped.
- * Nothing stays mapped: the kernel maps an mmappable array whole at
- * mmap(), and the processes' slots would be 6.5 MiB resident all the run.
+ * Nothing stays mapped but the rules: the kernel maps an mmappable array
+ * whole at mmap(), and the processes' slots would be 6.5 MiB resident all
+ * the run. The rules (128 KiB) are mapped read-only for the walks of
+ * copied stacks, which read tables through views mapped for a while.
  */
 #include "bpf/unwind_maps.h"
 
@@ -18,6 +20,7 @@
 #include <bpf/bpf.h>
 
 #include "array.h"
+#include "unwind/cfi_table.h"
 
 #define RETIRE_PASSES 2
 
@@ -28,6 +31,7 @@ struct retired_slot {
 
 struct unwind_maps {
 	struct unwind_maps_fds fd;
+	const struct unwind_rule *rules; /* the rules map, mapped read-only */
 	struct unwind_proc scratch; /* a slot's value, as written */
 	uint32_t nslots;
 	uint32_t *free;            /* free slots, a stack */
@@ -86,6 +90,22 @@ static int make_procs(struct unwind_maps *m, uint32_t slots)
 	return 0;
 }
 
+static size_t rules_bytes(void)
+{
+	return page_round(sizeof(struct unwind_rule) * UNWIND_MAX_RULES);
+}
+
+/* Maps the rules read-only, for unwind_maps__rule(). */
+static int map_rules(struct unwind_maps *m)
+{
+	void *mem = mmap(NULL, rules_bytes(), PROT_READ, MAP_SHARED, m->fd.rules, 0);
+
+	if (mem == MAP_FAILED)
+		return -errno;
+	m->rules = mem;
+	return 0;
+}
+
 int unwind_maps__new(uint32_t proc_slots, struct unwind_maps **out)
 {
 	struct unwind_maps *m = calloc(1, sizeof(*m));
@@ -96,8 +116,9 @@ int unwind_maps__new(uint32_t proc_slots, struct unwind_maps **out)
 		return -ENOMEM;
 	m->fd = (struct unwind_maps_fds){ -1, -1, -1, -1 };
 	m->pass = 1;
-	m->fd.rules = make_array("flametop_rules", sizeof(struct unwind_rule), UNWIND_MAX_RULES, 0);
-	err = m->fd.rules < 0 ? m->fd.rules : 0;
+	m->fd.rules = make_array("flametop_rules", sizeof(struct unwind_rule), UNWIND_MAX_RULES,
+				 BPF_F_MMAPABLE);
+	err = m->fd.rules < 0 ? m->fd.rules : map_rules(m);
 	err = err ?: make_tables(m) ?: make_procs(m, proc_slots ? proc_slots : 1);
 	if (err) {
 		unwind_maps__free(m);
@@ -114,8 +135,7 @@ void unwind_maps__fds(const struct unwind_maps *m, struct unwind_maps_fds *fds)
 
 size_t unwind_maps__fixed_bytes(const struct unwind_maps *m)
 {
-	return page_round(sizeof(struct unwind_rule) * UNWIND_MAX_RULES) +
-	       page_round(sizeof(struct unwind_proc) * (size_t)m->nslots) +
+	return rules_bytes() + page_round(sizeof(struct unwind_proc) * (size_t)m->nslots) +
 	       UNWIND_MAX_TABLES * sizeof(void *) +
 	       (size_t)m->nslots * 2 * (sizeof(uint32_t) * 2 + 64); /* pids: entries and buckets */
 }
@@ -294,12 +314,73 @@ void unwind_maps__pass(struct unwind_maps *m)
 	m->nretired = kept;
 }
 
+int unwind_maps__view_table(const struct unwind_maps *m, uint32_t id, uint16_t gen,
+			    struct unwind_table_view *v)
+{
+	struct bpf_map_info info = { 0 };
+	uint32_t inner, info_len = sizeof(info);
+	const struct unwind_row *head;
+	int fd, err = 0;
+	void *mem;
+
+	*v = (struct unwind_table_view){ 0 };
+	if (id >= UNWIND_MAX_TABLES || bpf_map_lookup_elem(m->fd.tables, &id, &inner))
+		return -ENOENT;
+	fd = bpf_map_get_fd_by_id(inner);
+	if (fd < 0)
+		return -ENOENT; /* dropped meanwhile */
+	if (bpf_obj_get_info_by_fd(fd, &info, &info_len) || info.value_size != sizeof(*head) ||
+	    !info.max_entries) {
+		close(fd);
+		return -EINVAL;
+	}
+	v->len = page_round((size_t)info.max_entries * sizeof(*head));
+	mem = mmap(NULL, v->len, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (mem == MAP_FAILED)
+		return -errno;
+	head = mem;
+	/* Laid out by lay_out(): the head, the buckets, the rows. */
+	if ((head->off & 0xffff) != gen || head->rule > info.max_entries - 1)
+		err = -ENOENT;
+	v->mem = mem;
+	v->rows = head + 1 + head->rule;
+	v->n = info.max_entries - 1 - head->rule;
+	if (err)
+		unwind_table_view__release(v);
+	return err;
+}
+
+uint32_t unwind_table_view__rule_at(const struct unwind_table_view *v, uint64_t off)
+{
+	const struct cfi_table t = { .rows = (struct unwind_row *)v->rows, .n = v->n };
+
+	return cfi_table__rule_at(&t, off);
+}
+
+void unwind_table_view__release(struct unwind_table_view *v)
+{
+	if (v->mem)
+		munmap(v->mem, v->len);
+	*v = (struct unwind_table_view){ 0 };
+}
+
+int unwind_maps__rule(const struct unwind_maps *m, uint32_t id, struct unwind_rule *r)
+{
+	if (id >= UNWIND_MAX_RULES)
+		return -ENOENT;
+	*r = m->rules[id];
+	return 0;
+}
+
 void unwind_maps__free(struct unwind_maps *m)
 {
 	int fds[4];
 
 	if (!m)
 		return;
+	if (m->rules)
+		munmap((void *)m->rules, rules_bytes());
 	fds[0] = m->fd.tables;
 	fds[1] = m->fd.rules;
 	fds[2] = m->fd.pids;

@@ -89,6 +89,39 @@ uint32_t unwind_maps__free_slots(const struct unwind_maps *m);
 /* unwind_maps__pass() counts a pass: slots retired two passes ago are free again. */
 void unwind_maps__pass(struct unwind_maps *m);
 
+/*
+ * A loaded table as the walk reads it, mapped read-only into user space
+ * (unwind_maps__view_table()), for walks of copied stacks. Mapped, the
+ * table's pages count in flametop's resident memory: a view is for a
+ * while (a drain), not for the run.
+ */
+struct unwind_table_view {
+	const struct unwind_row *rows; /* sorted by offset */
+	size_t n;
+	void *mem; /* the mapping, whole */
+	size_t len;
+};
+
+/*
+ * unwind_maps__view_table() maps the table in slot @id, when it holds
+ * generation @gen. Returns 0 with @v filled, -ENOENT when the slot holds
+ * no table or another generation, or -errno.
+ */
+int unwind_maps__view_table(const struct unwind_maps *m, uint32_t id, uint16_t gen,
+			    struct unwind_table_view *v);
+
+/* The id of the rule holding at file offset @off of @v's table (UNWIND_RULE_ID_NONE: none). */
+uint32_t unwind_table_view__rule_at(const struct unwind_table_view *v, uint64_t off);
+
+/* unwind_table_view__release() unmaps @v; an empty view is a no-op. */
+void unwind_table_view__release(struct unwind_table_view *v);
+
+/*
+ * unwind_maps__rule() copies rule @id of the dictionary, as the walk reads
+ * it, into @r. Returns 0, or -ENOENT for an id past the dictionary.
+ */
+int unwind_maps__rule(const struct unwind_maps *m, uint32_t id, struct unwind_rule *r);
+
 /* unwind_maps__free(NULL) is a no-op. */
 void unwind_maps__free(struct unwind_maps *m);
 

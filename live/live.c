@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "live/cold_stacks.h"
 #include "live/idle_account.h"
 #include "live/live.h"
 #include "live/name_cache.h"
@@ -40,11 +41,12 @@ struct live {
 	struct unwinder *unwinder; /* NULL: user stacks walked by frame pointer */
 	struct profile *prof;
 	struct name_cache *names;
+	struct cold_stacks *cold; /* copied user stacks, walked once their tables are in */
 	enum live_weight weight;
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 	double notes_read_at;      /* when notes were last read */
-	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
+	uint64_t walks_shown[COLD_WALK_NR]; /* user walks by ending, at the last interval */
 	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
 	double trimmed;                         /* when freed memory was last given back */
@@ -77,6 +79,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	}
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
+	o.cold_copies = unwinder && (l->cold = cold_stacks__new()) != NULL;
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
@@ -137,7 +140,8 @@ static uint64_t count_of(enum live_weight weight, const struct capture_stack *st
 	}
 }
 
-static void on_stack(void *ctx, const struct capture_stack *st)
+/* A stack whose user side was walked: named into the profile. */
+static void on_walked(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
 	uint32_t frames[NAME_CACHE_MAX_FRAMES];
@@ -151,6 +155,24 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 	s.n = name_cache__stack(l->names, st, frames);
 	if (s.n)
 		profile__add(l->prof, &s);
+}
+
+/* A stack drained: its user side walked already, or copied to be walked here. */
+static void on_stack(void *ctx, const struct capture_stack *st)
+{
+	struct live *l = ctx;
+
+	if (st->ucopy.bytes && l->cold)
+		cold_stacks__take(l->cold, l->unwinder, st, monotonic_seconds(), on_walked, l);
+	else
+		on_walked(l, st);
+}
+
+/* Walks the copied stacks kept for their tables again; with @final, all are passed on. */
+static void retry_cold(struct live *l, bool final)
+{
+	if (l->cold)
+		cold_stacks__retry(l->cold, l->unwinder, monotonic_seconds(), final, on_walked, l);
 }
 
 /* Adds to the profile the samples the kernel skipped on idle CPU @cpu. */
@@ -220,9 +242,29 @@ int live__drain(struct live *l)
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
 		idle_account__update(&l->idle, l->cap, credit_idle, l, false);
+	retry_cold(l, false);
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
 	return ret;
+}
+
+#define SETTLE_POLL_MS 10
+
+void live__settle(struct live *l, double deadline, bool (*stop)(void *ctx), void *ctx)
+{
+	struct cold_stats st;
+
+	if (!l->cold)
+		return;
+	for (;;) {
+		cold_stacks__stats(l->cold, &st);
+		if (!st.kept || monotonic_seconds() >= deadline || (stop && stop(ctx)))
+			break;
+		poll(NULL, 0, SETTLE_POLL_MS);
+		unwinder__pass(l->unwinder); /* takes in the tables built meanwhile */
+		retry_cold(l, false);
+	}
+	retry_cold(l, true);
 }
 
 long live__fold(struct live *l, size_t max_stacks)
@@ -327,15 +369,27 @@ static uint64_t shown_part(uint64_t *shown, uint64_t total, bool interval)
 	return part;
 }
 
+/* Why a walk ended, in a few words: unwind_end__name(), and the copies' own end. */
+static const char *walk_end_name(uint32_t end)
+{
+	return end == COLD_COPY_SHORT ? "stack copy too short" : unwind_end__name(end);
+}
+
 void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size)
 {
-	uint64_t walks[UNWIND_END_NR], cut = 0;
+	uint64_t walks[COLD_WALK_NR], cut = 0, copied = 0;
+	struct cold_stats cold = { 0 };
 	struct textbuf t;
 
-	for (uint32_t end = 0; end < UNWIND_END_NR; end++) {
-		walks[end] = shown_part(&l->walks_shown[end], st->slot[STAT_UWALK + end], interval);
+	if (l->cold)
+		cold_stacks__stats(l->cold, &cold);
+	for (uint32_t end = 0; end < COLD_WALK_NR; end++) {
+		uint64_t bpf = end < UNWIND_END_NR ? st->slot[STAT_UWALK + end] : 0;
+
+		walks[end] = shown_part(&l->walks_shown[end], bpf + cold.walks[end], interval);
 		cut += end == UNWIND_WHOLE ? 0 : walks[end];
+		copied += cold.walks[end];
 	}
 	textbuf__start(&t, buf, size);
 	textbuf__add(&t, "user stacks by %s: ",
@@ -349,11 +403,13 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 		textbuf__add(&t, "%" PRIu64 " whole", walks[UNWIND_WHOLE]);
 	textbuf__add(&t, ", %" PRIu64 " truncated", cut);
 	textbuf__list(&t, " (");
-	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++) {
+	for (uint32_t end = UNWIND_WHOLE + 1; end < COLD_WALK_NR; end++) {
 		if (walks[end])
-			textbuf__item(&t, "%s: %" PRIu64, unwind_end__name(end), walks[end]);
+			textbuf__item(&t, "%s: %" PRIu64, walk_end_name(end), walks[end]);
 	}
 	textbuf__end_list(&t, ")");
+	if (!interval && copied)
+		textbuf__add(&t, "; %" PRIu64 " walked from copies of the stack, later", copied);
 }
 
 void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
@@ -423,6 +479,7 @@ void live__close(struct live *l)
 	if (!l)
 		return;
 	capture__close(l->cap);
+	cold_stacks__free(l->cold);
 	idle_account__free(&l->idle);
 	name_cache__free(l->names);
 	free(l);

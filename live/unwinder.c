@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "live/table_loader.h"
 #include "profile/hash_index.h" /* hash_bytes(): a generic hash */
 #include "symbols/elffile.h"
@@ -82,10 +83,19 @@ struct proc {
 	struct lru_node lru; /* on u->proc_lru, by last note */
 	uint32_t slot;       /* in unwind_procs, or UNWIND_NO_SLOT */
 	uint64_t maps_gen, noted_pass;
+	uint64_t kept_pass;  /* kept described for the walks of copied stacks through this pass */
 	bool ended;          /* its exit was noted: let go at the next pass */
 	uint32_t n;
 	struct unwind_map *maps; /* as written for the walk */
 	struct tab **tabs;       /* the table of each, or NULL */
+};
+
+/* A loaded table mapped for the walks of copied stacks (unwinder__code_at()). */
+struct table_view {
+	uint32_t id;
+	uint16_t gen;
+	int err; /* 0, or why it could not be mapped */
+	struct unwind_table_view v;
 };
 
 struct unwinder {
@@ -102,6 +112,8 @@ struct unwinder {
 	size_t budget, fixed;
 	bool rewrite; /* a table left the walk: some processes need writing again */
 	bool exits_noted; /* the capture tells when a process with a slot ends */
+	struct table_view *views; /* tables mapped for the walks of copied stacks, until the pass */
+	size_t nviews, views_cap;
 	struct tab *vdso; /* flametop's own vDSO's table, shared by same-size vDSOs */
 	size_t vdso_len;
 	struct unwinder_stats st; /* counts kept as they change */
@@ -605,10 +617,17 @@ void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t nt
 	closedir(dir);
 }
 
-static void proc_free(struct unwinder *u, struct proc *p)
+/* Takes @p out of the BPF walk (a process that ended): its slot is free for another. */
+static void proc_leave_walk(struct unwinder *u, struct proc *p)
 {
 	if (p->slot != UNWIND_NO_SLOT)
 		unwind_maps__drop_proc(u->maps, (uint32_t)p->node.key[0], p->slot);
+	p->slot = UNWIND_NO_SLOT;
+}
+
+static void proc_free(struct unwinder *u, struct proc *p)
+{
+	proc_leave_walk(u, p);
 	id_table__remove(&u->procs, &p->node);
 	lru__remove(&u->proc_lru, &p->lru);
 	proc_release_tabs(u, p);
@@ -660,10 +679,14 @@ static void procs_pass(struct unwinder *u)
 		newer = lru__newer(&u->proc_lru, n);
 		if (p->noted_pass != u->pass &&
 		    (p->ended || ((ask_all || p->slot == UNWIND_NO_SLOT) &&
-				  proc_gone(u, (uint32_t)p->node.key[0]))))
-			proc_free(u, p);
-		else if (u->rewrite && proc_fill_tables(p))
+				  proc_gone(u, (uint32_t)p->node.key[0])))) {
+			if (p->kept_pass == u->pass) /* still wanted: the walk has no use of it */
+				proc_leave_walk(u, p);
+			else
+				proc_free(u, p);
+		} else if (u->rewrite && proc_fill_tables(p)) {
 			proc_write(u, p);
+		}
 	}
 	u->rewrite = false;
 }
@@ -723,9 +746,89 @@ static void job_finished(struct unwinder *u, struct table_job *job)
 	tab_put(u, t);
 }
 
+/* The index of @p's mapping holding @addr, or -1. */
+static int proc_map_of(const struct proc *p, uint64_t addr)
+{
+	uint32_t lo = 0, hi = p->n;
+
+	while (lo < hi) { /* the first mapping starting past @addr */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < p->maps[lo - 1].end ? (int)lo - 1 : -1;
+}
+
+/* Table @t, loaded, mapped for this pass; NULL when it cannot be. */
+static const struct unwind_table_view *tab_view(struct unwinder *u, const struct tab *t)
+{
+	struct table_view *v;
+
+	for (size_t i = 0; i < u->nviews; i++)
+		if (u->views[i].id == t->id && u->views[i].gen == t->gen)
+			return u->views[i].err ? NULL : &u->views[i].v;
+	if (array__grow((void **)&u->views, &u->views_cap, u->nviews + 1, sizeof(*u->views), 16))
+		return NULL;
+	v = &u->views[u->nviews++];
+	v->id = t->id;
+	v->gen = t->gen;
+	v->err = unwind_maps__view_table(u->maps, t->id, t->gen, &v->v);
+	return v->err ? NULL : &v->v;
+}
+
+static void release_views(struct unwinder *u)
+{
+	for (size_t i = 0; i < u->nviews; i++)
+		unwind_table_view__release(&u->views[i].v);
+	u->nviews = 0;
+}
+
+enum stack_walk_code unwinder__code_at(struct unwinder *u, uint32_t tgid, uint64_t addr,
+				       struct unwind_rule *r)
+{
+	const struct proc *p = (const struct proc *)id_table__find(&u->procs, tgid, 0);
+	const struct unwind_table_view *v;
+	const struct unwind_map *m;
+	const struct tab *t;
+	uint64_t off;
+	uint32_t id;
+	int i;
+
+	if (!p)
+		return CODE_NOT_LOADED; /* its note may come */
+	i = proc_map_of(p, addr);
+	if (i < 0)
+		return CODE_OUTSIDE;
+	m = &p->maps[i];
+	t = p->tabs[i];
+	if (t && t->state == TAB_PENDING)
+		return CODE_NOT_LOADED;
+	off = addr - m->start + m->off;
+	if (!t || t->state != TAB_LOADED || off > UINT32_MAX || !(v = tab_view(u, t)))
+		return CODE_NO_TABLE; /* as the BPF walk: by frame pointer */
+	id = unwind_table_view__rule_at(v, off);
+	*r = (struct unwind_rule){ .kind = UNWIND_RULE_NONE };
+	if (id != UNWIND_RULE_ID_NONE && unwind_maps__rule(u->maps, id, r))
+		*r = (struct unwind_rule){ .kind = UNWIND_RULE_UNSUPPORTED };
+	return CODE_RULE;
+}
+
+void unwinder__keep_process(struct unwinder *u, uint32_t tgid)
+{
+	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
+
+	if (p)
+		p->kept_pass = u->pass;
+}
+
 void unwinder__pass(struct unwinder *u)
 {
 	struct table_job *job = table_loader__done(u->loader), *next;
+
+	release_views(u);
 
 	for (; job; job = next) {
 		next = job->next;
@@ -772,6 +875,8 @@ void unwinder__free(struct unwinder *u)
 	id_table__clear(&u->files, release_tab, false);
 	id_table__clear(&u->tabs_by_key, release_tab, false);
 	free(u->vdso);
+	release_views(u);
+	free(u->views);
 	unwind_maps__free(u->maps);
 	free(u->proc_root);
 	free(u);

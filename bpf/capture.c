@@ -498,6 +498,8 @@ struct hook {
 	int (*attach)(struct capture *cap, char *why, size_t size);
 	/* A program the loader runs at each drain, before it switches sets; NULL: none. */
 	struct bpf_program *(*at_drain)(struct capture_bpf *skel);
+	/* An iterator the loader runs once, attached: seeds what began before; NULL: none. */
+	struct bpf_program *(*at_start)(struct capture_bpf *skel);
 };
 
 static struct bpf_program *prog_sample(struct capture_bpf *s)
@@ -537,20 +539,31 @@ static struct bpf_program *prog_credit_waits(struct capture_bpf *s)
 	return s->progs.credit_waits;
 }
 
+static struct bpf_program *prog_seed_waits(struct capture_bpf *s)
+{
+	return s->progs.seed_waits;
+}
+
 static const struct hook sample_hooks[] = {
-	{ "perf_event", NULL, prog_sample, attach_sampling, NULL },
+	{ "perf_event", NULL, prog_sample, attach_sampling, NULL, NULL },
 };
 
 static const struct hook read_hooks[] = {
-	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry, NULL },
-	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe, NULL },
-	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter,
+	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry, NULL, NULL },
+	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe, NULL, NULL },
+	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter, NULL,
 	  NULL },
 };
 
+/*
+ * Off-CPU: with the waits open when it starts (a sleepable task iterator,
+ * 5.18 and later), else from each thread's next wait on.
+ */
 static const struct hook offcpu_hooks[] = {
+	{ "tp_btf/sched_switch + iter.s/task", "sched_switch BTF tracepoint", prog_sched_switch,
+	  attach_sched_switch, prog_credit_waits, prog_seed_waits },
 	{ "tp_btf/sched_switch", "sched_switch BTF tracepoint", prog_sched_switch,
-	  attach_sched_switch, prog_credit_waits },
+	  attach_sched_switch, prog_credit_waits, NULL },
 };
 
 /* The modes: each a list of hooks, best first. */
@@ -789,6 +802,7 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	bpf_object__for_each_program(prog, cap->skel->obj)
 		bpf_program__set_autoload(prog, prog == h->prog(cap->skel) ||
 							(h->at_drain && prog == h->at_drain(cap->skel)) ||
+							(h->at_start && prog == h->at_start(cap->skel)) ||
 							(cap->exit_notes &&
 							 prog == cap->skel->progs.on_process_exit));
 	cap->at_drain = h->at_drain ? h->at_drain(cap->skel) : NULL;
@@ -972,6 +986,31 @@ static void watch_stacks_fill(struct capture *cap)
 }
 
 /* Loads a skeleton for hook @h, attaches it and starts reading process notes. */
+#define SEED_READ 4096 /* bytes of an iterator read: a wait each, at most a page of waits */
+
+/*
+ * Runs the iterator @prog to its end, reading what it writes a page at a
+ * time and emptying the stacks ring between two reads (each byte is a wait
+ * opened, with a stack copy sent). A failure leaves what was seeded.
+ */
+static void run_at_start(struct capture *cap, struct bpf_program *prog)
+{
+	struct bpf_link *link = bpf_program__attach_iter(prog, NULL);
+	char buf[SEED_READ];
+	int fd;
+
+	if (!link)
+		return;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd >= 0) {
+		while (read(fd, buf, sizeof(buf)) > 0)
+			ring_buffer__consume(cap->stack_ring);
+		close(fd);
+	}
+	bpf_link__destroy(link);
+	ring_buffer__consume(cap->stack_ring);
+}
+
 static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
 {
 	const struct hook *h = step->arg;
@@ -1123,6 +1162,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		snprintf(err_buf, err_size, "can't set up capture: %s", strerror(-err));
 		goto cleanup;
 	}
+	if (mode_table[opts->mode].hooks[chosen].at_start)
+		run_at_start(cap, mode_table[opts->mode].hooks[chosen].at_start(cap->skel));
 	cap->opts = NULL;
 	*out = cap;
 	return 0;

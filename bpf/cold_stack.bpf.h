@@ -61,21 +61,25 @@ static __always_inline bool cold_budget_take(__u64 now)
 
 /*
  * Copies the user stack at @r (whole pages from sp's up, until one can't
- * be read or COLD_PAGES are) and sends it; on success sets *@hash to the
- * copy's id, for the key. False when no copy was sent (the walk's own cut
- * stack stands).
+ * be read or COLD_PAGES are) of @task, NULL for the current task (then
+ * within this CPU's budget; another task's only from a sleepable program),
+ * and sends it; on success sets *@hash to the copy's id, for the key.
+ * False when no copy was sent (the walk's own cut stack stands).
  */
-static __always_inline bool send_cold_copy(const struct user_regs *r, __u64 *hash)
+static __always_inline bool send_cold_copy(const struct user_regs *r, struct task_struct *task,
+					   __u64 *hash)
 {
 	__u32 zero = 0, pages = 0;
 	struct sent_cold *c = bpf_map_lookup_elem(&cold_scratch, &zero);
 	__u64 now = bpf_ktime_get_ns(), base = r->sp & ~(__u64)(COLD_PAGE - 1);
 
-	if (!c || !cold_budget_take(now))
+	if (!c || (!task && !cold_budget_take(now)))
 		return false;
 	for (int i = 0; i < COLD_PAGES; i++) {
-		if (bpf_probe_read_user(c->bytes + i * COLD_PAGE, COLD_PAGE,
-					(void *)(base + i * COLD_PAGE)))
+		void *dst = c->bytes + i * COLD_PAGE, *src = (void *)(base + i * COLD_PAGE);
+
+		if (task ? bpf_copy_from_user_task(dst, COLD_PAGE, src, task, 0)
+			 : bpf_probe_read_user(dst, COLD_PAGE, src))
 			break;
 		pages = i + 1;
 	}

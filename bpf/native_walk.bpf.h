@@ -616,7 +616,7 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 	*stale = w->stale;
 	/* Cut short for want of tables or mappings not known yet: walked later, from a copy. */
 	if (cold_copies && (end == UNWIND_NOT_LOADED || (w->stale && end != UNWIND_WHOLE)) &&
-	    send_cold_copy(r, hash))
+	    send_cold_copy(r, NULL, hash))
 		return 0;
 	*hash = stack_hash_end(t, w->hash, end);
 	stat_add(STAT_UWALK + end, 1);

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 
 #include "array.h"
 
@@ -137,6 +138,7 @@ void cold_stacks__retry(struct cold_stacks *c, struct unwinder *u, double now, b
 			continue;
 		}
 		c->st.gave_up += end == STACK_WALK_NOT_READY;
+		if (getenv("COLD_DEBUG")) fprintf(stderr, "gave up %u %s end %u n %u\n", k->st.tgid, k->st.comm, end, n);
 		pass_on(c, &k->st, ips, n, end, fn, ctx);
 		drop(c, i);
 	}

@@ -49,6 +49,7 @@ struct stack_entry {
 	uint32_t nr;
 	uint16_t epoch; /* the table's epoch when it was last sent (mod 2^16) */
 	uint16_t end;   /* enum unwind_end, or STACK_COPIED */
+	bool drained;   /* a copy's: passed on by a drain before */
 };
 
 /*
@@ -1294,7 +1295,7 @@ static void take_copy(struct capture_stack *st)
 	st->uend = UNWIND_NOT_LOADED;
 }
 
-static void emit_stack(const struct stack_table *t, const struct stack_key *k,
+static void emit_stack(struct stack_table *t, const struct stack_key *k,
 		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
 {
 	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
@@ -1305,8 +1306,13 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 	st.comm[COMM_LEN] = '\0';
 	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr, &kend);
 	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr, &st.uend);
-	if (st.uend == STACK_COPIED)
+	if (st.uend == STACK_COPIED) {
+		struct stack_entry *e = stack_table__find(t, k->ustack);
+
 		take_copy(&st);
+		st.ucopy_new = !e->drained;
+		e->drained = true;
+	}
 	st.khash = k->kstack;
 	st.uhash = k->ustack;
 	fn(ctx, &st);

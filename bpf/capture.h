@@ -83,6 +83,7 @@ struct capture_stack {
 	 * (uips, nu, uend then say nothing).
 	 */
 	struct stack_copy ucopy;
+	bool ucopy_new;          /* ... passed on for the first time (a wait's comes at each drain) */
 	uint64_t count;          /* events (off-CPU mode: waits closed) */
 	uint64_t weight;         /* read mode: bytes requested; off-CPU mode: ns off the CPU */
 };

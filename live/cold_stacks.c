@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
 
 #include "array.h"
 
@@ -65,8 +64,8 @@ static void pass_on(struct cold_stacks *c, const struct capture_stack *st, const
 
 	if (end == STACK_WALK_NOT_READY)
 		end = UNWIND_NOT_LOADED; /* gave up waiting: cut where the table was missing */
-	/* One walk per event, as the BPF walk counts them (off-CPU: a wait's close). */
-	if (st->count)
+	/* One walk per copy, as the BPF walk counts them (off-CPU: a wait's, when it opens). */
+	if (st->ucopy_new)
 		c->st.walks[end == STACK_WALK_COPY_SHORT ? COLD_COPY_SHORT : end]++;
 	walked.uips = ips;
 	walked.nu = n;
@@ -138,7 +137,6 @@ void cold_stacks__retry(struct cold_stacks *c, struct unwinder *u, double now, b
 			continue;
 		}
 		c->st.gave_up += end == STACK_WALK_NOT_READY;
-		if (getenv("COLD_DEBUG")) fprintf(stderr, "gave up %u %s end %u n %u\n", k->st.tgid, k->st.comm, end, n);
 		pass_on(c, &k->st, ips, n, end, fn, ctx);
 		drop(c, i);
 	}

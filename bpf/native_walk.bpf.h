@@ -59,7 +59,9 @@ struct {
  * frame pointer register by code built without frame pointers (libc's
  * start code): reading it faults, and a fault costs more here than the
  * rest of the walk. A chain that ends in a null frame pointer or return
- * address reached the start code; any other end is UNWIND_NO_TABLE. (The
+ * address reached the start code; any other end is UNWIND_NO_TABLE. (This
+ * walk is for comparison, as perf record -g walks: the table walk keeps
+ * no caller a frame pointer found in a stack it could not finish.) (The
  * depth is kept in t->nr, not in a register: the verifier would go on from
  * each exit of the loop with its own depth, hundreds of times over.)
  */
@@ -118,6 +120,9 @@ struct unwind_walk {
 	__u64 pc;     /* the frame last recorded, as recorded (after a signal frame: exact + 1) */
 	__u64 sp, bp; /* its stack and frame pointers */
 	__u64 hash;   /* of the frames recorded so far */
+	__u64 trusted_hash; /* ... and of the first @trusted of them */
+	__u32 trusted;      /* frames up to the last one a rule found: a walk cut short keeps
+			     * only these (frame pointers may lead to stale return addresses) */
 	__u32 slot;   /* the process's slot in unwind_procs, or UNWIND_NO_SLOT */
 	__s32 map;    /* the index of the mapping holding pc (as looked up), or -1 */
 	__u32 end;    /* enum unwind_end: why the walk stopped */
@@ -575,6 +580,10 @@ static long unwind_step(__u32 i, void *arg)
 	t->ips[nr] = rec;
 	t->nr = nr + 1;
 	w->hash = hash_step(w->hash, rec);
+	if (r.kind != UNWIND_RULE_NONE) {
+		w->trusted = nr + 1;
+		w->trusted_hash = w->hash;
+	}
 	w->pc = rec;
 	w->sp = c.sp;
 	w->bp = c.bp;
@@ -605,7 +614,8 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 		log->n = 0;
 	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
 				   .end = UNWIND_DEPTH, .slot = unwind_slot_of(tgid),
-				   .hash = hash_step(HASH_MUL, r->ip) };
+				   .hash = hash_step(HASH_MUL, r->ip), .trusted = 1 };
+	w->trusted_hash = w->hash;
 	t->ips[0] = r->ip;
 	t->nr = 1;
 	win = stack_window();
@@ -618,6 +628,11 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 	if (cold_copies && (end == UNWIND_NOT_LOADED || (w->stale && end != UNWIND_WHOLE)) &&
 	    send_cold_copy(r, NULL, hash))
 		return 0;
+	/* Cut short: no caller a frame pointer led to stands, only those rules found. */
+	if (end != UNWIND_WHOLE && t->nr > w->trusted) {
+		t->nr = w->trusted;
+		w->hash = w->trusted_hash;
+	}
 	*hash = stack_hash_end(t, w->hash, end);
 	stat_add(STAT_UWALK + end, 1);
 	return 0;

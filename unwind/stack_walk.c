@@ -63,6 +63,12 @@ static uint32_t step(struct copy_reader *rd, const struct unwind_regs *f, uint32
 		       : end;
 }
 
+/* Whether the step by @r was a rule's (not a frame pointer's). */
+static bool code_is_rule(const struct unwind_rule *r)
+{
+	return r->kind != UNWIND_RULE_NONE;
+}
+
 uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy *copy,
 		    uint64_t *ips, uint32_t max, uint32_t *end)
 {
@@ -70,7 +76,7 @@ uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy
 	struct unwind_regs f = { .pc = copy->ip, .sp = copy->sp, .bp = copy->bp };
 	struct unwind_rule r = { .kind = UNWIND_RULE_NONE };
 	enum stack_walk_code code;
-	uint32_t n = 0;
+	uint32_t n = 0, trusted = 1;
 
 	*end = UNWIND_DEPTH;
 	if (!max)
@@ -87,18 +93,21 @@ uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy
 			e = UNWIND_WHOLE;
 		if (e != UNWIND_STEP_ON) {
 			*end = e;
-			return n;
+			break;
 		}
 		rec = unwind_record_addr(&c);
 		/* A caller is recorded only where the process has code. */
 		code = src->code_at(src->ctx, rec - 1, &next);
 		if (code == CODE_OUTSIDE) {
 			*end = r.kind != UNWIND_RULE_NONE ? UNWIND_BAD_FRAME : UNWIND_NO_TABLE;
-			return n;
+			break;
 		}
 		ips[n++] = rec;
+		if (code_is_rule(&r))
+			trusted = n;
 		f = (struct unwind_regs){ .pc = rec, .sp = c.sp, .bp = c.bp };
 		r = next;
 	}
-	return n;
+	/* Cut short: no caller a frame pointer led to stands, only those rules found. */
+	return *end == UNWIND_WHOLE ? n : trusted;
 }

@@ -58,7 +58,9 @@ struct stack_copy {
  * caller's return address, an exact one (a signal frame's) plus one, as
  * the BPF walk records them). Returns how many, and sets *@end to why the
  * walk ended: an enum unwind_end, STACK_WALK_COPY_SHORT or
- * STACK_WALK_NOT_READY. Every address recorded lies in the process's code.
+ * STACK_WALK_NOT_READY. Every address recorded lies in the process's code;
+ * a walk cut short keeps only the callers rules found (a frame pointer
+ * may have led through stale return addresses), as the BPF walk does.
  */
 uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy *copy,
 		    uint64_t *ips, uint32_t max, uint32_t *end);

@@ -190,9 +190,10 @@ static uint64_t names_gen(struct name_cache *nc, uint32_t tgid)
 static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 {
 	enum frame_kind kind = e->tgid == KERNEL_TGID ? FRAME_KERNEL : FRAME_USER;
-	char buf[NAME_MAX_BYTES + 1], object[NAME_MAX_BYTES + 1] = "";
+	char buf[NAME_MAX_BYTES + 1], object[NAME_MAX_BYTES + 1];
 	int status;
 
+	object[0] = '\0';
 	if (kind == FRAME_KERNEL)
 		status = symbolizer__kernel(nc->sym, e->ip, e->is_return, buf, sizeof(buf));
 	else

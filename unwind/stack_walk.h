@@ -49,8 +49,8 @@ struct stack_copy {
  * a byte above the copy of a stack that went on (a stack deeper than the
  * copy), or code whose table is not in yet (walk it again later).
  */
-#define STACK_WALK_COPY_SHORT UNWIND_END_NR
-#define STACK_WALK_NOT_READY (UNWIND_END_NR + 1)
+#define STACK_WALK_COPY_SHORT (UNWIND_END_NR + 1) /* past unwind_step.h's UNWIND_STEP_ON */
+#define STACK_WALK_NOT_READY (UNWIND_END_NR + 2)
 
 /*
  * stack_walk() walks @copy with @src's rules, writing the frames' addresses

@@ -208,6 +208,9 @@ const char *unwind_end__name(uint32_t end)
 		[UNWIND_UNREADABLE] = "unreadable stack",
 		[UNWIND_BAD_FRAME] = "bad frame",
 		[UNWIND_DEPTH] = "depth limit",
+		[UNWIND_SLOTS_FULL] = "process slots full",
+		[UNWIND_MAPS_LIMIT] = "mappings per process",
+		[UNWIND_MEMORY] = "unwind memory",
 	};
 
 	return end < UNWIND_END_NR ? names[end] : NULL;
@@ -770,7 +773,8 @@ static int use_unwind_maps(struct capture *cap)
 	return bpf_map__reuse_fd(s->maps.unwind_tables, fds.tables) ?:
 	       bpf_map__reuse_fd(s->maps.unwind_rules, fds.rules) ?:
 	       bpf_map__reuse_fd(s->maps.unwind_pids, fds.pids) ?:
-	       bpf_map__reuse_fd(s->maps.unwind_procs, fds.procs);
+	       bpf_map__reuse_fd(s->maps.unwind_procs, fds.procs) ?:
+	       bpf_map__reuse_fd(s->maps.unwind_mappings, fds.mappings);
 }
 
 static int size_maps(struct capture *cap)

@@ -50,6 +50,13 @@ struct {
 	__uint(max_entries, 1); /* process slots */
 } unwind_procs SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_map);
+	__uint(max_entries, 1); /* the pool of every process's mappings */
+} unwind_mappings SEC(".maps");
+
 /*
  * Walks the user stack from @r along the frame pointers, as the kernel's
  * perf_callchain_user() does, into its scratch record, as walk_stack()
@@ -123,8 +130,8 @@ struct unwind_walk {
 	__u64 trusted_hash; /* ... and of the first @trusted of them */
 	__u32 trusted;      /* frames up to the last one a rule found: a walk cut short keeps
 			     * only these (frame pointers may lead to stale return addresses) */
-	__u32 slot;   /* the process's slot in unwind_procs, or UNWIND_NO_SLOT */
-	__s32 map;    /* the index of the mapping holding pc (as looked up), or -1 */
+	__u32 slot;   /* the process's slot in unwind_procs, or why it has none (stack_key.h) */
+	__s32 map;    /* the index in the pool of the mapping holding pc (as looked up), or -1 */
 	__u32 end;    /* enum unwind_end: why the walk stopped */
 	__u32 fp_end; /* why it stops when a frame-pointer step fails */
 	__u32 table;  /* the table last found in (its id + 1 and generation as a mapping names
@@ -158,7 +165,7 @@ struct {
 	__uint(max_entries, 1);
 } slot_memo SEC(".maps");
 
-/* Process @tgid's slot in unwind_procs, or UNWIND_NO_SLOT. */
+/* Process @tgid's slot in unwind_procs, or why it has none (UNWIND_NO_SLOT ...). */
 static __always_inline __u32 unwind_slot_of(__u32 tgid)
 {
 	__u32 zero = 0, *slot;
@@ -212,30 +219,38 @@ static __always_inline struct search_bounds *search_bounds(__u32 lo, __u32 hi)
 	return b;
 }
 
-/* The index of the mapping of @p holding @addr, or -1. */
+/* Mapping @i of the pool, or NULL. */
+static __always_inline const struct unwind_map *pool_map(__u32 i)
+{
+	return bpf_map_lookup_elem(&unwind_mappings, &i);
+}
+
+/* The index in the pool of the mapping of @p holding @addr, or -1. */
 static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 addr)
 {
-	struct search_bounds *b = search_bounds(0, p->n);
+	struct search_bounds *b = search_bounds(p->first, p->first + p->n);
+	const struct unwind_map *m;
 	__u32 lo, hi, mid;
 
-	if (!b)
+	if (!b || p->n > UNWIND_MAX_MAPS)
 		return -1;
-	for (int i = 0; i < 9; i++) { /* log2(UNWIND_MAX_MAPS) + 1 halvings */
+	for (int i = 0; i < 13; i++) { /* log2(UNWIND_MAX_MAPS) + 1 halvings */
 		lo = b->lo;
 		hi = b->hi;
 		if (lo >= hi)
 			break;
-		mid = (lo + hi) / 2;
-		if (p->maps[mid & (UNWIND_MAX_MAPS - 1)].start <= addr)
+		mid = lo + (hi - lo) / 2;
+		m = pool_map(mid);
+		if (!m)
+			return -1;
+		if (m->start <= addr)
 			b->lo = mid + 1;
 		else
 			b->hi = mid;
 	}
 	lo = b->lo;
-	if (!lo || lo > UNWIND_MAX_MAPS)
-		return -1;
-	lo = (lo - 1) & (UNWIND_MAX_MAPS - 1);
-	return addr < p->maps[lo].end ? (int)lo : -1;
+	m = lo > p->first ? pool_map(lo - 1) : NULL;
+	return m && addr < m->end ? (int)(lo - 1) : -1;
 }
 
 /*
@@ -244,11 +259,25 @@ static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 a
  */
 static __always_inline int unwind_map_near(const struct unwind_proc *p, int near, __u64 addr)
 {
-	const struct unwind_map *m = &p->maps[(__u32)near & (UNWIND_MAX_MAPS - 1)];
+	const struct unwind_map *m = near >= 0 ? pool_map(near) : NULL;
 
-	if (near >= 0 && (__u32)near < p->n && m->start <= addr && addr < m->end)
+	if (m && (__u32)near - p->first < p->n && m->start <= addr && addr < m->end)
 		return near;
 	return unwind_map_index(p, addr);
+}
+
+/* Why a walk of process @p (its slot @slot) ends at an address outside its described code. */
+static __always_inline __u32 outside_end(const struct unwind_proc *p)
+{
+	return p->more ? UNWIND_MAPS_LIMIT : UNWIND_BAD_FRAME;
+}
+
+/* Why a walk of a process without a slot (@slot says why) ends, frame pointers aside. */
+static __always_inline __u32 no_slot_end(__u32 slot)
+{
+	return slot == UNWIND_PID_SLOTS_FULL ? UNWIND_SLOTS_FULL
+	       : slot == UNWIND_PID_POOL_FULL ? UNWIND_MEMORY
+					  : UNWIND_NOT_LOADED;
 }
 
 /* What unwind_table_rule() says when the table is not (or no longer) in. */
@@ -372,25 +401,23 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 					      __u64 addr, struct unwind_rule *r)
 {
 	const struct unwind_map *m;
-	__u32 idx;
 	__u64 off;
 
 	*r = (struct unwind_rule){ .kind = UNWIND_RULE_NONE };
 	if (!p) {
-		w->fp_end = UNWIND_NOT_LOADED;
+		w->fp_end = no_slot_end(w->slot);
 		return;
 	}
 	if (w->map < 0)
 		w->map = unwind_map_index(p, addr);
-	if (w->map < 0) { /* only the first frame: callers are checked before they are recorded */
-		w->stale = true;
-		w->fp_end = UNWIND_BAD_FRAME;
+	m = w->map >= 0 ? pool_map(w->map) : NULL;
+	if (!m) { /* only the first frame: callers are checked before they are recorded */
+		w->stale = !p->more;
+		w->fp_end = outside_end(p);
 		return;
 	}
-	idx = (__u32)w->map & (UNWIND_MAX_MAPS - 1);
-	m = &p->maps[idx];
 	off = addr - m->start + m->off;
-	w->fp_end = UNWIND_NO_TABLE;
+	w->fp_end = !m->table && m->gen == UNWIND_GEN_NO_ROOM ? UNWIND_MEMORY : UNWIND_NO_TABLE;
 	if (!m->table || off > 0xffffffffULL)
 		return;
 	if (!unwind_memo_rule(w, m, (__u32)off, r))
@@ -553,24 +580,25 @@ static long unwind_step(__u32 i, void *arg)
 		w->end = UNWIND_DEPTH;
 		return 1;
 	}
-	if (w->slot != UNWIND_NO_SLOT)
+	if (w->slot < UNWIND_SLOT_REASONS)
 		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
 	f = (struct unwind_regs){ .pc = w->pc, .sp = w->sp, .bp = w->bp };
 	addr = unwind_lookup_addr(&f, nr);
 	unwind_frame_rule(w, p, addr, &r);
 	if (r.kind != UNWIND_RULE_NONE)
 		end = unwind_rule_step(NULL, &f, &r, addr, &c);
+	else if (w->fp_end == UNWIND_NO_TABLE || w->fp_end == UNWIND_MEMORY)
+		end = unwind_fp_step(NULL, &f, nr, w->fp_end, &c); /* code without a table */
 	else
-		end = w->fp_end == UNWIND_NO_TABLE ? unwind_fp_step(NULL, &f, nr, w->fp_end, &c)
-						   : w->fp_end;
+		end = w->fp_end;
 	if (end == UNWIND_STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
 	rec = unwind_record_addr(&c); /* named, as every caller, at rec - 1 */
 	if (end == UNWIND_STEP_ON && p) {
 		w->map = unwind_map_near(p, w->map, rec - 1);
 		if (w->map < 0) {
-			w->stale = true;
-			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : UNWIND_BAD_FRAME;
+			w->stale = !p->more;
+			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : outside_end(p);
 		}
 	}
 	if (end != UNWIND_STEP_ON) {

@@ -132,7 +132,7 @@ struct proc_note {
 
 /*
  * User stacks walked with unwind tables (--unwind auto; the tables and
- * their rules are unwind/unwind_rule.h's). The loader fills four maps:
+ * their rules are unwind/unwind_rule.h's). The loader fills five maps:
  *
  * - unwind_rules: the rule dictionary, by rule id;
  * - unwind_tables: an array of maps, by table id: each file's table, an
@@ -142,28 +142,48 @@ struct proc_note {
  *				  in effect anywhere in file offsets
  *				  [b << UNWIND_BUCKET_SHIFT, (b + 1) << UNWIND_BUCKET_SHIFT) }
  *	then the rows, sorted by offset;
- * - unwind_pids: tgid -> slot, and unwind_procs: slot -> the process's
- *   executable mappings, each naming its file's table (and the table's
- *   generation, so that a slot of unwind_tables given to another file is
- *   never taken for the old one). A process's entry is replaced by writing
- *   a new slot and then pointing its tgid there.
+ * - unwind_pids: tgid -> slot (or why there is none), unwind_procs: slot
+ *   -> the range of unwind_mappings that holds the process's executable
+ *   mappings, each naming its file's table (and the table's generation, so
+ *   that a slot of unwind_tables given to another file is never taken for
+ *   the old one). A process's entry is replaced by writing its mappings
+ *   into a free range and a new slot, and then pointing its tgid there.
  */
-#define UNWIND_MAX_MAPS 256     /* executable mappings of a process (a power of two) */
+#define UNWIND_MAX_MAPS 4096     /* executable mappings of a process described (a power of two) */
 #define UNWIND_MAX_TABLES 4096  /* tables loaded at once */
 #define UNWIND_BUCKET_SHIFT 8   /* 256 bytes of code per bucket: at most 257 rows in one */
-#define UNWIND_NO_SLOT 0xffffffffu
+
+/*
+ * What unwind_pids holds for a process: its slot in unwind_procs, or why
+ * it has none, for the walk to say (a process not in the map at all is not
+ * described yet).
+ */
+#define UNWIND_NO_SLOT 0xffffffffu    /* not described */
+#define UNWIND_PID_SLOTS_FULL 0xfffffffeu /* no process slot was free */
+#define UNWIND_PID_POOL_FULL 0xfffffffdu /* no room in the mappings' pool (--unwind-memory) */
+#define UNWIND_SLOT_REASONS 0xfffffff0u /* slots from here on are reasons */
+
+/* What unwind_map.gen says of a mapping without a table (table 0). */
+#define UNWIND_GEN_NO_CFI 0     /* code without CFI (or JIT code): walked by frame pointer */
+#define UNWIND_GEN_NO_ROOM 1    /* its table did not fit in --unwind-memory: by frame pointer */
 
 struct unwind_map {
 	__u64 start, end; /* [start, end) */
 	__u32 off;        /* the file offset mapped at start */
 	__u16 table;      /* table id + 1; 0: no table (walked by frame pointer) */
-	__u16 gen;        /* the generation the table must have */
+	__u16 gen;        /* the generation the table must have (table 0: UNWIND_GEN_*) */
 };
 
+/*
+ * A process slot: its executable mappings, sorted by start, are
+ * unwind_mappings[first, first + n), a range of one pool that every
+ * process's mappings share (sized from --unwind-memory).
+ */
 struct unwind_proc {
-	__u32 n;    /* maps, sorted by start */
+	__u32 first, n;
 	__u32 tgid; /* the process the slot describes; 0 once it no longer does */
-	struct unwind_map maps[UNWIND_MAX_MAPS];
+	__u16 more; /* 1: it has more executable mappings than UNWIND_MAX_MAPS (not described) */
+	__u16 pad;
 };
 
 /*

@@ -42,9 +42,10 @@
 
 #define FILE_IDLE_PASSES 64 /* a file no note met for this long is forgotten */
 #define SAMPLED_WANT 1024   /* how much a sampled process's note weighs beside a running one's */
-#define MIN_PROC_SLOTS 128
-#define MAX_PROC_SLOTS 4096
-#define PROC_SLOTS_SHARE 20 /* the process slots take at most 1/20th of the budget */
+#define MIN_PROC_SLOTS 256
+#define MAX_PROC_SLOTS 65536
+#define PROC_SLOT_BUDGET (32u << 10) /* a process slot for every 32 KiB of the budget */
+#define POOL_SHARE 20 /* the pool of processes' mappings takes 1/20th of the budget */
 
 enum tab_state {
 	TAB_PENDING,
@@ -119,11 +120,20 @@ struct unwinder {
 	struct unwinder_stats st; /* counts kept as they change */
 };
 
+/* Process slots for a budget of @budget bytes: 4096 for the default 128 MiB. */
 static uint32_t proc_slots_for(size_t budget)
 {
-	size_t n = budget / PROC_SLOTS_SHARE / sizeof(struct unwind_proc);
+	size_t n = budget / PROC_SLOT_BUDGET;
 
 	return n < MIN_PROC_SLOTS ? MIN_PROC_SLOTS : n > MAX_PROC_SLOTS ? MAX_PROC_SLOTS : n;
+}
+
+/* Mappings the pool holds for a budget of @budget bytes, at least a process's most. */
+static uint32_t pool_maps_for(size_t budget)
+{
+	size_t n = budget / POOL_SHARE / sizeof(struct unwind_map);
+
+	return n < UNWIND_MAX_MAPS ? UNWIND_MAX_MAPS : n > UINT32_MAX / 2 ? UINT32_MAX / 2 : n;
 }
 
 int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
@@ -144,7 +154,8 @@ int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
 	for (uint32_t i = 0; i < UNWIND_MAX_TABLES; i++)
 		u->free_ids[u->nfree_ids++] = UNWIND_MAX_TABLES - 1 - i;
 	u->nslots = proc_slots_for(u->budget);
-	err = u->proc_root ? unwind_maps__new(u->nslots, &u->maps) : -ENOMEM;
+	err = u->proc_root ? unwind_maps__new(u->nslots, pool_maps_for(u->budget), &u->maps)
+			   : -ENOMEM;
 	if (!err) {
 		u->fixed = unwind_maps__fixed_bytes(u->maps);
 		u->loader = table_loader__new(u->maps, o->debug_root ? o->debug_root
@@ -433,7 +444,10 @@ static bool proc_fill_tables(struct proc *p)
 
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct tab *t = p->tabs[i];
-		uint16_t table = tab_in_walk(t) ? t->id + 1 : 0, gen = tab_in_walk(t) ? t->gen : 0;
+		uint16_t table = tab_in_walk(t) ? t->id + 1 : 0;
+		uint16_t gen = tab_in_walk(t)				 ? t->gen
+			       : t && t->state == TAB_OVER_BUDGET ? UNWIND_GEN_NO_ROOM
+								  : UNWIND_GEN_NO_CFI;
 
 		changed |= p->maps[i].table != table || p->maps[i].gen != gen;
 		p->maps[i].table = table;
@@ -449,15 +463,19 @@ static void proc_write(struct unwinder *u, struct proc *p)
 	int64_t slot;
 
 	proc_fill_tables(p);
-	slot = unwind_maps__put_proc(u->maps, tgid, p->slot, p->maps, p->n);
+	/* The first UNWIND_MAX_MAPS go to the walk; copied stacks are walked with them all. */
+	slot = unwind_maps__put_proc(u->maps, tgid, p->slot, p->maps,
+				     p->n < UNWIND_MAX_MAPS ? p->n : UNWIND_MAX_MAPS,
+				     p->n > UNWIND_MAX_MAPS);
 	if (slot >= 0) {
 		p->slot = (uint32_t)slot;
 		return;
 	}
-	u->st.no_slot++;
-	if (p->slot != UNWIND_NO_SLOT) /* its old mappings would mislead the walk */
-		unwind_maps__drop_proc(u->maps, tgid, p->slot);
-	p->slot = UNWIND_NO_SLOT;
+	if (slot == -ENOBUFS)
+		u->st.pool_full++;
+	else
+		u->st.no_slot++;
+	p->slot = UNWIND_NO_SLOT; /* the old one retired: its mappings would mislead the walk */
 }
 
 static void proc_release_tabs(struct unwinder *u, struct proc *p)
@@ -494,16 +512,20 @@ static struct tab *mapping_tab(struct unwinder *u, uint32_t tgid, const struct p
 static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_maps *maps,
 			  bool sampled)
 {
-	uint32_t tgid = (uint32_t)p->node.key[0], n = 0;
-	struct unwind_map *out = calloc(UNWIND_MAX_MAPS, sizeof(*out));
-	struct tab **tabs = calloc(UNWIND_MAX_MAPS, sizeof(*tabs));
+	uint32_t tgid = (uint32_t)p->node.key[0], n = 0, exec = 0;
+	struct unwind_map *out;
+	struct tab **tabs;
 
+	for (size_t i = 0; i < maps->n; i++)
+		exec += (maps->maps[i].perms & MAP_PERM_X) != 0;
+	out = calloc(exec ? exec : 1, sizeof(*out));
+	tabs = calloc(exec ? exec : 1, sizeof(*tabs));
 	if (!out || !tabs) {
 		free(out);
 		free(tabs);
 		return;
 	}
-	for (size_t i = 0; i < maps->n && n < UNWIND_MAX_MAPS; i++) {
+	for (size_t i = 0; i < maps->n && n < exec; i++) {
 		const struct proc_map *m = &maps->maps[i];
 		struct tab *t;
 
@@ -807,6 +829,8 @@ enum stack_walk_code unwinder__code_at(struct unwinder *u, uint32_t tgid, uint64
 	if (t && t->state == TAB_PENDING)
 		return CODE_NOT_LOADED;
 	off = addr - m->start + m->off;
+	if (t && t->state == TAB_OVER_BUDGET)
+		return CODE_NO_ROOM; /* as the BPF walk: by frame pointer, "unwind memory" */
 	if (!t || t->state != TAB_LOADED || off > UINT32_MAX || !(v = tab_view(u, t)))
 		return CODE_NO_TABLE; /* as the BPF walk: by frame pointer */
 	id = unwind_table_view__rule_at(v, off);

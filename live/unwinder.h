@@ -37,7 +37,8 @@ struct unwinder_stats {
 	size_t over_budget; /* files left without a table: the memory budget was spent */
 	size_t failed;      /* tables that could not be loaded */
 	size_t processes;   /* processes described to the walk */
-	uint64_t no_slot;   /* notes of processes that found no room */
+	uint64_t no_slot;   /* descriptions of processes that found no slot free ... */
+	uint64_t pool_full; /* ... or no room for their mappings in the pool */
 	uint64_t exits;     /* exit notes of processes described */
 	size_t rows;        /* rows loaded */
 	size_t bytes;       /* kernel memory used by the maps and tables ... */

@@ -54,11 +54,15 @@ static uint32_t step(struct copy_reader *rd, const struct unwind_regs *f, uint32
 	case CODE_NO_TABLE:
 		end = unwind_fp_step(rd, f, nr, UNWIND_NO_TABLE, c);
 		break;
+	case CODE_NO_ROOM:
+		end = unwind_fp_step(rd, f, nr, UNWIND_MEMORY, c);
+		break;
 	default:
 		return UNWIND_BAD_FRAME;
 	}
 	/* A read above a copy that was cut short failed for want of bytes, not of memory. */
-	return (end == UNWIND_UNREADABLE || end == UNWIND_NO_TABLE) && rd->past_cut
+	return (end == UNWIND_UNREADABLE || end == UNWIND_NO_TABLE || end == UNWIND_MEMORY) &&
+			       rd->past_cut
 		       ? STACK_WALK_COPY_SHORT
 		       : end;
 }
@@ -86,6 +90,7 @@ uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy
 	while (n < max) {
 		struct unwind_caller c = { 0 };
 		struct unwind_rule next = { .kind = UNWIND_RULE_NONE };
+		enum stack_walk_code step_code = code;
 		uint32_t e = step(&rd, &f, n, code, &r, &c);
 		uint64_t rec;
 
@@ -99,7 +104,9 @@ uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy
 		/* A caller is recorded only where the process has code. */
 		code = src->code_at(src->ctx, rec - 1, &next);
 		if (code == CODE_OUTSIDE) {
-			*end = r.kind != UNWIND_RULE_NONE ? UNWIND_BAD_FRAME : UNWIND_NO_TABLE;
+			*end = r.kind != UNWIND_RULE_NONE ? UNWIND_BAD_FRAME
+			       : step_code == CODE_NO_ROOM ? UNWIND_MEMORY
+							   : UNWIND_NO_TABLE;
 			break;
 		}
 		ips[n++] = rec;

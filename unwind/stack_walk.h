@@ -23,6 +23,7 @@
 enum stack_walk_code {
 	CODE_RULE,       /* its table's rule (UNWIND_RULE_NONE where the table has none) */
 	CODE_NO_TABLE,   /* code without a table: the walk steps by frame pointer */
+	CODE_NO_ROOM,    /* code whose table did not fit (--unwind-memory): by frame pointer too */
 	CODE_NOT_LOADED, /* code whose table is not in yet: ask again later */
 	CODE_OUTSIDE,    /* no code of the process */
 };

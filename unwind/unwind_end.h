@@ -19,6 +19,9 @@ enum unwind_end {
 	UNWIND_UNREADABLE,  /* stack memory the walk needed could not be read */
 	UNWIND_BAD_FRAME,   /* a return address outside the process's code, or a frame below its callee's */
 	UNWIND_DEPTH,       /* MAX_STACK_DEPTH frames */
+	UNWIND_SLOTS_FULL,  /* the process found no slot: every process slot was taken */
+	UNWIND_MAPS_LIMIT,  /* at code past the UNWIND_MAX_MAPS executable mappings described */
+	UNWIND_MEMORY,      /* at code whose table (or process) did not fit in --unwind-memory */
 	UNWIND_END_NR,
 };
 

@@ -54,11 +54,11 @@ struct stack_entry {
 
 /*
  * A stack entry that holds a copied user stack (struct sent_cold), as
- * words: its registers, the copy's start and length (and cut flag), then
- * the bytes.
+ * words: its registers, the copy's start and length (and cut flag), the
+ * frames found and how many rules found, then the frames, then the bytes.
  */
 #define STACK_COPIED 0xffff
-enum { COPY_IP, COPY_SP, COPY_BP, COPY_BASE, COPY_LEN, COPY_HEAD };
+enum { COPY_IP, COPY_SP, COPY_BP, COPY_BASE, COPY_LEN, COPY_NR, COPY_HEAD };
 #define COPY_CUT (1ull << 32)
 
 /*
@@ -924,19 +924,22 @@ static void stack_table__free(struct stack_table *t)
 /* Adds the copied user stack @c (@size bytes as sent) to the table. */
 static void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, size_t size)
 {
-	uint64_t words[COPY_HEAD + COLD_PAGES * COLD_PAGE / sizeof(uint64_t)];
-	uint32_t len = c->len;
+	uint64_t words[COPY_HEAD + MAX_STACK_DEPTH + COLD_PAGES * COLD_PAGE / sizeof(uint64_t)];
+	uint32_t len = c->len, nr = c->nr;
 
 	if (len > sizeof(c->bytes) || len % sizeof(uint64_t) || size < SENT_COLD_HEAD + len ||
-	    c->sp < c->base || c->sp - c->base > len)
-		return; /* never: the BPF side sends whole pages from sp's */
+	    c->sp < c->base || c->sp - c->base > len || !nr || nr > MAX_STACK_DEPTH ||
+	    c->trusted > nr)
+		return; /* never: the BPF side sends whole pages from sp's, and a frame at least */
 	words[COPY_IP] = c->ip;
 	words[COPY_SP] = c->sp;
 	words[COPY_BP] = c->bp;
 	words[COPY_BASE] = c->base;
 	words[COPY_LEN] = len | (c->cut ? COPY_CUT : 0);
-	memcpy(words + COPY_HEAD, c->bytes, len);
-	stack_table__add(t, c->hash, words, COPY_HEAD + len / sizeof(uint64_t), STACK_COPIED);
+	words[COPY_NR] = nr | (uint64_t)c->trusted << 32;
+	memcpy(words + COPY_HEAD, c->ips, nr * sizeof(uint64_t));
+	memcpy(words + COPY_HEAD + nr, c->bytes, len);
+	stack_table__add(t, c->hash, words, COPY_HEAD + nr + len / sizeof(uint64_t), STACK_COPIED);
 }
 
 /* A record of the stacks ring buffer: a stack or a copy into the table, or a slot's key. */
@@ -1290,9 +1293,12 @@ static void take_copy(struct capture_stack *st)
 {
 	const uint64_t *w = st->uips;
 	uint32_t len = (uint32_t)w[COPY_LEN], skip = (uint32_t)(w[COPY_SP] - w[COPY_BASE]);
+	uint32_t nr = (uint32_t)w[COPY_NR];
 
 	st->ucopy = (struct stack_copy){ .ip = w[COPY_IP], .sp = w[COPY_SP], .bp = w[COPY_BP],
-					 .bytes = (const uint8_t *)(w + COPY_HEAD) + skip,
+					 .found = w + COPY_HEAD, .nfound = nr,
+					 .trusted = (uint32_t)(w[COPY_NR] >> 32),
+					 .bytes = (const uint8_t *)(w + COPY_HEAD + nr) + skip,
 					 .len = len - skip, .cut = (w[COPY_LEN] & COPY_CUT) != 0 };
 	st->uips = NULL;
 	st->nu = 0;

@@ -60,20 +60,23 @@ static __always_inline bool cold_budget_take(__u64 now)
 }
 
 /*
- * Copies the user stack at @r (whole pages from sp's up, until one can't
- * be read or COLD_PAGES are) of @task, NULL for the current task (then
- * within this CPU's budget; another task's only from a sleepable program),
- * and sends it; on success sets *@hash to the copy's id, for the key.
+ * Sends a copy of @task's user stack (NULL: the current task's, within this
+ * CPU's budget; another task's only from a sleepable program) for the walk
+ * to go on in user space: the @nr frames found so far, leaf first, in @t
+ * (@trusted of them found by rules), the last one's registers @r, and the
+ * stack from its sp up (whole pages from sp's, until one can't be read or
+ * COLD_PAGES are). On success sets *@hash to the copy's id, for the key.
  * False when no copy was sent (the walk's own cut stack stands).
  */
-static __always_inline bool send_cold_copy(const struct user_regs *r, struct task_struct *task,
+static __always_inline bool send_cold_copy(const struct user_regs *r, const struct sent_stack *t,
+					   __u32 nr, __u32 trusted, struct task_struct *task,
 					   __u64 *hash)
 {
 	__u32 zero = 0, pages = 0;
 	struct sent_cold *c = bpf_map_lookup_elem(&cold_scratch, &zero);
 	__u64 now = bpf_ktime_get_ns(), base = r->sp & ~(__u64)(COLD_PAGE - 1);
 
-	if (!c || (!task && !cold_budget_take(now)))
+	if (!c || !nr || nr > MAX_STACK_DEPTH || (!task && !cold_budget_take(now)))
 		return false;
 	for (int i = 0; i < COLD_PAGES; i++) {
 		void *dst = c->bytes + i * COLD_PAGE, *src = (void *)(base + i * COLD_PAGE);
@@ -83,7 +86,7 @@ static __always_inline bool send_cold_copy(const struct user_regs *r, struct tas
 			break;
 		pages = i + 1;
 	}
-	if (!pages)
+	if (!pages || bpf_probe_read_kernel(c->ips, sizeof(c->ips), t->ips))
 		return false;
 	c->hash = hash_end(hash_step(hash_step(HASH_MUL, now), r->sp),
 			   bpf_get_smp_processor_id() | UNWIND_END_NR << 16);
@@ -94,6 +97,8 @@ static __always_inline bool send_cold_copy(const struct user_regs *r, struct tas
 	c->sp = r->sp;
 	c->bp = r->fp;
 	c->base = base;
+	c->nr = nr;
+	c->trusted = trusted;
 	if (pages > COLD_PAGES || ring_send(c, SENT_COLD_HEAD + pages * COLD_PAGE)) {
 		stat_add(STAT_COLD_LOST, 1);
 		return false;

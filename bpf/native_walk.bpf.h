@@ -652,9 +652,13 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, NULL, 0);
 	end = w->end < UNWIND_END_NR ? w->end : UNWIND_DEPTH;
 	*stale = w->stale;
-	/* Cut short for want of tables or mappings not known yet: walked later, from a copy. */
+	/*
+	 * Cut short for want of tables or of mappings not known yet: walked on
+	 * later, from where it stopped, from a copy.
+	 */
 	if (cold_copies && (end == UNWIND_NOT_LOADED || (w->stale && end != UNWIND_WHOLE)) &&
-	    send_cold_copy(r, NULL, hash))
+	    send_cold_copy(&(struct user_regs){ .ip = w->pc, .sp = w->sp, .fp = w->bp }, t, t->nr,
+			   w->trusted, NULL, hash))
 		return 0;
 	/* Cut short: no caller a frame pointer led to stands, only those rules found. */
 	if (end != UNWIND_WHOLE && t->nr > w->trusted) {

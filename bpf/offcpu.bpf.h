@@ -462,6 +462,19 @@ static __always_inline unsigned int task_state(struct task_struct *task)
 	return BPF_CORE_READ(old, state);
 }
 
+/* Puts the leaf of a stack copied from its start, @r's, in the user scratch record. */
+static __always_inline bool seed_leaf(const struct user_regs *r)
+{
+	struct sent_stack *t = scratch_stack(true);
+
+	if (!t)
+		return false;
+	t->ips[0] = r->ip;
+	t->nr = 1;
+	t->hash = 0; /* holds no walk to send */
+	return true;
+}
+
 /*
  * Opens a wait for @task, off a CPU since before flametop started (@state
  * not running), unless it has one: its kernel stack walked, its user
@@ -483,7 +496,8 @@ static __always_inline bool seed_wait(struct task_struct *task, unsigned int sta
 		w.key.uerr = STACK_NOT_WALKED;
 	else if (!saved_user_regs((struct pt_regs *)bpf_task_pt_regs(task), &r))
 		w.key.uerr = STACK_NO_USER;
-	else if (!send_cold_copy(&r, task, &w.key.ustack))
+	else if (!seed_leaf(&r) || !send_cold_copy(&r, scratch_stack(true), 1, 1, task,
+						   &w.key.ustack))
 		w.key.uerr = -EFAULT;
 	return bpf_map_update_elem(&offcpu_waits, &w.key.pid, &w, BPF_NOEXIST) == 0;
 }

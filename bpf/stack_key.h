@@ -47,11 +47,13 @@ struct sent_stack {
 
 /*
  * A user stack the walk could not finish (the process's tables were not in
- * yet, or it met code its known mappings do not hold): its registers and a
- * copy of the stack, to be walked in user space once the tables are in
- * (unwind/stack_walk.h). Sent once, like a stack; @hash, unique to the
- * copy, stands for the stack in its key. The copy is whole pages from the
- * one that holds sp up, COLD_PAGES at most, cut short where the stack ends.
+ * yet, or it met code its known mappings do not hold), to be walked on in
+ * user space once the tables are in (unwind/stack_walk.h): the frames the
+ * walk found, leaf first, the registers of the last of them (where it
+ * stopped), and a copy of the stack from there up. Sent once, like a
+ * stack; @hash, unique to the copy, stands for the stack in its key. The
+ * copy is whole pages from the one that holds sp up, COLD_PAGES at most,
+ * cut short where the stack ends.
  */
 #define COLD_PAGES 4
 #define COLD_PAGE 4096
@@ -61,12 +63,15 @@ struct sent_cold {
 	__u32 len;  /* bytes copied, from base: whole pages */
 	__u16 kind; /* SENT_COLD */
 	__u16 cut;  /* 1: the stack may go on above the copy */
-	__u64 ip, sp, bp;
-	__u64 base; /* the user address of bytes[0]: sp's page */
+	__u64 ip, sp, bp; /* the registers of frame ips[nr - 1], where the walk stopped */
+	__u64 base;       /* the user address of bytes[0]: sp's page */
+	__u32 nr;         /* frames found, 1 at least */
+	__u32 trusted;    /* ... the first of which rules found (see native_walk.bpf.h) */
+	__u64 ips[MAX_STACK_DEPTH];
 	__u8 bytes[COLD_PAGES * COLD_PAGE];
 };
 
-#define SENT_COLD_HEAD 48 /* bytes before bytes[] */
+#define SENT_COLD_HEAD (56 + 8 * MAX_STACK_DEPTH) /* bytes before bytes[] */
 
 struct stack_key {
 	__u32 tgid;

@@ -79,13 +79,14 @@ uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy
 	struct copy_reader rd = { .copy = copy };
 	struct unwind_regs f = { .pc = copy->ip, .sp = copy->sp, .bp = copy->bp };
 	struct unwind_rule r = { .kind = UNWIND_RULE_NONE };
+	uint32_t n = copy->nfound < max ? copy->nfound : max;
+	uint32_t trusted = copy->trusted < n ? copy->trusted : n;
 	enum stack_walk_code code;
-	uint32_t n = 0, trusted = 1;
 
 	*end = UNWIND_DEPTH;
-	if (!max)
+	if (!n)
 		return 0;
-	ips[n++] = f.pc;
+	memcpy(ips, copy->found, n * sizeof(*ips));
 	code = src->code_at(src->ctx, unwind_lookup_addr(&f, n), &r);
 	while (n < max) {
 		struct unwind_caller c = { 0 };

@@ -37,12 +37,18 @@ struct stack_walk_source {
 	void *ctx;
 };
 
-/* A user stack as copied at a sample. */
+/*
+ * A user stack as copied at a sample: the frames a walk found before it
+ * stopped, and the stack from the last of them up, to go on from there.
+ */
 struct stack_copy {
-	uint64_t ip, sp, bp;  /* the registers the walk starts from */
-	const uint8_t *bytes; /* the stack's bytes at [sp, sp + len) */
+	const uint64_t *found; /* the frames found, leaf first, as the walk records them */
+	uint32_t nfound;       /* 1 at least: the leaf */
+	uint32_t trusted;      /* the first @trusted of them found by rules (or the leaf) */
+	uint64_t ip, sp, bp;   /* the registers of found[nfound - 1], where the walk goes on */
+	const uint8_t *bytes;  /* the stack's bytes at [sp, sp + len) */
 	uint32_t len;
-	bool cut;             /* the stack went on above the copy */
+	bool cut;              /* the stack went on above the copy */
 };
 
 /*
@@ -54,14 +60,15 @@ struct stack_copy {
 #define STACK_WALK_NOT_READY (UNWIND_END_NR + 2)
 
 /*
- * stack_walk() walks @copy with @src's rules, writing the frames' addresses
- * into @ips (room for @max, leaf first: the leaf's own address, then each
- * caller's return address, an exact one (a signal frame's) plus one, as
- * the BPF walk records them). Returns how many, and sets *@end to why the
- * walk ended: an enum unwind_end, STACK_WALK_COPY_SHORT or
- * STACK_WALK_NOT_READY. Every address recorded lies in the process's code;
- * a walk cut short keeps only the callers rules found (a frame pointer
- * may have led through stale return addresses), as the BPF walk does.
+ * stack_walk() goes on with the walk @copy stopped, with @src's rules,
+ * writing the frames' addresses into @ips (room for @max, leaf first: the
+ * frames found before, then each caller's return address, an exact one
+ * (a signal frame's) plus one, as the BPF walk records them). Returns how
+ * many, and sets *@end to why the walk ended: an enum unwind_end,
+ * STACK_WALK_COPY_SHORT or STACK_WALK_NOT_READY. Every address recorded
+ * lies in the process's code; a walk cut short keeps the frames up to the
+ * last one a rule found, and none a frame pointer led to after it (it may
+ * have led through stale return addresses), as the BPF walk does.
  */
 uint32_t stack_walk(const struct stack_walk_source *src, const struct stack_copy *copy,
 		    uint64_t *ips, uint32_t max, uint32_t *end);

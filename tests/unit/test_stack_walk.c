@@ -55,11 +55,12 @@ static void put(struct layout *l, uint64_t addr, uint64_t value)
 	l->w[(addr - SP) / 8] = value;
 }
 
+/* Walks the stack @l lays out from its leaf @ip (rbp @bp), its first @len bytes copied. */
 static uint32_t walk(const struct layout *l, uint64_t ip, uint64_t bp, uint32_t len, bool cut,
 		     uint64_t *ips, uint32_t *end)
 {
-	struct stack_copy c = { .ip = ip, .sp = SP, .bp = bp, .bytes = (const uint8_t *)l->w,
-				.len = len, .cut = cut };
+	struct stack_copy c = { .found = &ip, .nfound = 1, .trusted = 1, .ip = ip, .sp = SP,
+				.bp = bp, .bytes = (const uint8_t *)l->w, .len = len, .cut = cut };
 
 	return stack_walk(&source, &c, ips, 32, end);
 }
@@ -185,8 +186,9 @@ static void test_leaf_outside(void **state)
 static void test_depth_limit(void **state)
 {
 	struct layout l;
-	struct stack_copy c = { .ip = 0x1010, .sp = SP, .bp = SP + 16 };
-	uint64_t ips[2];
+	uint64_t leaf = 0x1010, ips[2];
+	struct stack_copy c = { .found = &leaf, .nfound = 1, .trusted = 1, .ip = leaf, .sp = SP,
+				.bp = SP + 16 };
 	uint32_t end, n;
 
 	(void)state;
@@ -196,6 +198,37 @@ static void test_depth_limit(void **state)
 	n = stack_walk(&source, &c, ips, 2, &end);
 	assert_int_equal(n, 2);
 	assert_int_equal(end, UNWIND_DEPTH);
+}
+
+/*
+ * A walk the BPF side began: the leaf and its caller found (by a rule),
+ * then stopped at 0x2010 for want of its table; it goes on from 0x2010's
+ * registers, the copy taken from its stack pointer up.
+ */
+static void test_goes_on_from_where_it_stopped(void **state)
+{
+	struct layout l;
+	uint64_t found[2] = { 0x1010, 0x2010 }, ips[32];
+	struct stack_copy c = { .found = found, .nfound = 2, .trusted = 2, .ip = 0x2010,
+				.sp = SP + 16, .bp = SP + 16 };
+	uint32_t end, n;
+
+	(void)state;
+	lay_out_whole(&l);
+	c.bytes = (const uint8_t *)l.w + 16; /* the copy starts at 0x2010's stack pointer */
+	c.len = sizeof(l.w) - 16;
+	n = stack_walk(&source, &c, ips, 32, &end);
+	assert_int_equal(end, UNWIND_WHOLE);
+	assert_int_equal(n, 4);
+	assert_int_equal(ips[0], 0x1010);
+	assert_int_equal(ips[1], 0x2010);
+	assert_int_equal(ips[2], 0x3010);
+	assert_int_equal(ips[3], 0x4010);
+	/* Cut short above it (no start code), it keeps what rules found: the BPF walk's two and 0x3010. */
+	l.w[7] = 0x9999;
+	n = stack_walk(&source, &c, ips, 32, &end);
+	assert_int_equal(end, UNWIND_NO_TABLE);
+	assert_int_equal(n, 3);
 }
 
 int main(void)
@@ -208,6 +241,7 @@ int main(void)
 		cmocka_unit_test(test_bad_return_address),
 		cmocka_unit_test(test_leaf_outside),
 		cmocka_unit_test(test_depth_limit),
+		cmocka_unit_test(test_goes_on_from_where_it_stopped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,3 +125,78 @@ check "... and after it is woken: both waits in accept() whole, ~3 s in all" \
 if ! grep -q 'accept_one' "$TEST_TMP/after.folded"; then
 	diag <"$TEST_TMP/after.folded"
 fi
+
+# 4. A process with a thousand libraries (a plugin host): 1,004 executable
+# mappings, all described to the walk (256 were, and every stack was cut,
+# "bad frame").
+mkdir -p "$TEST_TMP/libs"
+printf 'unsigned long lib_spin(unsigned long n)\n{\n\tvolatile unsigned long s = 0;\n\n\tfor (unsigned long i = 0; i < n; i++)\n\t\ts = s + i;\n\treturn s;\n}\n' \
+	>"$TEST_TMP/libs/lib.c"
+gcc -O2 -shared -fPIC -o "$TEST_TMP/libs/lib0.so" "$TEST_TMP/libs/lib.c"
+for i in $(seq 1 999); do cp "$TEST_TMP/libs/lib0.so" "$TEST_TMP/libs/lib$i.so"; done
+start_bg "$WORKLOADS/dlopen_many" "$TEST_TMP/libs" 1000 10
+many_pid=$bg_pid
+sleep 2 # the libraries loaded
+maps=$(grep -c ' r-xp ' "/proc/$many_pid/maps")
+$FLAMETOP --folded --duration 3 -p "$many_pid" >"$TEST_TMP/many.folded" 2>"$TEST_TMP/many.err"
+kill "$many_pid" 2>/dev/null
+read -r whole total < <(whole_of "$TEST_TMP/many.folded" dlopen_many)
+spins=$(folded_sum "$TEST_TMP/many.folded" ';main;call_each;lib_spin$')
+if [ "$maps" -ge 1000 ] && at_least 95 "$whole" "$total" && at_least 80 "$spins" "$total"; then
+	ok "a process with $maps executable mappings: stacks whole ($whole of $total), main;call_each;lib_spin ($spins)"
+else
+	not_ok "a process with $maps executable mappings: stacks whole ($whole of $total), main;call_each;lib_spin ($spins)"
+	diag <"$TEST_TMP/many.err"
+fi
+
+# 5. --unwind-memory 8 with 300 busy processes: the walks that find no room
+# say which limit they met, and the kernel's maps for the walk (tables,
+# rules, processes, the mappings' pool) stay within the 8 MiB.
+cat >"$TEST_TMP/busy.c" <<'SRC'
+#include <time.h>
+int main(void)
+{
+	volatile unsigned long n = 0;
+	time_t end = time(0) + 12;
+
+	while (time(0) < end)
+		for (int i = 0; i < 100000; i++)
+			n++;
+	return 0;
+}
+SRC
+gcc -O2 -o "$TEST_TMP/memlimit_spin" "$TEST_TMP/busy.c"
+for _ in $(seq 300); do start_bg "$TEST_TMP/memlimit_spin"; done
+for _ in $(seq 100); do # all of them running: forks come slowly on a busy machine
+	[ "$(pgrep -xc memlimit_spin)" -ge 300 ] && break
+	sleep 0.1
+done
+newest=$(newest_program_id)
+$FLAMETOP --folded --duration 6 --unwind-memory 8 -c memlimit_spin -o /dev/null 2>"$TEST_TMP/mem.err" &
+ft=$!
+wait_program_after "$newest" || echo "# flametop did not attach" >&2
+sleep 4
+# The walk's maps flametop holds (their memlock in its fdinfo), and the tables in its array of them.
+memlock=0
+for f in /proc/$ft/fdinfo/*; do
+	id=$(sed -nE 's/^map_id:\s+([0-9]+)/\1/p' "$f" 2>/dev/null)
+	[ -n "$id" ] || continue
+	name=$(bpftool map show id "$id" 2>/dev/null | sed -nE 's/.* name ([a-z_]+) .*/\1/p')
+	case "$name" in
+	flametop_rules | flametop_procs | flametop_maps | flametop_pids | flametop_tables)
+		memlock=$((memlock + $(sed -nE 's/^memlock:\s+([0-9]+)/\1/p' "$f")))
+		if [ "$name" = flametop_tables ]; then
+			for inner in $(bpftool -j map dump id "$id" 2>/dev/null | grep -oE '"value": ?[0-9]+' | grep -oE '[0-9]+$'); do
+				memlock=$((memlock + $(bpftool -j map show id "$inner" | grep -oE '"bytes_memlock": ?[0-9]+' | grep -oE '[0-9]+$')))
+			done
+		fi
+		;;
+	esac
+done
+wait "$ft"
+for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null; done
+check "with --unwind-memory 8 the walk's kernel maps take $((memlock / 1024)) KiB: within 8 MiB" \
+	[ "$memlock" -gt 0 -a "$memlock" -le $((8 << 20)) ]
+walks=$(grep -E 'user stacks by' "$TEST_TMP/mem.err")
+check "... and the walks that found no room say which limit: $walks" \
+	grep -qE 'process slots full: [0-9]+|unwind memory: [0-9]+' <<<"$walks"

@@ -74,10 +74,15 @@ static void pass_on(struct cold_stacks *c, const struct capture_stack *st, const
 	fn(ctx, &walked);
 }
 
-/* Keeps a copy of @st, taken at @now; false when out of memory (then it is passed on cut). */
+/*
+ * Keeps a copy of @st, taken at @now, of all the capture lent it for the
+ * drain (its kernel frames, the frames found, the stack's bytes); false
+ * when out of memory (then it is passed on cut).
+ */
 static bool keep(struct cold_stacks *c, const struct capture_stack *st, double now)
 {
-	size_t kbytes = st->nk * sizeof(uint64_t), bytes = kbytes + st->ucopy.len;
+	size_t kbytes = st->nk * sizeof(uint64_t), fbytes = st->ucopy.nfound * sizeof(uint64_t);
+	size_t bytes = kbytes + fbytes + st->ucopy.len;
 	struct kept *k;
 	uint8_t *mem;
 
@@ -89,12 +94,14 @@ static bool keep(struct cold_stacks *c, const struct capture_stack *st, double n
 	k->mem = mem;
 	k->bytes = bytes;
 	k->since = now;
-	if (kbytes) {
+	if (kbytes) { /* no kernel side: kips NULL */
 		memcpy(mem, st->kips, kbytes);
 		k->st.kips = (const uint64_t *)mem;
 	}
-	memcpy(mem + kbytes, st->ucopy.bytes, st->ucopy.len);
-	k->st.ucopy.bytes = mem + kbytes;
+	memcpy(mem + kbytes, st->ucopy.found, fbytes);
+	k->st.ucopy.found = (const uint64_t *)(mem + kbytes);
+	memcpy(mem + kbytes + fbytes, st->ucopy.bytes, st->ucopy.len);
+	k->st.ucopy.bytes = mem + kbytes + fbytes;
 	c->st.kept++;
 	c->st.bytes += bytes;
 	c->st.waited++;

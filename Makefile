@@ -7,6 +7,9 @@
 #   make bench    measure flametop's cost (writes BENCH.md; not part of make test)
 #   make soak     30 minutes of process churn under the live screen: RSS and fds
 #                 stay flat (not part of make test)
+#   make fuzz     each fuzz target (tests/fuzz/fuzz_*.c, libFuzzer with ASan and UBSan)
+#                 for FUZZ_SECONDS (default 180) from its seed corpus (not part of
+#                 make test, which runs each over its seeds once)
 #   make deps     install whatever is missing with apt-get
 #   make install  install flametop and its man page under PREFIX (default /usr/local),
 #                 DESTDIR prepended for staging
@@ -42,8 +45,12 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
 # no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
-# strace, to see which system calls flametop makes (tests/integration/processes.sh).
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace
+# strace, to see which system calls flametop makes (tests/integration/processes.sh); bpftrace,
+# whose print of a map keyed by stacks -i reads (tests/integration/formats_live.sh).
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace bpftrace \
+	libclang-rt-14-dev libxml2-dev
+# (libclang-rt-14-dev: clang's libFuzzer and sanitizer runtimes, for the fuzz targets;
+# libxml2-dev: they check that the SVG written is well-formed XML.)
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
@@ -65,9 +72,19 @@ TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/
 HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) $(wildcard *.h) \
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Fuzz targets: libFuzzer programs built by clang, with the sanitizers above, against the
+# project's objects built by clang the same way (in their own directory, build/fuzz/obj).
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_OBJS := $(patsubst %.c,$(BUILD)/fuzz/obj/%.o,$(LIB_SRCS)) \
+	$(patsubst $(BUILD)/%.c,$(BUILD)/fuzz/obj/%.o,$(PROTO_SRCS))
+FUZZ_SANITIZE := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_SECONDS ?= 180
+FUZZ_LIBS  = $(shell pkg-config --libs libxml-2.0)
+FUZZ_CFLAGS = $(shell pkg-config --cflags libxml-2.0)
 
 .PHONY: all deps test-deps run test static bench soak screenshots clean build-all build-tests \
-	install
+	install fuzz
 
 # $(call AS_ROOT,why): sets as_root to how a recipe runs a command as root:
 # itself when root, else sudo; without sudo, one line says what to do and
@@ -171,12 +188,14 @@ $(BUILD)/tests/asan/%: tests/unit/%.c $(ASAN_OBJS) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -O1 -g $(SANITIZE) $(WARNINGS) -o $@ $< $(ASAN_OBJS) $(LIBS) -lcmocka
 
-# Hand-made CFI for the unwind table tests (tests/fixtures/*.S): shared objects
+# Hand-made CFI for the unwind table tests (tests/fixtures/*.S; cfa_ops.S the instructions
+# cfi_rules.S does not write, compared with libdw's answers): shared objects
 # whose text is linked at 0x401000 but lies at file offset 0x1000, so that a
 # table keyed by address instead of file offset shows; the same CFI in
 # .debug_frame only; that file stripped, and its separate debug file.
 UNWIND_FIXTURES := $(addprefix $(BUILD)/fixtures/,cfi_rules.so cfi_rules_debug_frame.so \
-	cfi_rules_stripped.so cfi_rules_debug_frame.debug no_cfi.so)
+	cfi_rules_stripped.so cfi_rules_debug_frame.debug no_cfi.so cfa_ops.so \
+	huge_register.so)
 FIXTURE_LDFLAGS := -shared -nostdlib -Wl,--eh-frame-hdr -Wl,-Ttext-segment=0x400000
 
 $(BUILD)/fixtures/%.so: tests/fixtures/%.S
@@ -194,6 +213,7 @@ $(BUILD)/fixtures/%.debug: $(BUILD)/fixtures/%.so
 	objcopy --only-keep-debug $< $@
 
 $(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTURES)
+$(BUILD)/tests/test_cfa_program $(BUILD)/tests/asan/test_cfa_program: $(UNWIND_FIXTURES)
 
 # Test workloads are built as users build their programs: -O2 -g, without
 # frame pointers, calling libc's functions. tests/workloads/frames.h keeps
@@ -212,8 +232,23 @@ $(BUILD)/bench/%: tests/bench/%.c tests/bench/bench_clock.h $(LIB_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNINGS) -o $@ $< $(LIB_OBJS) $(LIBS)
 
+# The fuzz targets, built as libFuzzer programs (make fuzz runs them; make test runs each over
+# its seed corpus once, tests/integration/fuzz_smoke.sh, so that they keep building).
+$(BUILD)/fuzz/obj/%.o: %.c $(HEADERS) $(BPF_SKELS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/fuzz/obj/%.o: $(BUILD)/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SANITIZE) $(WARNINGS) -c $< -o $@
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h) $(FUZZ_OBJS)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CPPFLAGS) $(FUZZ_CFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SANITIZE) $(WARNINGS) \
+		-o $@ $< $(FUZZ_OBJS) $(LIBS) $(FUZZ_LIBS)
+
 build-tests: flametop $(BUILD)/asan/flametop $(UNIT_BINS) $(ASAN_BINS) $(WORKLOADS) $(BENCHES) \
-	$(TOOLS)
+	$(TOOLS) $(FUZZ_BINS)
 
 test: test-deps
 	@$(MAKE) --no-print-directory build-tests
@@ -238,6 +273,13 @@ bench: test-deps
 soak: test-deps
 	@$(MAKE) --no-print-directory build-tests
 	@bash tests/soak.sh
+
+# Each fuzz target for FUZZ_SECONDS from its seed corpus (tests/fuzz/corpus/NAME/, NAME the
+# target's name without fuzz_); what it finds goes to build/fuzz/corpus/NAME/, a crash's input
+# to build/fuzz/crash-*.
+fuzz: test-deps
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) bash tests/fuzz/run.sh $(FUZZ_BINS)
 
 screenshots: test-deps
 	@$(MAKE) --no-print-directory build-tests

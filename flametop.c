@@ -33,6 +33,7 @@
 #include "profile/output_file.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
+#include "symbols/sanitize.h"
 #include "symbols/symbolizer.h"
 #include "textbuf.h"
 #include "tui/app.h"
@@ -63,13 +64,15 @@ static void on_stop_signal(int sig)
 /* Prints "flametop: <message>" on stderr and returns EXIT_USAGE. */
 static int __attribute__((format(printf, 1, 2))) fail(const char *fmt, ...)
 {
+	char msg[4096], clean[4096];
 	va_list ap;
 
-	fputs("flametop: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* File names and the like from outside: no control byte reaches the terminal. */
+	sanitize_name(clean, sizeof(clean), msg, strlen(msg));
+	fprintf(stderr, "flametop: %s\n", clean);
 	return EXIT_USAGE;
 }
 
@@ -381,7 +384,7 @@ static int close_outputs(const struct options *o, struct outputs *out, int ret)
 			output_file__discard(&out->files[i]);
 			continue;
 		}
-		err = output_file__commit(&out->files[i], paths[i]);
+		err = output_file__commit(&out->files[i]);
 		if (err)
 			ret = fail("%s %s: %s", output_flags[i], paths[i], strerror(-err));
 	}
@@ -830,12 +833,28 @@ static int read_input(const struct options *o, struct profile *prof, struct inpu
 	return 0;
 }
 
+/*
+ * -p and --group pid|tid ask for process ids, which a file may not name
+ * (folded stacks without them): then says so, as the screen's p and P do,
+ * and returns EXIT_USAGE; else 0.
+ */
+static int need_pids(const struct options *o, const struct profile *prof, const char *file)
+{
+	const char *flag = o->ntgids ? "-p" : o->group != GROUP_COMM ? "--group" : NULL;
+
+	if (!flag || profile__has_tgids(prof))
+		return 0;
+	return fail("-i %s: %s: this file names no process ids (only names such as perf's "
+		    "comm-PID do)",
+		    file, flag);
+}
+
 /* -i FILE with --folded, --svg or --pprof: the stacks read, filtered, written to @out. */
 static int rewrite(const struct options *o, struct outputs *out, struct profile *prof,
 		   const char *name, const struct input_stats *st)
 {
 	struct output_info info = { .type = st->unit, .unit = st->count_unit };
-	char title[600], filters[512];
+	char title[NAME_MAX_BYTES + 64], filters[512];
 	const char *what;
 	int err;
 
@@ -850,13 +869,18 @@ static int rewrite(const struct options *o, struct outputs *out, struct profile 
 /* -i FILE: the viewer, or with --folded, --svg or --pprof the same stacks, filtered, written. */
 static int run_input(const struct options *o)
 {
-	const char *file = strcmp(o->input, "-") == 0 ? "stdin" : o->input;
+	char file[NAME_MAX_BYTES + 1], err[1024], name[NAME_MAX_BYTES + 32];
 	struct input_stats st;
 	struct app_config c;
 	struct profile *prof;
 	struct outputs out;
-	char err[1024], name[512];
 	int ret;
+
+	/* The name it is shown by (messages, titles): sanitized, as every name from outside. */
+	if (strcmp(o->input, "-") == 0)
+		snprintf(file, sizeof(file), "stdin");
+	else
+		sanitize_name(file, sizeof(file), o->input, strlen(o->input));
 
 	if (!options__batch(o) && need_terminal())
 		return EXIT_USAGE;
@@ -866,7 +890,7 @@ static int run_input(const struct options *o)
 	prof = profile__new();
 	if (!prof)
 		return close_outputs(o, &out, fail("can't start: %s", strerror(ENOMEM)));
-	ret = read_input(o, prof, &st);
+	ret = read_input(o, prof, &st) ?: need_pids(o, prof, file);
 	/* "perf.txt (perf script)": a file of another format than folded says which. */
 	snprintf(name, sizeof(name), st.format == INPUT_FOLDED ? "%s" : "%s (%s)", file,
 		 input__format_name(st.format));

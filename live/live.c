@@ -22,6 +22,7 @@
 #include "live/name_cache.h"
 #include "symbols/procinfo.h"
 #include "textbuf.h"
+#include "unwind/cfa_program.h"
 
 /*
  * Seconds between two wakeups for process notes, while they come in a
@@ -375,6 +376,29 @@ static const char *walk_end_name(uint32_t end)
 	return end == COLD_COPY_SHORT ? "stack copy too short" : unwind_end__name(end);
 }
 
+/*
+ * Appends to @t what @u refused so far, e.g. "; tables refused: 1 over 1 s
+ * of CPU, 2 FDEs cut short (a DWARF register past 129), 1 file its process
+ * may not read".
+ */
+static void refused_tables_text(const struct unwinder *u, struct textbuf *t)
+{
+	struct unwinder_stats st;
+
+	unwinder__stats(u, &st);
+	textbuf__list(t, "; tables refused: ");
+	for (int r = 0; r < TABLE_REFUSED_NR; r++)
+		if (st.refused[r])
+			textbuf__item(t, "%zu %s", st.refused[r],
+				      table_refusal__text((enum table_refusal)r));
+	if (st.refused_fdes)
+		textbuf__item(t, "%" PRIu64 " FDE%s cut short (a DWARF register past %d)",
+			      st.refused_fdes, st.refused_fdes == 1 ? "" : "s", CFA_REG_MAX);
+	if (st.unreadable)
+		textbuf__item(t, "%" PRIu64 " file%s its process may not read", st.unreadable,
+			      st.unreadable == 1 ? "" : "s");
+}
+
 void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size)
 {
@@ -410,6 +434,8 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 	textbuf__end_list(&t, ")");
 	if (!interval && copied)
 		textbuf__add(&t, "; %" PRIu64 " walked from copies of the stack, later", copied);
+	if (l->unwinder)
+		refused_tables_text(l->unwinder, &t);
 }
 
 void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
@@ -447,6 +473,22 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 			     st->slot[STAT_KMEMO_STALE]);
 }
 
+/* Appends to @t the debug files refused in @st, by reason. */
+static void debug_refused_text(const struct symbolizer_stats *st, struct textbuf *t)
+{
+	static const char *const why[DEBUG_REFUSED_NR] = {
+		[DEBUG_REFUSED_SIZE] = "too large beside its binary",
+		[DEBUG_REFUSED_UNPACKED] = "MiniDebugInfo past 32 MiB unpacked",
+		[DEBUG_REFUSED_ACCESS] = "its process may not read it",
+	};
+
+	for (int r = 0; r < DEBUG_REFUSED_NR; r++)
+		if (st->debug_refused[r])
+			textbuf__item(t, "%" PRIu64 " debug file%s not read (%s)",
+				      st->debug_refused[r], st->debug_refused[r] == 1 ? "" : "s",
+				      why[r]);
+}
+
 void live__symbols_text(const struct live *l, char *buf, size_t size)
 {
 	struct symbolizer_stats st;
@@ -460,6 +502,17 @@ void live__symbols_text(const struct live *l, char *buf, size_t size)
 		textbuf__item(&t, "%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
 			      st.perf_maps_dropped, st.perf_maps_dropped == 1 ? "" : "s",
 			      st.perf_map_budget >> 20);
+	if (st.unreadable)
+		textbuf__item(&t,
+			      "%" PRIu64 " file%s not read for a process that may not read %s"
+			      " (execute-only): its functions show as file+0x...",
+			      st.unreadable, st.unreadable == 1 ? "" : "s",
+			      st.unreadable == 1 ? "it" : "them");
+	debug_refused_text(&st, &t);
+	if (st.late)
+		textbuf__item(&t,
+			      "%" PRIu64 " file%s read late: file+0x... until %s symbols came",
+			      st.late, st.late == 1 ? "" : "s", st.late == 1 ? "its" : "their");
 	if (!st.no_fds)
 		return;
 	textbuf__item(&t, "%" PRIu64 " file%s not opened: out of file descriptors", st.no_fds,

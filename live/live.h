@@ -124,8 +124,9 @@ void live__stop(struct live *l);
  * live__walks_text() writes into @buf how user stacks are walked and how
  * the walks counted in @st (capture__stats()) ended, e.g. "user stacks by
  * unwind tables: 1234 whole, 5 truncated (table not loaded yet: 4, no
- * table: 1)". With @interval, only the walks since the last such call, the
- * whole ones as a share ("99.6% whole").
+ * table: 1)", then what the unwinder refused so far, by reason ("; tables
+ * refused: 1 over 1 s of CPU"). With @interval, only the walks since the
+ * last such call, the whole ones as a share ("99.6% whole").
  */
 void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size);
@@ -142,7 +143,9 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 /*
  * live__symbols_text() writes into @buf what kept frames from being named
  * so far, or "" when nothing did: perf maps dropped to stay within their
- * budget, mapped files not opened for want of file descriptors (with the
+ * budget, files not read for a process that may not read them, debug files
+ * refused (by reason), files whose symbols came later than a drain could
+ * wait, mapped files not opened for want of file descriptors (with the
  * open-file limit: their functions show as "file+0x..."), e.g. "symbols: 2
  * perf maps dropped (over their 64 MiB budget), 14 files not opened: out
  * of file descriptors (ulimit -n 64), their functions show as file+0x...".

@@ -186,6 +186,23 @@ static uint64_t names_gen(struct name_cache *nc, uint32_t tgid)
 	return symbolizer__user_gen(nc->sym, tgid);
 }
 
+/*
+ * Records where the named user function of @e lies (its file, build-id and
+ * address), the first time its frame is seen: pprof tools look it up there.
+ * Without it (no memory), pprof has the name alone.
+ */
+static void note_origin(struct name_cache *nc, const struct name_entry *e)
+{
+	struct frame_origin have;
+	struct sym_origin o;
+
+	if (profile__origin(nc->prof, e->frame, &have) ||
+	    symbolizer__user_origin(nc->sym, e->tgid, e->ip, e->is_return, &o))
+		return;
+	profile__set_origin(nc->prof, e->frame,
+			    &(struct frame_origin){ o.path, o.build_id, o.address });
+}
+
 /* Names the address of @e now. */
 static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 {
@@ -205,6 +222,8 @@ static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 	e->frame = object[0] ? profile__frame_in(nc->prof, buf, strlen(buf), kind, e->named, object,
 						 strlen(object))
 			     : profile__frame(nc->prof, buf, strlen(buf), kind, e->named);
+	if (kind == FRAME_USER && e->named && e->frame != PROFILE_NONE)
+		note_origin(nc, e);
 	e->gen = names_gen(nc, e->tgid);
 	e->drain = nc->drain;
 }

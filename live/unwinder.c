@@ -2,15 +2,21 @@
 /*
  * unwinder: three tables.
  *
- * - Tables (struct tab), by key (build-id, else device + inode + size +
- *   mtime), on an LRU list by last use that counts the kernel memory of
- *   the loaded ones. A table is pending (its job queued or running), loaded,
- *   without CFI, over the budget, or failed; evicted, it is no longer
- *   found by its key and goes once no file points to it.
+ * - Tables (struct tab), by the identity of the file they were built from:
+ *   its device and inode, exactly, and a hash of its size and mtime (two
+ *   versions of one file are told apart; no other file can have its key,
+ *   whatever it claims: a build-id is not a key, as anyone can forge one),
+ *   on an LRU list by last use that counts the kernel memory of the loaded
+ *   ones. A table is pending (its job queued or running), loaded, without
+ *   CFI, over the budget, or failed (refused: over a limit of its build);
+ *   evicted, it is no longer found by its key and goes once no file points
+ *   to it.
  * - Files (struct file), by (device, inode) as the maps show them: each
- *   points to its table. Once per pass a file met again is checked by
- *   size and mtime (one stat through map_files), so that an inode reused
- *   by another file never finds the old file's table.
+ *   points to its table, once a process that may read the file asked for
+ *   it (an execute-only binary's processes may not: they get none), and
+ *   remembers who may read it. Once per pass a file met again is checked
+ *   by size and mtime (one stat through map_files), so that an inode
+ *   reused by another file never finds the old file's table.
  * - Processes (struct proc), by tgid, on an LRU list by last note: the
  *   mappings written for the walk, and the table of each. A table that
  *   turns out to have no rows (no CFI, no room) makes the processes using
@@ -73,10 +79,12 @@ struct tab {
 struct file {
 	struct id_node node; /* {device, inode} */
 	struct lru_node lru; /* on u->files, by last use */
-	struct tab *tab;
+	struct tab *tab;     /* NULL until a process that may read the file asks */
 	off_t size;
 	struct timespec mtime;
 	uint64_t checked_pass, used_pass;
+	struct read_access access; /* who may read it */
+	bool refused;		   /* a process that may not read it was refused (counted once) */
 };
 
 struct proc {
@@ -86,6 +94,7 @@ struct proc {
 	uint64_t maps_gen, noted_pass;
 	uint64_t kept_pass;  /* kept described for the walks of copied stacks through this pass */
 	bool ended;          /* its exit was noted: let go at the next pass */
+	struct proc_creds_memo creds; /* read when a file it maps is not everyone's to read */
 	uint32_t n;
 	struct unwind_map *maps; /* as written for the walk */
 	struct tab **tabs;       /* the table of each, or NULL */
@@ -158,8 +167,10 @@ int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
 			   : -ENOMEM;
 	if (!err) {
 		u->fixed = unwind_maps__fixed_bytes(u->maps);
-		u->loader = table_loader__new(u->maps, o->debug_root ? o->debug_root
-								      : "/usr/lib/debug");
+		u->loader = table_loader__new(u->maps,
+					      o->debug_root ? o->debug_root : "/usr/lib/debug",
+					      u->budget > u->fixed ? u->budget - u->fixed : 0,
+					      o->table_slice_ns);
 		if (!u->loader)
 			err = -errno;
 	}
@@ -247,11 +258,11 @@ static void make_room(struct unwinder *u, size_t need)
 
 /*
  * Queues the build of @t from @fd (or @image, @len: taken), the file
- * process @tgid maps at @path; leaves it over the budget when no memory or
- * table slot is left.
+ * process @tgid (of credentials @creds, NULL when unknown) maps at @path;
+ * leaves it over the budget when no memory or table slot is left.
  */
 static void tab_build(struct unwinder *u, struct tab *t, int fd, void *image, size_t len,
-		      uint32_t tgid, const char *path)
+		      uint32_t tgid, const char *path, const struct proc_creds *creds)
 {
 	struct table_job *job = NULL;
 
@@ -280,6 +291,9 @@ static void tab_build(struct unwinder *u, struct tab *t, int fd, void *image, si
 		job->path = strdup(path);
 		job->root_fd = rootfs__open_root(u->proc_root, tgid);
 	}
+	job->have_creds = creds != NULL;
+	if (creds)
+		job->creds = *creds;
 	u->st.pending++;
 	table_loader__submit(u->loader, job);
 }
@@ -302,29 +316,18 @@ static struct tab *tab_new(struct unwinder *u, uint64_t k0, uint64_t k1)
 	return t;
 }
 
-#define KEY_TAG(c) ((uint64_t)(c) << 56)
-#define KEY_BITS (KEY_TAG(1) - 1)
-
 /*
- * The key of the file open on @fd (which @st describes): its build-id
- * when it has one, else its identity.
+ * The key of the file @st describes: its device (32 bits in stat(2)) and
+ * inode exactly, and a hash of its size and mtime above the device, so that
+ * a version of a file changed in place has a table of its own.
  */
-static void file_key(int fd, const struct stat *st, uint64_t key[2])
+static void file_key(const struct stat *st, uint64_t key[2])
 {
-	struct elf_file *f = elf_file__open_fd(fd, false);
-	uint8_t id[BUILD_ID_MAX];
-	size_t len = f ? elf_file__build_id(f, id, sizeof(id)) : 0;
-	uint64_t who[5] = { st->st_dev, st->st_ino, (uint64_t)st->st_size,
-			    (uint64_t)st->st_mtim.tv_sec, (uint64_t)st->st_mtim.tv_nsec };
+	const uint64_t version[3] = { (uint64_t)st->st_size, (uint64_t)st->st_mtim.tv_sec,
+				      (uint64_t)st->st_mtim.tv_nsec };
 
-	elf_file__close(f);
-	if (len) {
-		key[0] = KEY_TAG('B') | (hash_bytes(id, len) & KEY_BITS);
-		key[1] = hash_bytes(id, len) ^ hash_bytes(id + len / 2, len - len / 2);
-	} else {
-		key[0] = KEY_TAG('F') | (hash_bytes(who, sizeof(who)) & KEY_BITS);
-		key[1] = hash_bytes(who, 3 * sizeof(who[0]));
-	}
+	key[0] = (uint64_t)st->st_ino;
+	key[1] = (uint32_t)st->st_dev | hash_bytes(version, sizeof(version)) << 32;
 }
 
 /*
@@ -337,7 +340,10 @@ static void file_free(struct unwinder *u, struct file *f)
 
 	id_table__remove(&u->files, &f->node);
 	lru__remove(&u->file_lru, &f->lru);
+	read_access__free(&f->access);
 	free(f);
+	if (!t)
+		return;
 	if (!--t->files && !t->refs && t->keyed && !tab_in_walk(t)) {
 		id_table__remove(&u->tabs_by_key, &t->node);
 		lru__remove(&u->tabs, &t->lru);
@@ -347,58 +353,83 @@ static void file_free(struct unwinder *u, struct file *f)
 }
 
 /*
- * A new file for mapping @m of @tgid, opened now: its table found by key,
- * or made and queued for building. NULL when it cannot be opened.
+ * A new file for mapping @m of @tgid, opened now, without a table yet.
+ * NULL when it cannot be opened; else *@fd is left open, *@st describes it.
  */
-static struct file *file_new(struct unwinder *u, uint32_t tgid, const struct proc_map *m)
+static struct file *file_new(struct unwinder *u, uint32_t tgid, const struct proc_map *m, int *fd,
+			     struct stat *st)
 {
-	int fd = mapped_file__open(u->proc_root, tgid, m);
 	struct file *f = NULL;
-	uint64_t key[2];
-	struct tab *t;
-	struct stat st;
 
-	if (fd < 0)
+	*fd = mapped_file__open(u->proc_root, tgid, m);
+	if (*fd < 0)
 		return NULL;
-	if (fstat(fd, &st) || !(f = calloc(1, sizeof(*f))))
+	if (fstat(*fd, st) || !(f = calloc(1, sizeof(*f))))
 		goto fail;
-	file_key(fd, &st, key);
-	t = (struct tab *)id_table__find(&u->tabs_by_key, key[0], key[1]);
-	if (!t) {
-		t = tab_new(u, key[0], key[1]);
-		if (!t)
-			goto fail;
-		tab_build(u, t, fd, NULL, 0, tgid, m->path);
-		fd = -1;
-	}
 	f->node.key[0] = ((uint64_t)m->dev_major << 32) | m->dev_minor;
 	f->node.key[1] = m->inode;
 	if (id_table__insert(&u->files, &f->node))
 		goto fail;
-	f->tab = t;
-	t->files++;
-	f->size = st.st_size;
-	f->mtime = st.st_mtim;
+	read_access__init(&f->access, *fd, st);
+	f->size = st->st_size;
+	f->mtime = st->st_mtim;
 	f->checked_pass = u->pass;
 	lru__add(&u->file_lru, &f->lru, 0);
-	if (fd >= 0)
-		close(fd);
 	return f;
 fail:
 	free(f);
-	if (fd >= 0)
-		close(fd);
+	close(*fd);
+	*fd = -1;
 	return NULL;
 }
 
-/* The table of file mapping @m of @tgid: the file's, checked once per pass, or a new one's. */
-static struct tab *file_tab(struct unwinder *u, uint32_t tgid, const struct proc_map *m)
+/*
+ * Gives @f, open on @fd (taken; -1: opened now through mapping @m of
+ * @tgid), the table of its key: found, or made and queued for building,
+ * its debug file looked for with @creds. False when none could be had.
+ */
+static bool file_attach(struct unwinder *u, struct file *f, int fd, uint32_t tgid,
+			const struct proc_map *m, const struct proc_creds *creds)
 {
+	uint64_t key[2];
+	struct stat st;
+	struct tab *t;
+
+	if (fd < 0 && (fd = mapped_file__open(u->proc_root, tgid, m)) < 0)
+		return false;
+	if (fstat(fd, &st)) {
+		close(fd);
+		return false;
+	}
+	file_key(&st, key);
+	t = (struct tab *)id_table__find(&u->tabs_by_key, key[0], key[1]);
+	if (!t && (t = tab_new(u, key[0], key[1])) != NULL) {
+		tab_build(u, t, fd, NULL, 0, tgid, m->path, creds);
+		fd = -1;
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!t)
+		return false;
+	f->tab = t;
+	t->files++;
+	return true;
+}
+
+/*
+ * The table of file mapping @m of process @p: the file's, checked once per
+ * pass, or a new one's; none for a process that may not read the file.
+ */
+static struct tab *file_tab(struct unwinder *u, struct proc *p, const struct proc_map *m)
+{
+	uint32_t tgid = (uint32_t)p->node.key[0];
 	struct file *f = (struct file *)id_table__find(
 		&u->files, ((uint64_t)m->dev_major << 32) | m->dev_minor, m->inode);
+	const struct proc_creds *creds;
 	struct stat st;
+	int fd = -1;
 
-	if (f && f->tab->state == TAB_EVICTED) {
+	if (f && f->tab && f->tab->state == TAB_EVICTED) {
 		file_free(u, f);
 		f = NULL;
 	}
@@ -411,12 +442,22 @@ static struct tab *file_tab(struct unwinder *u, uint32_t tgid, const struct proc
 			f = NULL;
 		}
 	}
-	if (!f)
-		f = file_new(u, tgid, m);
-	if (!f)
+	if (!f && !(f = file_new(u, tgid, m, &fd, &st)))
 		return NULL;
 	f->used_pass = u->pass;
 	lru__touch(&u->file_lru, &f->lru);
+	/* Credentials read (from /proc) only for a file not every user may read, or a new table. */
+	creds = f->access.to_all ? NULL : proc_creds_memo__get(&p->creds, u->proc_root, tgid);
+	if (!mapped_file__may_read(&f->access, u->proc_root, tgid, m, creds)) {
+		u->st.unreadable += !f->refused;
+		f->refused = true;
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!f->tab && !file_attach(u, f, fd, tgid, m,
+				    proc_creds_memo__get(&p->creds, u->proc_root, tgid)))
+		return NULL;
 	return f->tab;
 }
 
@@ -431,7 +472,7 @@ static struct tab *vdso_tab(struct unwinder *u, const struct proc_map *m)
 		if (!mapped_file__own_vdso(&image, &u->vdso_len) &&
 		    (copy = malloc(u->vdso_len)) != NULL) {
 			memcpy(copy, image, u->vdso_len);
-			tab_build(u, u->vdso, -1, copy, u->vdso_len, 0, NULL);
+			tab_build(u, u->vdso, -1, copy, u->vdso_len, 0, NULL, NULL);
 		}
 	}
 	return u->vdso && m->end - m->start == u->vdso_len ? u->vdso : NULL;
@@ -493,13 +534,13 @@ static void proc_release_tabs(struct unwinder *u, struct proc *p)
 	p->n = 0;
 }
 
-/* The table of mapping @m of @tgid, for the walk: a file's, the vDSO's, or none (frame pointers). */
-static struct tab *mapping_tab(struct unwinder *u, uint32_t tgid, const struct proc_map *m)
+/* The table of mapping @m of @p, for the walk: a file's, the vDSO's, or none (frame pointers). */
+static struct tab *mapping_tab(struct unwinder *u, struct proc *p, const struct proc_map *m)
 {
 	if (m->pgoff > UINT32_MAX) /* rows are keyed by 32-bit offsets */
 		return NULL;
 	if (m->kind == MAP_FILE)
-		return file_tab(u, tgid, m);
+		return file_tab(u, p, m);
 	if (m->kind == MAP_VDSO)
 		return vdso_tab(u, m);
 	return NULL;
@@ -512,7 +553,7 @@ static struct tab *mapping_tab(struct unwinder *u, uint32_t tgid, const struct p
 static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_maps *maps,
 			  bool sampled)
 {
-	uint32_t tgid = (uint32_t)p->node.key[0], n = 0, exec = 0;
+	uint32_t n = 0, exec = 0;
 	struct unwind_map *out;
 	struct tab **tabs;
 
@@ -531,7 +572,7 @@ static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_
 
 		if (!(m->perms & MAP_PERM_X))
 			continue;
-		t = mapping_tab(u, tgid, m);
+		t = mapping_tab(u, p, m);
 		out[n] = (struct unwind_map){ .start = m->start, .end = m->end,
 					      .off = t ? (uint32_t)m->pgoff : 0 };
 		tabs[n++] = t;
@@ -577,6 +618,7 @@ static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps
 	if (known && p->maps_gen == maps_gen)
 		return;
 	p->maps_gen = maps_gen;
+	proc_creds_memo__reset(&p->creds); /* new maps: an exec may have changed them */
 	proc_describe(u, p, maps, sampled);
 }
 
@@ -739,6 +781,7 @@ static void job_finished(struct unwinder *u, struct table_job *job)
 	t->job = NULL;
 	u->st.pending--;
 	u->st.build_ns += job->build_ns;
+	u->st.refused_fdes += job->refused_fdes;
 	if (!job->err) {
 		make_room(u, job->bytes);
 		if (bytes_used(u) + job->bytes > u->budget && drop_slot(u, t->id)) {
@@ -762,7 +805,10 @@ static void job_finished(struct unwinder *u, struct table_job *job)
 		u->st.without++;
 	} else {
 		t->state = TAB_FAILED;
-		u->st.failed++;
+		if (table_job__refusal(job) >= 0)
+			u->st.refused[table_job__refusal(job)]++;
+		else
+			u->st.failed++;
 	}
 	u->rewrite = true;
 	tab_put(u, t);

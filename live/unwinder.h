@@ -3,10 +3,12 @@
  * unwinder: what the BPF walk needs to unwind user stacks with tables,
  * kept up to date from the loop: for each process the live source notes,
  * its executable mappings, each naming its file's table; the tables
- * themselves, built once per file (keyed by build-id, else by device,
- * inode, size and mtime), shared by every process mapping the file, built
- * and loaded by a table_loader thread, most wanted first, and evicted
- * (files no process maps any more first) to stay within a memory budget.
+ * themselves, built once per file (keyed by the file itself: device,
+ * inode, size and mtime; never by a build-id, which anyone can forge),
+ * shared by every process mapping the file that may read it, built and
+ * loaded by table_loader threads, most wanted first, within each build's
+ * budget, and evicted (files no process maps any more first) to stay
+ * within a memory budget.
  *
  * Until a process's mappings and tables are in, the walk falls back to
  * frame pointers for it, and says so in how its stacks end.
@@ -19,6 +21,7 @@
 #include <stdint.h>
 
 #include "bpf/unwind_maps.h"
+#include "live/table_loader.h"
 #include "symbols/procmaps.h"
 #include "unwind/stack_walk.h"
 
@@ -28,6 +31,7 @@ struct unwinder_opts {
 	const char *proc_root;  /* NULL: /proc */
 	const char *debug_root; /* NULL: /usr/lib/debug */
 	size_t memory_bytes;    /* kernel memory for tables and processes; 0: the default */
+	uint64_t table_slice_ns; /* a build's CPU before it goes to the second thread; 0: TABLE_SLICE_NS */
 };
 
 struct unwinder_stats {
@@ -36,6 +40,9 @@ struct unwinder_stats {
 	size_t without;     /* files without CFI: walked by frame pointer */
 	size_t over_budget; /* files left without a table: the memory budget was spent */
 	size_t failed;      /* tables that could not be loaded */
+	size_t refused[TABLE_REFUSED_NR]; /* tables not built: over a limit of their build */
+	uint64_t refused_fdes; /* FDEs naming a DWARF register past CFA_REG_MAX: cut short */
+	uint64_t unreadable;   /* files a process mapping them may not read: no table for it */
 	size_t processes;   /* processes described to the walk */
 	uint64_t no_slot;   /* descriptions of processes that found no slot free ... */
 	uint64_t pool_full; /* ... or no room for their mappings in the pool */

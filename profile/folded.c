@@ -9,38 +9,126 @@
 #include "profile/folded.h"
 #include "profile/frame_cache.h"
 #include "profile/process_name.h"
+#include "symbols/sanitize.h"
 #include "symbols/text_line.h"
 
 /*
  * How each frame is written after another, made once per frame: ';', its
- * name with any ';' as ':' (it would split the frame in two), and "_[k]"
- * after a kernel frame's.
+ * name as escape_name() writes it, and "_[k]" after a kernel frame's.
  */
 struct frame_texts {
 	const struct profile *p;
-	char *buf; /* the texts, back to back */
+	bool comms;        /* process frames are commands, not "comm [PID]" (GROUP_COMM) */
+	bool process_made; /* the first process frame's text is made */
+	char *buf;         /* the texts, back to back */
 	size_t len, cap;
 	size_t *at; /* per frame id: 1 + where its text starts in buf, 0 until made */
 	size_t *size;
 };
+
+#define ESCAPE_BYTES 4 /* "\x3b" */
+
+/*
+ * Could a line that starts with process @name (@n bytes) be taken for
+ * another format's (input.c tells them by their first lines)? bpftrace's
+ * ("@map[...", "Attaching 1 probe..."), a frame line of perf script's (a
+ * blank first).
+ */
+static bool like_another_format(const char *name, size_t n)
+{
+	return n && (name[0] == '@' || name[0] == ' ' ||
+		     (n >= 10 && memcmp(name, "Attaching ", 10) == 0));
+}
+
+/*
+ * Is byte @i of @name (@n bytes, a frame of @kind) written escaped? Byte
+ * @also is, too (SIZE_MAX: none).
+ */
+static bool escaped(const char *name, size_t n, size_t i, enum frame_kind kind, size_t also)
+{
+	bool last = i + 1 == n;
+
+	return i == also || name[i] == '\\' || name[i] == ';' || (last && name[i] == ' ') ||
+	       (last && name[i] == ']' && kind != FRAME_KERNEL && n >= 4 &&
+		memcmp(name + n - 4, "_[k]", 4) == 0) ||
+	       (i == 0 && kind == FRAME_PROCESS && like_another_format(name, n));
+}
+
+/*
+ * The byte of command @name (@n bytes) that keeps it from being read as a
+ * command with ids, written escaped: the ']' of "comm [PID]" (read so in
+ * any file); the '-' of "comm-PID" when it is the first process written
+ * (@first: a file whose first processes all carry ids so is read so: see
+ * folded__read()). SIZE_MAX when none need be.
+ */
+static size_t command_escape(const char *name, size_t n, bool first)
+{
+	struct process_name pn;
+
+	process_name__parse(name, n, &pn);
+	if (pn.tgid == TGID_UNKNOWN)
+		return SIZE_MAX;
+	if (name[pn.comm_len] != '-')
+		return n - 1;
+	return first ? pn.comm_len : SIZE_MAX;
+}
+
+/*
+ * Writes @name (@n bytes) to @to (room for ESCAPE_BYTES * @n, 4 at least)
+ * so that it reads back as the same name: a '\' or ';' (which would split
+ * the frame) as "\x5c" and "\x3b"; a last ' ' (read as the blank before
+ * the count) as "\x20"; the ']' ending a name "..._[k]" not of the kernel
+ * (read as a kernel frame) as "\x5d"; the first byte of a process that
+ * could start another format's line (see like_another_format()) and byte
+ * @also (see command_escape()) as "\xHH"; an empty name (an empty frame is
+ * malformed) as "\x00". Returns the length written.
+ */
+static size_t escape_name(char *to, const char *name, size_t n, enum frame_kind kind,
+			  size_t also)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len = 0;
+
+	if (!n) {
+		memcpy(to, "\\x00", ESCAPE_BYTES);
+		return ESCAPE_BYTES;
+	}
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)name[i];
+
+		if (!escaped(name, n, i, kind, also)) {
+			to[len++] = (char)c;
+			continue;
+		}
+		to[len++] = '\\';
+		to[len++] = 'x';
+		to[len++] = hex[c >> 4];
+		to[len++] = hex[c & 15];
+	}
+	return len;
+}
 
 /* The text of @frame (*@len bytes), made on first use; NULL when out of memory. */
 static const char *frame_text(struct frame_texts *ft, uint32_t frame, size_t *len)
 {
 	if (!ft->at[frame]) {
 		const char *name = profile__frame_name(ft->p, frame);
-		bool kernel = profile__frame_info(ft->p, frame)->kind == FRAME_KERNEL;
-		size_t n = strlen(name), size = 1 + n + (kernel ? 4 : 0);
-		char *text, *semi;
+		enum frame_kind kind = profile__frame_info(ft->p, frame)->kind;
+		size_t n = strlen(name), most = 1 + ESCAPE_BYTES * (n ? n : 1) + 4, size;
+		size_t also = kind == FRAME_PROCESS && ft->comms
+				  ? command_escape(name, n, !ft->process_made)
+				  : SIZE_MAX;
+		bool kernel = kind == FRAME_KERNEL;
+		char *text;
 
-		if (array__grow((void **)&ft->buf, &ft->cap, ft->len + size, 1, 4096))
+		if (array__grow((void **)&ft->buf, &ft->cap, ft->len + most, 1, 4096))
 			return NULL;
+		ft->process_made |= kind == FRAME_PROCESS;
 		text = ft->buf + ft->len;
 		text[0] = ';';
-		memcpy(text + 1, name, n);
-		memcpy(text + 1 + n, "_[k]", kernel ? 4 : 0);
-		while ((semi = memchr(text + 1, ';', n)))
-			*semi = ':';
+		size = 1 + escape_name(text + 1, name, n, kind, also);
+		memcpy(text + size, "_[k]", kernel ? 4 : 0);
+		size += kernel ? 4 : 0;
 		ft->at[frame] = ft->len + 1;
 		ft->size[frame] = size;
 		ft->len += size;
@@ -143,10 +231,11 @@ static void write_chain(void *ctx, const struct stack_trie *t, uint32_t above,
 	}
 }
 
-long folded__write(FILE *out, struct stack_trie *t, const struct profile *p)
+long folded__write(FILE *out, struct stack_trie *t, const struct profile *p,
+		   enum profile_group group)
 {
 	size_t nframes = profile__nframes(p);
-	struct folded_out fo = { .out = out, .ft = { .p = p } };
+	struct folded_out fo = { .out = out, .ft = { .p = p, .comms = group == GROUP_COMM } };
 	int err = -ENOMEM;
 
 	fo.pt.ends = calloc(t->max_depth + 1, sizeof(size_t));
@@ -194,31 +283,6 @@ static bool ends_with(const char *s, size_t len, const char *suffix)
 	size_t n = strlen(suffix);
 
 	return len >= n && memcmp(s + len - n, suffix, n) == 0;
-}
-
-/* Interns one frame of a folded line; PROFILE_NONE when out of memory. */
-static uint32_t read_frame(struct profile *p, const char *s, size_t len, bool process)
-{
-	enum frame_kind kind = process ? FRAME_PROCESS : FRAME_USER;
-
-	if (!process && ends_with(s, len, "_[k]")) {
-		kind = FRAME_KERNEL;
-		len -= 4;
-	}
-	return input__frame(p, s, len, kind);
-}
-
-/* The frame of a folded line's text, through the cache: class 1 for processes, 0 for the rest. */
-static uint32_t cached_frame(struct frame_cache *fc, struct profile *p, const char *s, size_t len,
-			     bool process, uint64_t hash)
-{
-	uint32_t *slot = frame_cache__slot_hashed(fc, process, s, len, hash);
-
-	if (!slot)
-		return PROFILE_NONE;
-	if (*slot == PROFILE_NONE)
-		*slot = read_frame(p, s, len, process);
-	return *slot;
 }
 
 /*
@@ -362,18 +426,140 @@ static long split_frames(struct prev_stack *ps, const struct frame_cache *fc, co
 	return (long)n;
 }
 
+/* What folded__read() keeps from line to line. */
+struct folded_reader {
+	struct profile *p;
+	const struct line_reader *r;
+	struct frame_cache fc;
+	struct prev_stack ps;
+	struct input_stats *st;
+	bool dash_ids; /* process names "comm-PID" carry ids (see dash_ids()) */
+};
+
 /*
- * Adds one line's stack to @p (the reader has read input @fills times).
- * Returns 0; 1 for a malformed stack, with *@why saying why; or -ENOMEM.
+ * The ids a line's first frame @name (@len bytes) carries: "comm [PID]" and
+ * "comm [PID/TID]" (flametop's), and "comm-PID" and "comm-PID/TID"
+ * (stackcollapse-perf.pl's --pid and --tid) when the file names its
+ * processes so (@dash_ids); a command such as "gcc-12" is otherwise
+ * taken for its name.
  */
-static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_stack *ps,
-		      unsigned long long fills, const char *stack, size_t len, uint64_t count,
+static void process_ids(const char *name, size_t len, bool dash_ids, struct process_name *pn)
+{
+	process_name__parse(name, len, pn);
+	if (pn->tgid != TGID_UNKNOWN && name[pn->comm_len] == '-' && !dash_ids)
+		*pn = (struct process_name){ .comm_len = len, .tgid = TGID_UNKNOWN, .tid = 0 };
+}
+
+/*
+ * Do the process names of the file's first block (@data, @len bytes; @whole:
+ * the file ends there) all carry ids, some "comm-PID"? stackcollapse-perf.pl
+ * --pid and --tid name every process so.
+ */
+static bool dash_ids(const char *data, size_t len, bool whole)
+{
+	const char *end = data + len, *line = data;
+	bool dash = false;
+
+	while (line < end) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *stop = nl ? nl : end, *semi = memchr(line, ';', (size_t)(stop - line));
+		struct process_name pn;
+
+		if (!nl && !whole)
+			break; /* a line the block cuts */
+		if (strspn(line, " \t\r") < (size_t)(stop - line)) {
+			process_name__parse(line, (size_t)((semi ? semi : stop) - line), &pn);
+			if (pn.tgid == TGID_UNKNOWN)
+				return false;
+			dash = dash || line[pn.comm_len] == '-';
+		}
+		line = stop + 1;
+	}
+	return dash;
+}
+
+/* The value of hexadecimal digit @c, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * Decodes the "\\xHH" escapes escape_name() writes, from @s (@len bytes)
+ * into @out (@size bytes at most: what does not fit is left out). Returns
+ * the length.
+ */
+static size_t unescape(char *out, size_t size, const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n < size; i++) {
+		int hi = i + 4 <= len && s[i] == '\\' && s[i + 1] == 'x' ? hex_digit(s[i + 2]) : -1;
+		int lo = hi >= 0 ? hex_digit(s[i + 3]) : -1;
+
+		if (lo >= 0) {
+			out[n++] = (char)(hi << 4 | lo);
+			i += 3;
+		} else {
+			out[n++] = s[i];
+		}
+	}
+	return n;
+}
+
+/*
+ * Interns one frame of a folded line (@process: its first); escapes are
+ * decoded, a process's ids dropped from its name. PROFILE_NONE when out of
+ * memory.
+ */
+static uint32_t read_frame(const struct folded_reader *fr, const char *s, size_t len,
+			   bool process)
+{
+	enum frame_kind kind = process ? FRAME_PROCESS : FRAME_USER;
+	char name[2 * NAME_MAX_BYTES];
+	struct process_name pn;
+
+	if (process) {
+		process_ids(s, len, fr->dash_ids, &pn);
+		len = pn.comm_len;
+	} else if (ends_with(s, len, "_[k]")) {
+		kind = FRAME_KERNEL;
+		len -= 4;
+	}
+	if (!memchr(s, '\\', len))
+		return reader__frame(fr->p, s, len, kind);
+	return reader__frame(fr->p, name, unescape(name, sizeof(name), s, len), kind);
+}
+
+/* The frame of a folded line's text, through the cache: class 1 for processes, 0 for the rest. */
+static uint32_t cached_frame(struct folded_reader *fr, const char *s, size_t len, bool process,
+			     uint64_t hash)
+{
+	uint32_t *slot = frame_cache__slot_hashed(&fr->fc, process, s, len, hash);
+
+	if (!slot)
+		return PROFILE_NONE;
+	if (*slot == PROFILE_NONE)
+		*slot = read_frame(fr, s, len, process);
+	return *slot;
+}
+
+/*
+ * Adds one line's stack to the profile. Returns 0; 1 for a malformed
+ * stack, with *@why saying why; or -ENOMEM.
+ */
+static int read_stack(struct folded_reader *fr, const char *stack, size_t len, uint64_t count,
 		      const char **why)
 {
+	struct prev_stack *ps = &fr->ps;
+	unsigned long long fills = fr->r->fills;
 	size_t shared = prev_stack__shared(ps, stack, len, fills);
 	struct sample s = { .tgid = shared ? ps->tgid : TGID_UNKNOWN, .tid = shared ? ps->tid : 0,
 			    .count = count };
-	long n = split_frames(ps, fc, stack, len, shared,
+	long n = split_frames(ps, &fr->fc, stack, len, shared,
 			      stack + (shared ? ps->ends[shared - 1] + 1 : 0));
 
 	if (n <= 0) {
@@ -384,7 +570,7 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 	/* The frames' slots are on their way from memory: split_frames() asked. */
 	for (long k = (long)shared; k < n; k++) {
 		size_t start = k ? ps->ends[k - 1] + 1 : 0;
-		uint32_t id = cached_frame(fc, p, stack + start, ps->ends[k] - start, k == 0,
+		uint32_t id = cached_frame(fr, stack + start, ps->ends[k] - start, k == 0,
 					   ps->hashes[k]);
 
 		if (id == PROFILE_NONE)
@@ -392,7 +578,7 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 		if (k == 0) {
 			struct process_name pn;
 
-			process_name__parse(stack, ps->ends[0], &pn);
+			process_ids(stack, ps->ends[0], fr->dash_ids, &pn);
 			s.tgid = pn.tgid;
 			s.tid = pn.tid;
 		}
@@ -406,17 +592,8 @@ static int read_stack(struct profile *p, struct frame_cache *fc, struct prev_sta
 	ps->tid = s.tid;
 	s.frames = ps->ids;
 	s.n = (uint32_t)n;
-	return count ? profile__add(p, &s) : 0;
+	return count ? profile__add(fr->p, &s) : 0;
 }
-
-/* What folded__read() keeps from line to line. */
-struct folded_reader {
-	struct profile *p;
-	const struct line_reader *r;
-	struct frame_cache fc;
-	struct prev_stack ps;
-	struct input_stats *st;
-};
 
 /* One line: blank, a stack, or malformed. Returns 0 or -ENOMEM. */
 static int read_line(void *ctx, char *line, size_t len)
@@ -432,13 +609,13 @@ static int read_line(void *ctx, char *line, size_t len)
 		return 0;
 	stack_len = split_count(line, len, &count);
 	if (stack_len <= 0) {
-		input__bad_line(st, stack_len ? "no count, or a count that is not a whole number"
+		reader__bad_line(st, stack_len ? "no count, or a count that is not a whole number"
 				       : "no stack before the count");
 		return 0;
 	}
-	r = read_stack(fr->p, &fr->fc, &fr->ps, fr->r->fills, line, (size_t)stack_len, count, &why);
+	r = read_stack(fr, line, (size_t)stack_len, count, &why);
 	if (r > 0)
-		input__bad_line(st, why);
+		reader__bad_line(st, why);
 	else if (r == 0)
 		st->stacks++;
 	return r < 0 ? r : 0;
@@ -447,10 +624,14 @@ static int read_line(void *ctx, char *line, size_t len)
 int folded__read(struct line_reader *r, struct profile *p, struct input_stats *st)
 {
 	struct folded_reader fr = { .p = p, .r = r, .st = st, .ps = { .fills = ~0ull } };
-	int err = frame_cache__init(&fr.fc);
+	const char *head;
+	size_t len;
+	int err = frame_cache__init(&fr.fc) ?: line_reader__peek(r, &head, &len);
 
-	if (!err)
-		err = input__each_line(r, st, read_line, &fr);
+	if (!err) {
+		fr.dash_ids = dash_ids(head, len, r->eof);
+		err = reader__each_line(r, st, read_line, &fr);
+	}
 	frame_cache__free(&fr.fc);
 	prev_stack__free(&fr.ps);
 	return err;

@@ -10,18 +10,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile/input.h"
 #include "profile/line_reader.h"
 #include "profile/profile.h"
+#include "profile/reader.h"
 #include "profile/stack_trie.h"
 
 /*
  * folded__write() prints one line per trie node with a nonzero self count,
- * root to leaf, in the trie's order (a walk: see stack_trie__walk()). A
- * ';' inside a frame name is written as ':' so it cannot split the frame.
+ * root to leaf, in the trie's order (a walk: see stack_trie__walk()), its
+ * first frames grouped by @group (as the trie was built). A name that would
+ * not read back as the same frame is written escaped, "\xHH" (see
+ * escape_name() in folded.c): folded__read() reads it back as it was.
  * Returns the number of lines written, or -errno on a write error.
  */
-long folded__write(FILE *out, struct stack_trie *t, const struct profile *p);
+long folded__write(FILE *out, struct stack_trie *t, const struct profile *p,
+		   enum profile_group group);
 
 /*
  * folded__read() adds every well-formed line of @r to @p through

@@ -35,7 +35,7 @@ long output__write(FILE *out, enum output_format format, struct stack_trie *t,
 		   const struct profile *p, const struct view_filter *f,
 		   const struct output_info *info)
 {
-	struct svg_info svg = {info->title, info->subtitle, info->type};
+	struct svg_info svg = {info->title, info->subtitle, info->type, info->unit};
 	struct pprof_info pprof = {info->type, info->unit, info->period_ns, info->time_ns,
 				   info->duration_ns};
 
@@ -45,6 +45,6 @@ long output__write(FILE *out, enum output_format format, struct stack_trie *t,
 	case OUTPUT_PPROF:
 		return pprof__write(out, p, f, &pprof);
 	default:
-		return folded__write(out, t, p);
+		return folded__write(out, t, p, f->group);
 	}
 }

@@ -4,21 +4,56 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "profile/output_file.h"
 
 #define FILE_MODE 0644 /* less the umask */
+#define TMP_TRIES 100  /* temporary names tried before giving up */
 
-/* @path's directory, as a new string ("." for a bare name); NULL when out of memory. */
-static char *dir_of(const char *path)
+static const struct output_file closed = { NULL, -1, NULL, NULL, false };
+
+/* Closes what @of holds but its stream, and leaves it closed. */
+static void release(struct output_file *of)
+{
+	if (of->dir >= 0)
+		close(of->dir);
+	free(of->name);
+	free(of->tmp);
+	*of = closed;
+}
+
+/*
+ * Opens @path's directory (O_PATH) into of->dir, not through a symbolic
+ * link as its last component, and copies @path's last component into
+ * of->name. Returns 0, -ELOOP, -EISDIR (@path ends in '/') or -errno.
+ */
+static int open_dir(struct output_file *of, const char *path)
 {
 	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *dir;
+	struct stat st;
+	int err = 0;
 
-	if (!slash)
-		return strdup(".");
-	return slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	if (!base[0])
+		return -EISDIR;
+	dir = !slash ? strdup(".") : slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+	of->name = strdup(base);
+	if (!dir || !of->name) {
+		free(dir);
+		return -ENOMEM;
+	}
+	of->dir = open(dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (of->dir < 0) {
+		err = -errno;
+		if (err == -ENOTDIR && !lstat(dir, &st) && S_ISLNK(st.st_mode))
+			err = -ELOOP;
+	}
+	free(dir);
+	return err;
 }
 
 /*
@@ -26,115 +61,139 @@ static char *dir_of(const char *path)
  * directory, a file owned neither by this user nor by the directory's
  * owner is not to be written.
  */
-static int check_owner(const char *path, const struct stat *st)
+static int check_owner(const struct output_file *of, const struct stat *st)
 {
-	char *dir = dir_of(path);
 	struct stat ds;
-	int err = 0;
 
-	if (!dir)
-		return -ENOMEM;
-	if (stat(dir, &ds))
-		err = -errno;
-	else if ((ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) && st->st_uid != geteuid() &&
-		 st->st_uid != ds.st_uid)
-		err = -EPERM;
-	free(dir);
-	return err;
+	if (fstat(of->dir, &ds))
+		return -errno;
+	if ((ds.st_mode & S_ISVTX) && (ds.st_mode & S_IWOTH) && st->st_uid != geteuid() &&
+	    st->st_uid != ds.st_uid)
+		return -EPERM;
+	return 0;
 }
 
-/*
- * Opens a file without a name in @path's directory (O_TMPFILE): killed
- * before it is named, the process leaves nothing. Returns the descriptor,
- * or -errno (-EOPNOTSUPP and the like where the file system cannot).
- */
-static int open_unnamed(const char *path, mode_t mode)
+/* Gives of->tmp (allocated here) a new random name beside the target: ".NAME.XXXXXX". */
+static int random_tmp_name(struct output_file *of)
 {
-	char *dir = dir_of(path);
-	int fd;
+	unsigned int r = 0;
 
-	if (!dir)
-		return -ENOMEM;
-	fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-	free(dir);
-	return fd < 0 ? -errno : fd;
-}
-
-/* Gives @of's unnamed file the name @name, unless it is taken (-EEXIST). */
-static int name_unnamed(const struct output_file *of, const char *name)
-{
-	char proc[64];
-
-	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(of->f));
-	return linkat(AT_FDCWD, proc, AT_FDCWD, name, AT_SYMLINK_FOLLOW) ? -errno : 0;
-}
-
-int output_file__open_beside(struct output_file *of, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : path;
-	int dir_len = slash ? (int)(slash - path + 1) : 0, fd;
-	mode_t mask = umask(0);
-
-	umask(mask);
-	*of = (struct output_file){ NULL, NULL, false };
-	if (asprintf(&of->tmp, "%.*s.%s.XXXXXX", dir_len, path, base) < 0) {
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = (unsigned int)random();
+	free(of->tmp);
+	if (asprintf(&of->tmp, ".%s.%06x", of->name, r & 0xffffff) < 0) {
 		of->tmp = NULL;
 		return -ENOMEM;
 	}
-	fd = open_unnamed(path, FILE_MODE & ~mask);
-	of->unnamed = fd >= 0;
-	if (fd < 0)
-		fd = mkostemp(of->tmp, O_CLOEXEC);
-	if (fd < 0 || fchmod(fd, FILE_MODE & ~mask) || !(of->f = fdopen(fd, "w"))) {
-		int err = -errno;
+	return 0;
+}
 
-		if (fd >= 0) {
-			close(fd);
-			if (!of->unnamed)
-				unlink(of->tmp);
-		}
+/*
+ * Opens a file in of->dir: without a name (O_TMPFILE), so that a process
+ * killed before naming it leaves nothing; where the file system cannot, a
+ * new file of a temporary name (O_EXCL: never through a link). Returns the
+ * descriptor or -errno.
+ */
+static int open_temp(struct output_file *of, mode_t mode)
+{
+	int fd = openat(of->dir, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+	int err = -EEXIST;
+
+	of->unnamed = fd >= 0;
+	if (fd >= 0)
+		return fd;
+	for (int i = 0; i < TMP_TRIES && err == -EEXIST; i++) {
+		err = random_tmp_name(of);
+		if (err)
+			return err;
+		fd = openat(of->dir, of->tmp, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC,
+			    mode);
+		err = fd < 0 ? -errno : 0;
+	}
+	if (err) {
 		free(of->tmp);
 		of->tmp = NULL;
 		return err;
 	}
-	return 0;
+	return fd;
 }
 
-/* Opens the FIFO or device @path itself. */
-static int open_special(struct output_file *of, const char *path)
+/* Opens of->f on a temporary file in of->dir, mode 0644 less the umask. */
+static int open_temp_stream(struct output_file *of)
 {
-	int fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	mode_t mask = umask(0);
+	int fd, err;
 
-	*of = (struct output_file){ NULL, NULL, false };
+	umask(mask);
+	fd = open_temp(of, FILE_MODE & ~mask);
+	if (fd < 0)
+		return fd;
+	if (!fchmod(fd, FILE_MODE & ~mask) && (of->f = fdopen(fd, "w")))
+		return 0;
+	err = -errno;
+	close(fd);
+	if (of->tmp)
+		unlinkat(of->dir, of->tmp, 0);
+	return err;
+}
+
+/* Opens the FIFO or device of->name in of->dir itself; the directory is let go. */
+static int open_special(struct output_file *of)
+{
+	int fd = openat(of->dir, of->name, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	int err;
+
 	if (fd < 0)
 		return -errno;
 	of->f = fdopen(fd, "w");
 	if (!of->f) {
-		int err = -errno;
-
+		err = -errno;
 		close(fd);
 		return err;
 	}
+	close(of->dir);
+	of->dir = -1;
 	return 0;
 }
 
-int output_file__open(struct output_file *of, const char *path)
+int output_file__open_beside(struct output_file *of, const char *path)
+{
+	int err;
+
+	*of = closed;
+	err = open_dir(of, path) ?: open_temp_stream(of);
+	if (err)
+		release(of);
+	return err;
+}
+
+/* Checks what of->name is in of->dir, and opens what to write for it. */
+static int open_target(struct output_file *of)
 {
 	struct stat st;
 	int err;
 
-	*of = (struct output_file){ NULL, NULL, false };
-	if (lstat(path, &st))
-		return errno == ENOENT ? output_file__open_beside(of, path) : -errno;
+	if (fstatat(of->dir, of->name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? open_temp_stream(of) : -errno;
 	if (S_ISLNK(st.st_mode))
 		return -ELOOP;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
-	err = check_owner(path, &st);
+	err = check_owner(of, &st);
 	if (err)
 		return err;
-	return S_ISREG(st.st_mode) ? output_file__open_beside(of, path) : open_special(of, path);
+	return S_ISREG(st.st_mode) ? open_temp_stream(of) : open_special(of);
+}
+
+int output_file__open(struct output_file *of, const char *path)
+{
+	int err;
+
+	*of = closed;
+	err = open_dir(of, path) ?: open_target(of);
+	if (err)
+		release(of);
+	return err;
 }
 
 /* Closes the stream; returns 0 or -errno (a write that failed, now or before). */
@@ -148,25 +207,35 @@ static int close_stream(struct output_file *of)
 	return err;
 }
 
+/* Gives the unnamed file of @of the name @name in of->dir, unless it is taken (-EEXIST). */
+static int link_unnamed(const struct output_file *of, const char *name)
+{
+	char proc[64];
+
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fileno(of->f));
+	return linkat(AT_FDCWD, proc, of->dir, name, AT_SYMLINK_FOLLOW) ? -errno : 0;
+}
+
 /*
- * Names @of's unnamed file after its template of->tmp, made unique, so
- * that it can be renamed over the target (a link cannot replace a file).
+ * Names @of's unnamed file with a temporary name, so that it can be renamed
+ * over the target (a link cannot replace a file).
  */
 static int name_temporary(struct output_file *of)
 {
-	size_t len = strlen(of->tmp);
 	int err = -EEXIST;
 
-	for (int i = 0; i < 100 && err == -EEXIST; i++) {
-		snprintf(of->tmp + len - 6, 7, "%06lx", (unsigned long)random() & 0xffffff);
-		err = name_unnamed(of, of->tmp);
+	for (int i = 0; i < TMP_TRIES && err == -EEXIST; i++)
+		err = random_tmp_name(of) ?: link_unnamed(of, of->tmp);
+	if (err) {
+		free(of->tmp);
+		of->tmp = NULL;
+		return err;
 	}
-	if (!err)
-		of->unnamed = false;
-	return err;
+	of->unnamed = false;
+	return 0;
 }
 
-int output_file__commit(struct output_file *of, const char *path)
+int output_file__commit(struct output_file *of)
 {
 	int err;
 
@@ -176,50 +245,49 @@ int output_file__commit(struct output_file *of, const char *path)
 	if (!err && of->unnamed)
 		err = name_temporary(of);
 	err = close_stream(of) ?: err;
-	if (of->tmp && !of->unnamed && !err && rename(of->tmp, path))
+	if (of->tmp && !err && renameat(of->dir, of->tmp, of->dir, of->name))
 		err = -errno;
-	if (of->tmp && !of->unnamed && err)
-		unlink(of->tmp);
-	free(of->tmp);
-	of->tmp = NULL;
-	of->unnamed = false;
+	if (of->tmp && err)
+		unlinkat(of->dir, of->tmp, 0);
+	release(of);
 	return err;
 }
 
-int output_file__commit_new(struct output_file *of, const char *path)
+int output_file__commit_new(struct output_file *of, const char *name)
 {
 	int err;
 
-	if (!of->f || !of->tmp)
+	if (!of->f || of->dir < 0)
 		return -EBADF;
+	if (!name[0] || strchr(name, '/'))
+		return -EINVAL;
 	if (fflush(of->f) || ferror(of->f))
 		return -EIO;
 	/* A hard link takes the name only when it is free; then a temporary name goes. */
 	if (of->unnamed)
-		err = name_unnamed(of, path);
+		err = link_unnamed(of, name);
 	else
-		err = link(of->tmp, path) ? -errno : 0;
+		err = linkat(of->dir, of->tmp, of->dir, name, 0) ? -errno : 0;
 	if (err)
 		return err;
 	if (!of->unnamed)
-		unlink(of->tmp);
+		unlinkat(of->dir, of->tmp, 0);
 	of->unnamed = false;
 	err = close_stream(of);
-	free(of->tmp);
-	of->tmp = NULL;
 	if (err)
-		unlink(path);
+		unlinkat(of->dir, name, 0);
+	release(of);
 	return err;
 }
 
 void output_file__discard(struct output_file *of)
 {
-	if (of->f)
-		fclose(of->f);
+	if (!of->f)
+		return;
+	fclose(of->f);
 	if (of->tmp && !of->unnamed)
-		unlink(of->tmp);
-	free(of->tmp);
-	*of = (struct output_file){ NULL, NULL, false };
+		unlinkat(of->dir, of->tmp, 0);
+	release(of);
 }
 
 const char *output_file__strerror(int err)

@@ -9,9 +9,9 @@
 #ifndef FLAMETOP_PERF_SCRIPT_H
 #define FLAMETOP_PERF_SCRIPT_H
 
-#include "profile/input.h"
 #include "profile/line_reader.h"
 #include "profile/profile.h"
+#include "profile/reader.h"
 
 /*
  * perf_script__read() adds every sample of @r to @p, counting 1 each. The

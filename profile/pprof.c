@@ -8,6 +8,7 @@
 #include "profile/pprof.h"
 #include "profile/pprof.pb-c.h"
 #include "profile/strtab.h"
+#include "symbols/sanitize.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
 typedef Perftools__Profiles__ValueType pb_value_type;
@@ -65,16 +66,25 @@ static int64_t cstring_index(struct pprof_builder *b, const char *s)
 	return string_index(b, s, strlen(s));
 }
 
-/* The id of the mapping of file @name (made on first sight); 0 when out of memory. */
-static uint64_t mapping_id(struct pprof_builder *b, const char *name, size_t len)
+/*
+ * The id of the mapping of file @name (@len bytes) of build-id @build_id
+ * (hex, "" for none), made on first sight; 0 when out of memory. Its
+ * addresses are the file's own (no load address: it spans the whole
+ * address space from 0, as pprof reads such a mapping). @has_functions:
+ * its locations are named and need no lookup; otherwise pprof looks their
+ * addresses up in the file (its lines, files), keeping the names given
+ * where it cannot.
+ */
+static uint64_t mapping_id(struct pprof_builder *b, const char *name, size_t len,
+			   const char *build_id, bool has_functions)
 {
-	int64_t file = string_index(b, name, len);
+	int64_t file = string_index(b, name, len), id = cstring_index(b, build_id);
 	pb_mapping *m;
 
-	if (file < 0)
+	if (file < 0 || id < 0)
 		return 0;
 	for (size_t i = 0; i < b->nmaps; i++) {
-		if (b->maps[i].filename == file)
+		if (b->maps[i].filename == file && b->maps[i].build_id == id)
 			return b->maps[i].id;
 	}
 	if (array__grow((void **)&b->maps, &b->maps_cap, b->nmaps + 1, sizeof(*b->maps), 16))
@@ -83,8 +93,9 @@ static uint64_t mapping_id(struct pprof_builder *b, const char *name, size_t len
 	perftools__profiles__mapping__init(m);
 	m->id = ++b->nmaps;
 	m->filename = file;
+	m->build_id = id;
 	m->memory_limit = UINT64_MAX; /* the offsets of its locations are addresses in it */
-	m->has_functions = true;
+	m->has_functions = has_functions;
 	return m->id;
 }
 
@@ -112,6 +123,7 @@ static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 	const struct frame *fr = profile__frame_info(b->p, frame);
 	const char *name = profile__frame_name(b->p, frame);
 	int64_t name_index = cstring_index(b, name);
+	struct frame_origin origin;
 	size_t file_len;
 	uint64_t offset;
 	pb_location *loc;
@@ -134,11 +146,17 @@ static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 	loc->id = line->function_id = fn->id = b->nlocs + 1;
 	fn->name = fn->system_name = name_index;
 	if (fr->kind == FRAME_KERNEL) {
-		loc->mapping_id = mapping_id(b, KERNEL_MAPPING, strlen(KERNEL_MAPPING));
+		loc->mapping_id = mapping_id(b, KERNEL_MAPPING, strlen(KERNEL_MAPPING), "", true);
+		if (!loc->mapping_id)
+			return 0;
+	} else if (fr->named && profile__origin(b->p, frame, &origin)) {
+		loc->mapping_id =
+		    mapping_id(b, origin.file, strlen(origin.file), origin.build_id, false);
+		loc->address = origin.address;
 		if (!loc->mapping_id)
 			return 0;
 	} else if (!fr->named && file_offset(name, &file_len, &offset)) {
-		loc->mapping_id = mapping_id(b, name, file_len);
+		loc->mapping_id = mapping_id(b, name, file_len, "", true);
 		loc->address = offset;
 		if (!loc->mapping_id)
 			return 0;
@@ -612,7 +630,7 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 		}
 		if (!name[0])
 			name = string_at(r->m, r->m->function[fi]->system_name) ?: "";
-		id = input__frame(r->p, name[0] ? name : "[unknown]", name[0] ? strlen(name) : 9,
+		id = reader__frame(r->p, name[0] ? name : "[unknown]", name[0] ? strlen(name) : 9,
 				  kind);
 		if (id == PROFILE_NONE) {
 			free(frames);
@@ -632,7 +650,7 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 							  map->file_offset));
 		else
 			n = snprintf(name, sizeof(name), "[unknown]");
-		frames[1] = input__frame(
+		frames[1] = reader__frame(
 		    r->p, name, (size_t)n < sizeof(name) ? (size_t)n : sizeof(name) - 1, kind);
 		if (frames[1] == PROFILE_NONE) {
 			free(frames);
@@ -659,7 +677,7 @@ static int sample_process(struct pprof_reader *r, const pb_sample *s, uint32_t *
 
 			if (!comm)
 				return malformed(r, "a string index out of range");
-			*frame = input__frame(r->p, comm, strlen(comm), FRAME_PROCESS);
+			*frame = reader__frame(r->p, comm, strlen(comm), FRAME_PROCESS);
 			if (*frame == PROFILE_NONE)
 				return -ENOMEM;
 		} else if (l->key == r->pid_key && !l->str && l->num > 0 && l->num <= INT32_MAX) {
@@ -678,7 +696,7 @@ static int add_pprof_sample(struct pprof_reader *r, const pb_sample *s)
 	if (s->n_value != r->m->n_sample_type)
 		return malformed(r, "a sample whose values do not match the sample types");
 	if (s->value[r->value] < 0) {
-		input__bad_line(r->st, "a negative value");
+		reader__bad_line(r->st, "a negative value");
 		return 0;
 	}
 	if (!s->value[r->value])
@@ -750,7 +768,7 @@ static int default_comm(struct pprof_reader *r)
 
 	if (!base || !base[0])
 		base = "[unknown]";
-	r->default_comm = input__frame(r->p, base, strlen(base), FRAME_PROCESS);
+	r->default_comm = reader__frame(r->p, base, strlen(base), FRAME_PROCESS);
 	return r->default_comm == PROFILE_NONE ? -ENOMEM : 0;
 }
 
@@ -765,8 +783,11 @@ static int read_message(struct pprof_reader *r)
 	r->value = choose_value(m);
 	type = string_at(m, m->sample_type[r->value]->type);
 	unit = string_at(m, m->sample_type[r->value]->unit);
-	snprintf(r->st->unit, sizeof(r->st->unit), "%s", type[0] ? type : "samples");
-	snprintf(r->st->count_unit, sizeof(r->st->count_unit), "%s", unit[0] ? unit : "count");
+	/* Names from outside, sanitized where they enter, as frames' are. */
+	type = type[0] ? type : "samples";
+	unit = unit[0] ? unit : "count";
+	sanitize_name(r->st->unit, sizeof(r->st->unit), type, strlen(type));
+	sanitize_name(r->st->count_unit, sizeof(r->st->count_unit), unit, strlen(unit));
 	r->comm_key = -1;
 	r->pid_key = -1;
 	for (size_t i = 1; i < m->n_string_table; i++) {

@@ -5,8 +5,11 @@
  * encoded and decoded by protobuf-c.
  *
  * flametop writes one sample per stack: its frames as locations (leaf
- * first), each a function named as flametop names the frame; kernel frames
- * in the mapping "[kernel.kallsyms]", frames it could not name
+ * first), each a function named as flametop names the frame; a named user
+ * function whose origin the profile knows (profile__origin()) in a mapping
+ * of its file and build-id, at its address in the file, for pprof (and
+ * Pyroscope, Parca) to look up its source file and line; kernel frames in
+ * the mapping "[kernel.kallsyms]"; frames it could not name
  * ("libc.so.6+0x27249") in a mapping of their file, at their offset; and
  * the labels "comm" (the process frame) and "pid".
  */
@@ -17,8 +20,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "profile/input.h"
 #include "profile/profile.h"
+#include "profile/reader.h"
 #include "profile/stack_trie.h"
 
 struct pprof_info {
@@ -32,8 +35,9 @@ struct pprof_info {
 /*
  * pprof__write() writes the stacks of @p that pass @f (window, pids, comm,
  * text; kernel or user frames dropped as @f hides them) to @out as a
- * gzip-compressed profile. Returns the number of samples written, or
- * -errno (-ENOMEM, or a write error).
+ * gzip-compressed profile. Returns the number of pprof samples written,
+ * one per distinct stack (its values the stack's count), or -errno
+ * (-ENOMEM, or a write error).
  */
 long pprof__write(FILE *out, const struct profile *p, const struct view_filter *f,
 		  const struct pprof_info *info);

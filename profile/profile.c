@@ -41,6 +41,13 @@ struct frozen_counts {
 	uint64_t total, recent;
 };
 
+/* Where a frame's function lies (profile__set_origin()): string ids, and its address. */
+struct origin {
+	uint32_t file; /* PROFILE_NONE: none recorded */
+	uint32_t build_id;
+	uint64_t address;
+};
+
 /* A process (or thread) group frame, by what it groups. */
 struct group_entry {
 	uint32_t comm, frame; /* the comm's frame, the group's frame */
@@ -53,6 +60,8 @@ struct profile {
 	struct frame *frames;
 	size_t nframes, frames_cap;
 	struct hash_index frame_index;
+	struct origin *origins; /* per frame id below norigins */
+	size_t norigins, origins_cap;
 
 	struct frames_chunk *chunks; /* the newest first */
 	size_t chunk_bytes;
@@ -189,6 +198,38 @@ const char *profile__frame_object(const struct profile *p, uint32_t id)
 	uint32_t object = p->frames[id].object;
 
 	return object == PROFILE_NONE ? NULL : strtab__str(p->names, object);
+}
+
+int profile__set_origin(struct profile *p, uint32_t id, const struct frame_origin *o)
+{
+	struct origin *to;
+	uint32_t file, build_id;
+
+	if (id < p->norigins && p->origins[id].file != PROFILE_NONE)
+		return 0;
+	file = strtab__intern(p->names, o->file, strlen(o->file));
+	build_id = strtab__intern(p->names, o->build_id, strlen(o->build_id));
+	if (file == STRTAB_NONE || build_id == STRTAB_NONE ||
+	    array__grow((void **)&p->origins, &p->origins_cap, (size_t)id + 1, sizeof(*p->origins),
+			256))
+		return -ENOMEM;
+	for (; p->norigins <= id; p->norigins++)
+		p->origins[p->norigins].file = PROFILE_NONE;
+	to = &p->origins[id];
+	*to = (struct origin){ .file = file, .build_id = build_id, .address = o->address };
+	return 0;
+}
+
+bool profile__origin(const struct profile *p, uint32_t id, struct frame_origin *out)
+{
+	const struct origin *o = id < p->norigins ? &p->origins[id] : NULL;
+
+	if (!o || o->file == PROFILE_NONE)
+		return false;
+	*out = (struct frame_origin){ .file = strtab__str(p->names, o->file),
+				      .build_id = strtab__str(p->names, o->build_id),
+				      .address = o->address };
+	return true;
 }
 
 /* A thread id as stored: 0 when not known. */
@@ -1030,6 +1071,44 @@ static int copy_used_frames(const struct profile *p, uint32_t *map, struct strta
 }
 
 /*
+ * The origins of the frames @map keeps, under their new ids, their strings
+ * interned into @names: a new array (to free()) of @used, in *@out. 0 or
+ * -ENOMEM.
+ */
+static int copy_origins(const struct profile *p, const uint32_t *map, size_t used,
+			struct strtab *names, struct origin **out)
+{
+	struct origin *to;
+
+	*out = NULL;
+	if (!p->norigins)
+		return 0;
+	to = malloc((used ? used : 1) * sizeof(*to));
+	if (!to)
+		return -ENOMEM;
+	for (size_t i = 0; i < used; i++)
+		to[i].file = PROFILE_NONE;
+	for (size_t id = 0; id < p->norigins; id++) {
+		const struct origin *o = &p->origins[id];
+		struct origin *n = &to[map[id]];
+
+		if (map[id] == PROFILE_NONE || o->file == PROFILE_NONE)
+			continue;
+		n->file = strtab__intern(names, strtab__str(p->names, o->file),
+					 strtab__len(p->names, o->file));
+		n->build_id = strtab__intern(names, strtab__str(p->names, o->build_id),
+					     strtab__len(p->names, o->build_id));
+		n->address = o->address;
+		if (n->file == STRTAB_NONE || n->build_id == STRTAB_NONE) {
+			free(to);
+			return -ENOMEM;
+		}
+	}
+	*out = to;
+	return 0;
+}
+
+/*
  * Gives the stacks their frames' new ids from @map, and the index their new
  * hashes. Never fails: the index holds as many entries as before, in as
  * many slots.
@@ -1071,6 +1150,7 @@ static void compact_frames(struct profile *p)
 	struct hash_index index = { 0 };
 	struct strtab *names = NULL;
 	struct frame *frames = NULL;
+	struct origin *origins = NULL;
 	size_t used;
 
 	if (!map)
@@ -1079,7 +1159,8 @@ static void compact_frames(struct profile *p)
 	if (used * 2 > p->nframes || !(names = strtab__new()) ||
 	    !(frames = malloc((used ? used : 1) * sizeof(*frames))) ||
 	    hash_index__init(&index, used * 2 + 16) ||
-	    copy_used_frames(p, map, names, frames, &index)) {
+	    copy_used_frames(p, map, names, frames, &index) ||
+	    copy_origins(p, map, used, names, &origins)) {
 		hash_index__free(&index);
 		free(frames);
 		strtab__free(names);
@@ -1090,10 +1171,13 @@ static void compact_frames(struct profile *p)
 	hash_index__free(&p->frame_index);
 	free(p->frames);
 	free(p->renumbered);
+	free(p->origins);
 	p->names = names;
 	p->frame_index = index;
 	p->frames = frames;
 	p->frames_cap = used;
+	p->origins = origins;
+	p->norigins = p->origins_cap = origins ? used : 0;
 	p->renumbered = map;
 	p->nrenumbered = p->nframes;
 	p->nframes = used;
@@ -1154,6 +1238,7 @@ uint64_t profile__total(const struct profile *p, enum profile_window window)
 size_t profile__bytes(const struct profile *p)
 {
 	return sizeof(*p) + strtab__bytes(p->names) + p->frames_cap * sizeof(*p->frames) +
+	       p->origins_cap * sizeof(*p->origins) +
 	       p->chunk_bytes + p->stacks_cap * sizeof(*p->stacks) +
 	       p->sorted_cap * sizeof(*p->sorted) + p->frozen_cap * sizeof(*p->frozen) +
 	       (p->group_cap[GROUP_PID] + p->group_cap[GROUP_TID]) * sizeof(uint32_t) +
@@ -1175,6 +1260,7 @@ void profile__free(struct profile *p)
 	free(p->groups);
 	free(p->frozen);
 	free(p->frames);
+	free(p->origins);
 	free_chunks(p, NULL);
 	free(p->stacks);
 	free(p->sorted);

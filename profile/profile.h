@@ -118,6 +118,30 @@ const char *profile__frame_name(const struct profile *p, uint32_t id);
 const char *profile__frame_object(const struct profile *p, uint32_t id);
 
 /*
+ * Where a user function lies, for the formats that can say so (pprof): the
+ * file it was found in (its path as the process mapped it), the file's GNU
+ * build-id, and the function's address in it (its ELF symbol's value), so
+ * that pprof, Pyroscope or Parca can find it there.
+ */
+struct frame_origin {
+	const char *file;     /* sanitized */
+	const char *build_id; /* hexadecimal; "" when the file has none */
+	uint64_t address;
+};
+
+/*
+ * profile__set_origin() records where frame @id lies (copied; the first
+ * record stays). Returns 0 or -ENOMEM (nothing recorded).
+ */
+int profile__set_origin(struct profile *p, uint32_t id, const struct frame_origin *o);
+
+/*
+ * profile__origin() fills @out (strings valid as long as frame names are)
+ * with where frame @id lies; false when nothing was recorded.
+ */
+bool profile__origin(const struct profile *p, uint32_t id, struct frame_origin *out);
+
+/*
  * profile__add() is the one entry point for stacks: it adds @s->count to the
  * stack @s describes (frames, process and thread; stored on first sight) in
  * the cumulative window and in the interval now open; sums saturate at

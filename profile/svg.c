@@ -6,6 +6,7 @@
 
 #include "profile/hash_index.h"
 #include "profile/svg.h"
+#include "symbols/sanitize.h"
 
 #define ROW_HEIGHT 16
 #define FRAME_HEIGHT 15
@@ -16,12 +17,29 @@
 /*
  * The page's behaviour: hover details, click zoom, search. Kept in one
  * piece so that the file needs nothing else. Frames are found by class; a
- * frame's place comes from its rect as written (x, width, y).
+ * frame's place comes from its rect as written (x, width, y), its parent
+ * from the order they are written in (a frame after its parent, one row
+ * below it). The search counts each matched sample once by that tree: a
+ * matched frame inside another is in its samples already; the root ("all")
+ * is no frame of the profile and never matches. It matches as
+ * the screen's / does (text_match.h): in any case unless the text holds a
+ * capital letter.
  */
 static const char script[] =
-	"var W = 0, PAD = 0, CW = 0, frames = [], total = 0, unit = '';\n"
+	"var W = 0, PAD = 0, CW = 0, ROW = 0, PER_US = 0, frames = [], total = 0, unit = '';\n"
 	"function fmt(n) { return n.toString().replace(/\\B(?=(\\d{3})+(?!\\d))/g, ','); }\n"
 	"function share(n, of) { return (100 * n / of).toFixed(2) + '%'; }\n"
+	"function rnd(n, d) { return Math.floor(n / d) + (n % d >= (d + 1) / 2 ? 1 : 0); }\n"
+	"/* A count as the file's titles write it: a number of the unit, or a time. */\n"
+	"function amount(n) {\n"
+	"  var t, c = PER_US;\n"
+	"  if (!c) return fmt(n) + ' ' + unit;\n"
+	"  if (n < 1000 * c) t = rnd(n, c) + ' \\u00b5s';\n"
+	"  else if (n < 999950 * c) { t = rnd(n, 100 * c); t = Math.floor(t / 10) + '.' + t % 10 + ' ms'; }\n"
+	"  else { t = rnd(n, 10000 * c); t = Math.floor(t / 100) + '.' + String(t % 100).padStart(2, '0') + ' s'; }\n"
+	"  return t + ' ' + unit;\n"
+	"}\n"
+	"function lower(s) { return s.replace(/[A-Z]/g, function (c) { return c.toLowerCase(); }); }\n"
 	"function label(f, w) {\n"
 	"  var fit = Math.floor((w - 6) / CW);\n"
 	"  if (fit < 3) return '';\n"
@@ -32,8 +50,8 @@ static const char script[] =
 	"  f.t.setAttribute('x', (x + 3).toFixed(2)); f.t.textContent = label(f, w);\n"
 	"}\n"
 	"function details(f) {\n"
-	"  document.getElementById('details').textContent = f ? f.name + ' (' + fmt(f.n) + ' ' +\n"
-	"    unit + ', ' + share(f.n, total) + ')' : ' ';\n"
+	"  document.getElementById('details').textContent = f ? f.title + ' (' + amount(f.n) + ', ' +\n"
+	"    share(f.n, total) + ')' : ' ';\n"
 	"}\n"
 	"function zoom(z) {\n"
 	"  document.getElementById('unzoom').setAttribute('class', z ? '' : 'hide');\n"
@@ -53,32 +71,37 @@ static const char script[] =
 	"  });\n"
 	"}\n"
 	"function search(text) {\n"
-	"  var hits = [], sum = 0, end = -1;\n"
+	"  var exact = /[A-Z]/.test(text), sum = 0, hits = 0;\n"
 	"  frames.forEach(function (f) {\n"
-	"    var hit = text !== '' && f.name.indexOf(text) >= 0;\n"
+	"    var hit = text !== '' && f.parent !== null && (exact ? f.name : f.lname).indexOf(text) >= 0;\n"
+	"    var under = f.parent !== null && f.parent.inside;\n"
+	"    f.inside = hit || under;\n"
+	"    if (hit && !under) sum += f.n;\n"
+	"    hits += hit;\n"
 	"    f.r.setAttribute('fill', hit ? 'rgb(230,0,230)' : f.fill);\n"
 	"    f.g.classList.toggle('match', hit);\n"
-	"    if (hit) hits.push(f);\n"
-	"  });\n"
-	"  /* A frame inside another match is in its stacks already: count each sample once. */\n"
-	"  hits.sort(function (a, b) { return a.x - b.x || a.d - b.d; });\n"
-	"  hits.forEach(function (f) {\n"
-	"    if (f.x >= end - 1e-9) { sum += f.n; end = f.x + f.w; }\n"
 	"  });\n"
 	"  var m = document.getElementById('matched');\n"
-	"  m.textContent = text === '' ? ' ' : 'Matched: ' + share(sum, total) + ' (' + fmt(sum) +\n"
-	"    ' ' + unit + ', ' + hits.length + ' frames)';\n"
+	"  m.textContent = text === '' ? ' ' : 'Matched: ' + share(sum, total) + ' (' + amount(sum) +\n"
+	"    ', ' + hits + (hits === 1 ? ' frame)' : ' frames)');\n"
 	"  m.setAttribute('data-n', sum);\n"
 	"}\n"
 	"function init() {\n"
-	"  var svg = document.documentElement;\n"
+	"  var svg = document.documentElement, below = {};\n"
 	"  unit = svg.getAttribute('data-unit');\n"
 	"  CW = +svg.getAttribute('data-char-width');\n"
+	"  ROW = +svg.getAttribute('data-row');\n"
+	"  PER_US = +(svg.getAttribute('data-per-us') || 0);\n"
 	"  document.querySelectorAll('g.f').forEach(function (g) {\n"
 	"    var r = g.querySelector('rect'), title = g.querySelector('title').textContent;\n"
+	"    var y = +r.getAttribute('y'), k = g.classList.contains('k');\n"
 	"    var f = { g: g, r: r, t: g.querySelector('text'), n: +g.getAttribute('data-n'),\n"
-	"      x: +r.getAttribute('x'), w: +r.getAttribute('width'), d: -r.getAttribute('y'),\n"
-	"      fill: r.getAttribute('fill'), name: title.substring(0, title.lastIndexOf('\\n')) };\n"
+	"      x: +r.getAttribute('x'), w: +r.getAttribute('width'), d: -y,\n"
+	"      fill: r.getAttribute('fill'), title: title.substring(0, title.lastIndexOf('\\n')),\n"
+	"      parent: below[y + ROW] || null };\n"
+	"    f.name = k ? f.title.substring(0, f.title.length - 4) : f.title;\n"
+	"    f.lname = lower(f.name);\n"
+	"    below[y] = f;\n"
 	"    if (g.classList.contains('r')) { total = f.n; PAD = f.x; W = f.w; }\n"
 	"    frames.push(f);\n"
 	"    g.addEventListener('mouseover', function () { details(f); });\n"
@@ -115,18 +138,19 @@ static const char style[] = "text { font-family: monospace; font-size: "
 			    "g.parent { opacity: 0.5; }\n"
 			    "input { font: 12px monospace; width: 260px; }\n";
 
-/* Writes @s with the five XML specials escaped; U+FFFE and U+FFFF, not XML, become '?'. */
-static void put_escaped(FILE *out, const char *s)
+/*
+ * Writes @s as XML text: through the sanitizer every name passes where it
+ * enters (valid UTF-8, no control, nothing XML refuses: a file name, a
+ * sample type read from a file, a title cut inside a character), then with
+ * the five XML specials escaped.
+ */
+static void put_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		const unsigned char *u = (const unsigned char *)s;
+	char clean[NAME_MAX_BYTES + 1];
 
-		if (u[0] == 0xef && u[1] == 0xbf && (u[2] == 0xbe || u[2] == 0xbf)) {
-			fputc('?', out);
-			s += 2;
-			continue;
-		}
-		switch (*s) {
+	sanitize_name(clean, sizeof(clean), s, strlen(s));
+	for (const char *c = clean; *c; c++) {
+		switch (*c) {
 		case '&':
 			fputs("&amp;", out);
 			break;
@@ -143,7 +167,7 @@ static void put_escaped(FILE *out, const char *s)
 			fputs("&apos;", out);
 			break;
 		default:
-			fputc(*s, out);
+			fputc(*c, out);
 		}
 	}
 }
@@ -175,14 +199,14 @@ static void put_label(FILE *out, const char *name, double w)
 	if (fit < 3)
 		return;
 	if (len <= (size_t)fit) {
-		put_escaped(out, name);
+		put_text(out, name);
 		return;
 	}
 	len = (size_t)fit - 2;
 	while (len && ((unsigned char)name[len] & 0xc0) == 0x80) /* not inside a character */
 		len--;
 	snprintf(cut, sizeof(cut), "%.*s..", (int)len, name);
-	put_escaped(out, cut);
+	put_text(out, cut);
 }
 
 struct svg_page {
@@ -190,23 +214,61 @@ struct svg_page {
 	const struct profile *p;
 	const struct svg_info *info;
 	uint64_t total;
-	double min_total; /* narrower than SVG_MIN_WIDTH below it */
+	uint64_t per_us; /* counts per microsecond when they are times, else 0 */
 	double height;
-	uint64_t *start;  /* per depth: where the node drawn last at that depth starts */
-	uint64_t *next;   /* per depth: where its next sibling starts */
+	/* Per depth, of the node placed last there: its place, where its next sibling goes,
+	 * and the pixels per count of it and its siblings. */
+	double *x, *w, *next, *sibling_scale;
 	long drawn, narrow;
 };
 
-/* Draws frame @frame (PROFILE_NONE: the root), of @total, @depth deep, from @start on. */
+/* @n / @d (@d > 0), rounded half up, without overflow. */
+static uint64_t div_round(uint64_t n, uint64_t d)
+{
+	return n / d + (n % d >= (d + 1) / 2);
+}
+
+/*
+ * Writes the count @n as the page says counts: "1234 samples", or, counts
+ * of time, "850 µs", "12.3 ms", "4.56 s" and the unit ("off-CPU time"). The
+ * page's script writes them alike (amount()).
+ */
+static void put_amount(const struct svg_page *pg, uint64_t n)
+{
+	uint64_t c = pg->per_us, t;
+
+	if (!c) {
+		fprintf(pg->out, "%" PRIu64 " ", n);
+	} else if (n < 1000 * c) {
+		fprintf(pg->out, "%" PRIu64 " \xc2\xb5s ", div_round(n, c));
+	} else if (n < 999950 * c) {
+		t = div_round(n, 100 * c);
+		fprintf(pg->out, "%" PRIu64 ".%" PRIu64 " ms ", t / 10, t % 10);
+	} else {
+		t = div_round(n, 10000 * c);
+		fprintf(pg->out, "%" PRIu64 ".%02" PRIu64 " s ", t / 100, t % 100);
+	}
+	put_text(pg->out, pg->info->unit);
+}
+
+/* Counts per microsecond of a count unit: 1 for "microseconds", 1000 for "nanoseconds", else 0. */
+static uint64_t counts_per_us(const char *count_unit)
+{
+	if (count_unit && strcmp(count_unit, "microseconds") == 0)
+		return 1;
+	if (count_unit && strcmp(count_unit, "nanoseconds") == 0)
+		return 1000;
+	return 0;
+}
+
+/* Draws frame @frame (PROFILE_NONE: the root), of @total, @depth deep, at @x, @w pixels wide. */
 static void put_frame(struct svg_page *pg, uint32_t frame, uint64_t total, uint32_t depth,
-		      uint64_t start)
+		      double x, double w)
 {
 	bool root = frame == PROFILE_NONE;
 	const char *name = root ? "all" : profile__frame_name(pg->p, frame);
 	enum frame_kind kind = root ? FRAME_PROCESS
 				    : (enum frame_kind)profile__frame_info(pg->p, frame)->kind;
-	double scale = (double)(SVG_WIDTH - 2 * SVG_PAD) / (double)pg->total;
-	double x = SVG_PAD + (double)start * scale, w = (double)total * scale;
 	double y = pg->height - BOTTOM - (double)(depth + 1) * ROW_HEIGHT;
 	static const char *const classes[] = {"p", "u", "k"};
 	int rgb[3];
@@ -214,9 +276,10 @@ static void put_frame(struct svg_page *pg, uint32_t frame, uint64_t total, uint3
 	frame_colour(name, kind, root, rgb);
 	fprintf(pg->out, "<g class=\"f %s\" data-n=\"%" PRIu64 "\"><title>",
 		root ? "r" : classes[kind], total);
-	put_escaped(pg->out, name);
-	fprintf(pg->out, "%s\n%" PRIu64 " %s, %.2f%%</title>", kind == FRAME_KERNEL ? " [k]" : "",
-		total, pg->info->unit, 100.0 * (double)total / (double)pg->total);
+	put_text(pg->out, name);
+	fprintf(pg->out, "%s\n", kind == FRAME_KERNEL ? " [k]" : "");
+	put_amount(pg, total);
+	fprintf(pg->out, ", %.2f%%</title>", 100.0 * (double)total / (double)pg->total);
 	fprintf(pg->out,
 		"<rect x=\"%.6f\" y=\"%.0f\" width=\"%.6f\" height=\"%d\" fill=\"rgb(%d,%d,%d)\" "
 		"rx=\"2\"/><text x=\"%.2f\" y=\"%.0f\">",
@@ -226,38 +289,80 @@ static void put_frame(struct svg_page *pg, uint32_t frame, uint64_t total, uint3
 }
 
 /*
- * Draws @node when it is at least SVG_MIN_WIDTH wide, where its hotter
- * siblings end, one row above its parent; the walk goes on to its
- * children only then (theirs are narrower still).
+ * The sum of the totals of @node's siblings, @node among them (from its
+ * parent's first child on): more than their parent's only where counts
+ * saturated.
+ */
+static double siblings_total(const struct stack_trie *t, uint32_t node)
+{
+	double sum = 0;
+
+	for (uint32_t c = node; c != TRIE_NONE; c = t->nodes[c].next_sibling)
+		sum += (double)t->nodes[c].total;
+	return sum;
+}
+
+/*
+ * Places @node where its hotter siblings end, one row above its parent,
+ * its width its share of the parent's total in the parent's width (so its
+ * share of the root's). Where saturated counts make siblings add up to
+ * more than their parent, they share its width in proportion: every frame
+ * stays on the canvas, within its parent. Returns the width; the place is
+ * in pg->x and pg->w at its depth.
+ */
+static double place_node(struct svg_page *pg, const struct stack_trie *t, uint32_t node)
+{
+	const struct trie_node *n = &t->nodes[node];
+	uint32_t d = n->depth;
+
+	if (node == TRIE_ROOT) {
+		pg->x[0] = SVG_PAD;
+		pg->w[0] = SVG_WIDTH - 2 * SVG_PAD;
+		return pg->w[0];
+	}
+	if (stack_trie__first_child(t, n->parent) == node) {
+		double sum = siblings_total(t, node), parent = (double)t->nodes[n->parent].total;
+		double of = sum > parent ? sum : parent;
+
+		pg->sibling_scale[d] = of > 0 ? pg->w[d - 1] / of : 0;
+		pg->next[d] = pg->x[d - 1];
+	}
+	pg->x[d] = pg->next[d];
+	pg->w[d] = (double)n->total * pg->sibling_scale[d];
+	pg->next[d] += pg->w[d];
+	return pg->w[d];
+}
+
+/*
+ * Draws @node when it is at least SVG_MIN_WIDTH wide; the walk goes on to
+ * its children only then (theirs are narrower still).
  */
 static bool draw_node(void *ctx, const struct stack_trie *t, uint32_t node)
 {
 	struct svg_page *pg = ctx;
-	const struct trie_node *n = &t->nodes[node];
-	uint32_t d = n->depth;
+	const struct trie_node *n;
+	double w = place_node(pg, t, node);
 
-	if ((double)n->total < pg->min_total)
+	if (w < SVG_MIN_WIDTH)
 		return false;
-	if (node == TRIE_ROOT)
-		pg->next[0] = 0;
-	else if (stack_trie__first_child(t, n->parent) == node)
-		pg->next[d] = pg->start[d - 1];
-	pg->start[d] = pg->next[d];
-	pg->next[d] = count__add(pg->next[d], n->total);
-	put_frame(pg, n->frame, n->total, d, pg->start[d]);
+	n = &t->nodes[node];
+	put_frame(pg, n->frame, n->total, n->depth, pg->x[n->depth], w);
 	pg->drawn++;
 	return true;
 }
 
-/* Draws a chain (see struct trie_visitor) when wide enough: each frame above the one before. */
+/*
+ * Draws a chain (see struct trie_visitor) when wide enough: each frame above
+ * the one before, as wide as the node above it (it has their one stack).
+ */
 static void draw_chain(void *ctx, const struct stack_trie *t, uint32_t above,
 		       const uint32_t *frames, uint32_t n, uint64_t count)
 {
 	struct svg_page *pg = ctx;
 	uint32_t d = t->nodes[above].depth;
 
-	for (uint32_t k = 0; k < n && (double)count >= pg->min_total; k++, pg->drawn++)
-		put_frame(pg, frames[k], count, d + 1 + k, pg->start[d]);
+	for (uint32_t k = 0; k < n && pg->w[d] >= SVG_MIN_WIDTH; k++, pg->drawn++)
+		put_frame(pg, frames[k], count, d + 1 + k, pg->x[d], pg->w[d]);
 }
 
 /* Counts the frames that would be left out, to say so in the title before they are drawn. */
@@ -265,7 +370,7 @@ static bool count_narrow(void *ctx, const struct stack_trie *t, uint32_t node)
 {
 	struct svg_page *pg = ctx;
 
-	pg->narrow += (double)t->nodes[node].total < pg->min_total;
+	pg->narrow += place_node(pg, t, node) < SVG_MIN_WIDTH;
 	return true;
 }
 
@@ -274,8 +379,8 @@ static void count_narrow_chain(void *ctx, const struct stack_trie *t, uint32_t a
 {
 	struct svg_page *pg = ctx;
 
-	(void)t, (void)above, (void)frames;
-	pg->narrow += (double)count < pg->min_total ? n : 0;
+	(void)frames, (void)count;
+	pg->narrow += pg->w[t->nodes[above].depth] < SVG_MIN_WIDTH ? n : 0;
 }
 
 static void put_head(struct svg_page *pg, size_t narrow)
@@ -287,25 +392,26 @@ static void put_head(struct svg_page *pg, size_t narrow)
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%.0f\" viewBox=\"0 0 %d %.0f\" data-unit=\"",
 		SVG_WIDTH, pg->height, SVG_WIDTH, pg->height);
-	put_escaped(out, pg->info->unit);
-	fprintf(out,
-		"\" data-total=\"%" PRIu64 "\" data-char-width=\"%.2f\">\n<style>\n%s</style>\n"
-		"<script><![CDATA[\n%s]]></script>\n",
-		pg->total, CHAR_WIDTH, style, script);
+	put_text(out, pg->info->unit);
+	fprintf(out, "\" data-total=\"%" PRIu64 "\" data-char-width=\"%.2f\" data-row=\"%d\"",
+		pg->total, CHAR_WIDTH, ROW_HEIGHT);
+	if (pg->per_us)
+		fprintf(out, " data-per-us=\"%" PRIu64 "\"", pg->per_us);
+	fprintf(out, ">\n<style>\n%s</style>\n<script><![CDATA[\n%s]]></script>\n", style, script);
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%.0f\" fill=\"#f6f6f0\"/>\n",
 		SVG_WIDTH, pg->height);
 	fprintf(out, "<text id=\"title\" x=\"%d\" y=\"20\" text-anchor=\"middle\">", SVG_WIDTH / 2);
-	put_escaped(out, pg->info->title);
+	put_text(out, pg->info->title);
 	fprintf(out, "</text>\n<text id=\"subtitle\" x=\"%d\" y=\"38\" text-anchor=\"middle\">",
 		SVG_WIDTH / 2);
-	fprintf(out, "%" PRIu64 " ", pg->total);
-	put_escaped(out, pg->info->unit);
+	put_amount(pg, pg->total);
 	if (pg->info->subtitle && pg->info->subtitle[0]) {
 		fputs(" | ", out);
-		put_escaped(out, pg->info->subtitle);
+		put_text(out, pg->info->subtitle);
 	}
 	if (narrow)
-		fprintf(out, " | %zu frames narrower than %.1f px left out", narrow, SVG_MIN_WIDTH);
+		fprintf(out, " | %zu frame%s narrower than %.1f px left out (not searched)", narrow,
+			narrow == 1 ? "" : "s", SVG_MIN_WIDTH);
 	fprintf(out,
 		"</text>\n<text id=\"unzoom\" class=\"hide\" x=\"%d\" y=\"56\">Reset Zoom</text>\n",
 		SVG_PAD);
@@ -324,16 +430,20 @@ long svg__write(FILE *out, struct stack_trie *t, const struct profile *p,
 		const struct svg_info *info)
 {
 	struct svg_page pg = { .out = out, .p = p, .info = info,
-			       .total = t->n ? t->nodes[TRIE_ROOT].total : 0 };
-	uint32_t depth = t->max_depth;
+			       .total = t->n ? t->nodes[TRIE_ROOT].total : 0,
+			       .per_us = counts_per_us(info->count_unit) };
+	size_t depths = (size_t)t->max_depth + 1;
 	int err = 0;
 
-	pg.min_total = SVG_MIN_WIDTH * (double)pg.total / (SVG_WIDTH - 2 * SVG_PAD);
-	pg.height = TOP + BOTTOM + (double)(depth + 1) * ROW_HEIGHT;
-	pg.start = malloc((depth + 1) * sizeof(*pg.start));
-	pg.next = malloc((depth + 1) * sizeof(*pg.next));
-	if (!pg.start || !pg.next)
+	pg.height = TOP + BOTTOM + (double)depths * ROW_HEIGHT;
+	pg.x = malloc(4 * depths * sizeof(double));
+	if (!pg.x)
 		err = -ENOMEM;
+	else {
+		pg.w = pg.x + depths;
+		pg.next = pg.w + depths;
+		pg.sibling_scale = pg.next + depths;
+	}
 	if (!err && pg.total)
 		err = stack_trie__walk(t, &(struct trie_visitor){ count_narrow, count_narrow_chain,
 								   &pg });
@@ -344,8 +454,7 @@ long svg__write(FILE *out, struct stack_trie *t, const struct profile *p,
 			err = stack_trie__walk(t, &(struct trie_visitor){ draw_node, draw_chain, &pg });
 		fputs("</g>\n</svg>\n", out);
 	}
-	free(pg.start);
-	free(pg.next);
+	free(pg.x);
 	if (err)
 		return err;
 	if (fflush(out) || ferror(out))

@@ -32,7 +32,9 @@
 struct svg_info {
 	const char *title;    /* the first line, e.g. "flametop: sample mode, 99 Hz, 10.0 s" */
 	const char *subtitle; /* the second, e.g. the filters; NULL for none */
-	const char *unit;     /* what a count counts: "samples", "reads", "bytes" */
+	const char *unit;     /* what a count counts: "samples", "reads", "bytes", "off-CPU time" */
+	const char *count_unit; /* its unit: "count", "bytes"; "microseconds" or "nanoseconds"
+				 * make counts times, written in µs, ms or s */
 };
 
 /*

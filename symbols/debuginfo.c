@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * debuginfo: the order is gdb's and perf's. The CRC is zlib's crc32(), and
- * xz streams are unpacked with liblzma under a memory limit.
+ * xz streams are unpacked with liblzma under a memory limit. Each candidate
+ * is opened by a thread that has taken the process's credentials
+ * (rootfs__open_file_as()), and read by the caller's, whose CPU time the
+ * work budget counts.
  */
 #include "symbols/debuginfo.h"
 
@@ -18,8 +21,9 @@
 
 #include "symbols/rootfs.h"
 
-#define LZMA_MEMLIMIT (128UL << 20)
+#define LZMA_MEMLIMIT MINIDEBUG_MAX_BYTES /* a dictionary past the output it makes is no use */
 #define CRC_CHUNK (256 * 1024)
+#define UNXZ_STEP (1UL << 20) /* output unpacked between two looks at the budget */
 
 int debuginfo__build_id_path(char *buf, size_t size, const char *debug_root, const uint8_t *id,
 			     size_t len)
@@ -63,7 +67,7 @@ int debuginfo__link_paths(char paths[DEBUGLINK_PLACES][PATH_MAX], const char *de
 	return count;
 }
 
-int debuginfo__crc32(int fd, uint32_t *crc)
+int debuginfo__crc32(int fd, const struct work_budget *time, uint32_t *crc)
 {
 	unsigned char *buf = malloc(CRC_CHUNK);
 	uLong c = crc32(0L, Z_NULL, 0);
@@ -86,6 +90,8 @@ int debuginfo__crc32(int fd, uint32_t *crc)
 			err = -EFBIG;
 			break;
 		}
+		if ((err = work_budget__spent(time)) != 0)
+			break;
 		c = crc32(c, buf, (uInt)n);
 		off += n;
 	}
@@ -94,27 +100,35 @@ int debuginfo__crc32(int fd, uint32_t *crc)
 	return err;
 }
 
-/* Gives @strm more room for output in @buf, never beyond @max bytes in all. */
-static int unxz__grow(lzma_stream *strm, uint8_t **buf, size_t *cap, size_t max)
+/*
+ * Gives @strm room for UNXZ_STEP more bytes of output in @buf (grown as
+ * needed, never beyond @max bytes in all).
+ */
+static int unxz__room(lzma_stream *strm, uint8_t **buf, size_t *cap, size_t max)
 {
-	size_t want = *cap ? *cap * 2 : 64 * 1024;
+	size_t want = *cap ? *cap : 64 * 1024;
 	uint8_t *p;
 
-	if (*cap >= max)
+	if (strm->total_out >= max)
 		return -EFBIG;
+	while (want < strm->total_out + UNXZ_STEP && want < max)
+		want *= 2;
 	if (want > max)
 		want = max;
-	p = realloc(*buf, want);
-	if (!p)
-		return -ENOMEM;
-	*buf = p;
-	*cap = want;
-	strm->next_out = p + strm->total_out;
-	strm->avail_out = want - strm->total_out;
+	if (want != *cap) {
+		p = realloc(*buf, want);
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*cap = want;
+	}
+	strm->next_out = *buf + strm->total_out;
+	strm->avail_out = *cap - strm->total_out < UNXZ_STEP ? *cap - strm->total_out : UNXZ_STEP;
 	return 0;
 }
 
-int debuginfo__unxz(const void *in, size_t len, size_t max, void **out, size_t *out_len)
+int debuginfo__unxz(const void *in, size_t len, size_t max, const struct work_budget *time,
+		    void **out, size_t *out_len)
 {
 	lzma_stream strm = LZMA_STREAM_INIT;
 	lzma_ret ret = LZMA_OK;
@@ -127,7 +141,8 @@ int debuginfo__unxz(const void *in, size_t len, size_t max, void **out, size_t *
 	strm.next_in = in;
 	strm.avail_in = len;
 	while (ret == LZMA_OK) {
-		if (!strm.avail_out && (err = unxz__grow(&strm, &buf, &cap, max)) != 0)
+		if (!strm.avail_out && ((err = work_budget__spent(time)) != 0 ||
+					(err = unxz__room(&strm, &buf, &cap, max)) != 0))
 			break;
 		ret = lzma_code(&strm, LZMA_FINISH);
 	}
@@ -143,16 +158,26 @@ int debuginfo__unxz(const void *in, size_t len, size_t max, void **out, size_t *
 	return err;
 }
 
-/* The roots to look in, in order: the process's own (when not the host's), then the host. */
-static int debug_roots(const struct debug_search *ds, int roots[2])
-{
-	int n = 0;
+/* The most places a search looks in: the build-id path and the debug link's, in two roots. */
+#define CANDIDATES_MAX (2 * (1 + DEBUGLINK_PLACES))
 
-	if (ds->root_fd >= 0 && !rootfs__is_host(ds->root_fd))
-		roots[n++] = ds->root_fd;
-	roots[n++] = -1;
-	return n;
-}
+/* A place a debug file may be, and what opening it gave. */
+struct candidate {
+	int root;
+	char path[PATH_MAX];
+	bool by_link; /* a .gnu_debuglink place: its CRC must match */
+	int fd;	      /* or -errno */
+	struct stat st;
+};
+
+/* A search under way. */
+struct finder {
+	const struct elf_file *bin;
+	struct debug_search *ds;
+	struct candidate c[CANDIDATES_MAX];
+	int n;
+	uint32_t crc; /* the .gnu_debuglink's */
+};
 
 /* True when @a and @b have the same build-id, or (unless @strict) either has none. */
 static bool same_build_id(const struct elf_file *a, const struct elf_file *b, bool strict)
@@ -166,80 +191,165 @@ static bool same_build_id(const struct elf_file *a, const struct elf_file *b, bo
 	return la == lb && !memcmp(ia, ib, la);
 }
 
-/*
- * Opens debug file @path in @root for @bin: a regular ELF file (nothing
- * else is opened: rootfs__open_file()) with a
- * .symtab whose build-id is @bin's. Found by a .gnu_debuglink (@crc not
- * NULL), its CRC-32 must match, and the build-ids only when both have one.
- * Returns it, or NULL.
- */
-static struct elf_file *debug_file__open(int root, const char *path, const struct elf_file *bin,
-					 const uint32_t *crc)
+/* True when a debug file of @size bytes is not too large beside a binary of @bin_size. */
+static bool sane_size(uint64_t size, uint64_t bin_size)
 {
-	struct stat st;
-	int fd = rootfs__open_file(root, path, O_RDONLY, &st);
-	struct elf_file *f;
-	uint32_t c;
+	return size <= DEBUG_FILE_MAX_BYTES &&
+	       size <= bin_size * DEBUG_FILE_RATIO + DEBUG_FILE_SLACK;
+}
 
+/* The section a debug file must hold. */
+static const char *wanted(const struct debug_search *ds)
+{
+	return ds->section ? ds->section : ".symtab";
+}
+
+/* Adds @path in @root to the places to look in. */
+static void add_candidate(struct finder *f, int root, const char *path, bool by_link)
+{
+	struct candidate *c = &f->c[f->n++];
+	size_t len = strnlen(path, sizeof(c->path) - 1); /* paths are made to fit */
+
+	c->root = root;
+	memcpy(c->path, path, len);
+	c->path[len] = '\0';
+	c->by_link = by_link;
+	c->fd = -ENOENT;
+}
+
+/*
+ * The roots to look in, in order: the process's own (when not the host's),
+ * then the host. @host_global[i] says that in root i only the global debug
+ * directory may be looked in: the host, for a process in another root.
+ */
+static int debug_roots(const struct debug_search *ds, int roots[2], bool host_global[2])
+{
+	int n = 0;
+
+	if (ds->root_fd >= 0 && !rootfs__is_host(ds->root_fd)) {
+		roots[n] = ds->root_fd;
+		host_global[n++] = false;
+	}
+	roots[n] = -1;
+	host_global[n] = n > 0;
+	return n + 1;
+}
+
+/* True when @path lies under directory @dir. */
+static bool under_dir(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
+/* Lists the places, in order: the build-id path in each root, then the debug link's. */
+static void list_candidates(struct finder *f)
+{
+	char paths[DEBUGLINK_PLACES][PATH_MAX], link[NAME_MAX + 1], path[PATH_MAX];
+	const struct debug_search *ds = f->ds;
+	uint8_t id[BUILD_ID_MAX];
+	size_t len = elf_file__build_id(f->bin, id, sizeof(id));
+	bool host_global[2];
+	int roots[2], n_roots = debug_roots(ds, roots, host_global), n_paths;
+
+	if (len && !debuginfo__build_id_path(path, sizeof(path), ds->debug_root, id, len))
+		for (int i = 0; i < n_roots; i++)
+			add_candidate(f, roots[i], path, false);
+	if (elf_file__debuglink(f->bin, link, sizeof(link), &f->crc))
+		return;
+	n_paths = debuginfo__link_paths(paths, ds->debug_root, ds->path, link);
+	for (int i = 0; i < n_roots; i++)
+		for (int j = 0; j < n_paths; j++) /* the host, for a contained process: its debug root */
+			if (!host_global[i] || under_dir(paths[j], ds->debug_root))
+				add_candidate(f, roots[i], paths[j], true);
+}
+
+/* Opens every place (a regular file only: rootfs__open_file()), with the caller's rights. */
+static int open_candidates(void *arg)
+{
+	struct finder *f = arg;
+
+	for (int i = 0; i < f->n; i++)
+		f->c[i].fd = rootfs__open_file(f->c[i].root, f->c[i].path, O_RDONLY, &f->c[i].st);
+	return 0;
+}
+
+/*
+ * Opens the places as the process may: all in one thread that has taken
+ * its credentials. Where they are unknown or can't be taken, with
+ * flametop's, keeping only files every user may read.
+ */
+static void open_as_process(struct finder *f)
+{
+	const struct debug_search *ds = f->ds;
+
+	if (ds->creds && rootfs__run_as(ds->creds, open_candidates, f) != -EOPNOTSUPP)
+		return;
+	open_candidates(f);
+	for (int i = 0; i < f->n; i++) {
+		struct candidate *c = &f->c[i];
+
+		if (c->fd >= 0 && !rootfs__open_to_all(c->fd, &c->st)) {
+			close(c->fd);
+			c->fd = -EACCES;
+		}
+	}
+}
+
+/*
+ * Takes candidate @c (its fd then the file's) when it is a debug file of
+ * the binary: of a sane size, holding the wanted section, with the
+ * binary's build-id; found by a .gnu_debuglink, its CRC-32 must match too,
+ * and the build-ids only when both have one. Refusals are counted.
+ */
+static struct elf_file *take(struct finder *f, struct candidate *c)
+{
+	struct debug_search *ds = f->ds;
+	struct elf_file *e;
+	uint32_t crc;
+	int err = 0, fd = c->fd;
+
+	c->fd = -ENOENT;
+	ds->refused[DEBUG_REFUSED_ACCESS] += fd == -EACCES;
 	if (fd < 0)
 		return NULL;
-	if (crc && (debuginfo__crc32(fd, &c) || c != *crc)) {
+	if (!sane_size((uint64_t)c->st.st_size, ds->bin_size)) {
+		ds->refused[DEBUG_REFUSED_SIZE]++;
 		close(fd);
 		return NULL;
 	}
-	f = elf_file__open_fd(fd, true);
-	if (f && (!elf_file__has_symtab(f) || !same_build_id(bin, f, !crc))) {
-		elf_file__close(f);
-		f = NULL;
-	}
-	return f;
-}
-
-static struct elf_file *debuginfo__by_build_id(const struct elf_file *bin,
-					       const struct debug_search *ds)
-{
-	uint8_t id[BUILD_ID_MAX];
-	size_t len = elf_file__build_id(bin, id, sizeof(id));
-	struct elf_file *f = NULL;
-	char path[PATH_MAX];
-	int roots[2], n, i;
-
-	if (!len || debuginfo__build_id_path(path, sizeof(path), ds->debug_root, id, len))
+	if (c->by_link && ((err = debuginfo__crc32(fd, ds->time, &crc)) != 0 || crc != f->crc)) {
+		if (err == -ETIME || err == -ECANCELED)
+			ds->spent = err;
+		close(fd);
 		return NULL;
-	n = debug_roots(ds, roots);
-	for (i = 0; i < n && !f; i++)
-		f = debug_file__open(roots[i], path, bin, NULL);
-	return f;
-}
-
-static struct elf_file *debuginfo__by_link(const struct elf_file *bin,
-					   const struct debug_search *ds)
-{
-	char paths[DEBUGLINK_PLACES][PATH_MAX], link[NAME_MAX + 1];
-	int roots[2], n_roots, n_paths, i, j;
-	struct elf_file *f = NULL;
-	uint32_t crc;
-
-	if (elf_file__debuglink(bin, link, sizeof(link), &crc))
-		return NULL;
-	n_paths = debuginfo__link_paths(paths, ds->debug_root, ds->path, link);
-	n_roots = debug_roots(ds, roots);
-	for (i = 0; i < n_roots && !f; i++) {
-		for (j = 0; j < n_paths && !f; j++)
-			f = debug_file__open(roots[i], paths[j], bin, &crc);
 	}
-	return f;
+	e = elf_file__open_fd(fd, true);
+	if (e && (!elf_file__find(e, wanted(ds), SHT_NULL) ||
+		  !same_build_id(f->bin, e, !c->by_link))) {
+		elf_file__close(e);
+		e = NULL;
+	}
+	ds->private = e && !rootfs__open_to_all(fd, &c->st);
+	return e;
 }
 
-static struct elf_file *debuginfo__minidebug(const struct elf_file *bin)
+static struct elf_file *debuginfo__minidebug(const struct elf_file *bin, struct debug_search *ds)
 {
 	const void *packed;
 	struct elf_file *f;
 	size_t len, out_len;
 	void *image;
+	int err;
 
-	if (elf_file__section(bin, ".gnu_debugdata", &packed, &len) ||
-	    debuginfo__unxz(packed, len, MINIDEBUG_MAX_BYTES, &image, &out_len))
+	if (strcmp(wanted(ds), ".symtab") || elf_file__section(bin, ".gnu_debugdata", &packed, &len))
+		return NULL;
+	err = debuginfo__unxz(packed, len, MINIDEBUG_MAX_BYTES, ds->time, &image, &out_len);
+	ds->refused[DEBUG_REFUSED_UNPACKED] += err == -EFBIG;
+	if (err == -ETIME || err == -ECANCELED)
+		ds->spent = err;
+	if (err)
 		return NULL;
 	f = elf_file__open_image(image, out_len);
 	if (f && !elf_file__has_symtab(f)) {
@@ -249,13 +359,21 @@ static struct elf_file *debuginfo__minidebug(const struct elf_file *bin)
 	return f;
 }
 
-struct elf_file *debuginfo__find(const struct elf_file *bin, const struct debug_search *ds)
+struct elf_file *debuginfo__find(const struct elf_file *bin, struct debug_search *ds)
 {
-	struct elf_file *f = debuginfo__by_build_id(bin, ds);
+	struct finder f = { .bin = bin, .ds = ds };
+	struct elf_file *found = NULL;
 
-	if (!f)
-		f = debuginfo__by_link(bin, ds);
-	if (!f)
-		f = debuginfo__minidebug(bin);
-	return f;
+	ds->private = false;
+	list_candidates(&f);
+	open_as_process(&f);
+	for (int i = 0; i < f.n; i++) {
+		if (!found && !ds->spent && !(ds->spent = work_budget__spent(ds->time)))
+			found = take(&f, &f.c[i]);
+		if (f.c[i].fd >= 0)
+			close(f.c[i].fd);
+	}
+	if (!found && !ds->spent)
+		found = debuginfo__minidebug(bin, ds); /* the binary's own: as readable as it */
+	return found;
 }

@@ -36,7 +36,11 @@ struct elf_func {
 	uint32_t name; /* arena offset */
 };
 
+#define BUILD_ID_MAX 64 /* bytes of a GNU build-id kept: 20 for SHA-1, the usual */
+
 struct elf_symtab {
+	uint8_t build_id[BUILD_ID_MAX]; /* the image's, build_id_len bytes */
+	size_t build_id_len;
 	struct elf_segment *segs;
 	size_t n_segs;
 	struct elf_func *funcs; /* sorted by addr, one per address */
@@ -706,6 +710,7 @@ struct elf_symtab *elf_symtab__build(const struct elf_file *image, const struct 
 		errno = -err;
 		return NULL;
 	}
+	t->build_id_len = elf_file__build_id(image, t->build_id, sizeof(t->build_id));
 	return t;
 }
 
@@ -734,6 +739,12 @@ int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t
 		}
 	}
 	return -ENOENT;
+}
+
+const uint8_t *elf_symtab__build_id(const struct elf_symtab *t, size_t *len)
+{
+	*len = t->build_id_len;
+	return t->build_id;
 }
 
 const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off)

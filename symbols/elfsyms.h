@@ -58,6 +58,12 @@ int elf_symtab__file_to_vaddr(const struct elf_symtab *t, uint64_t off, uint64_t
  */
 const char *elf_symtab__lookup(const struct elf_symtab *t, uint64_t vaddr, uint64_t *sym_off);
 
+/*
+ * elf_symtab__build_id() returns the GNU build-id of the image the table was
+ * built from, *@len bytes (0 when it has none).
+ */
+const uint8_t *elf_symtab__build_id(const struct elf_symtab *t, size_t *len);
+
 /* Number of function symbols kept. */
 size_t elf_symtab__count(const struct elf_symtab *t);
 

@@ -91,6 +91,24 @@ int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_ma
 	return fd;
 }
 
+bool mapped_file__may_read(struct read_access *a, const char *proc_root, uint32_t tgid,
+			   const struct proc_map *m, const struct proc_creds *c)
+{
+	int known = read_access__known(a, c), path_fd;
+	char path[PATH_MAX];
+	struct stat st;
+	bool may;
+
+	if (known >= 0)
+		return known;
+	if (!map_files_path(path, sizeof(path), proc_root, tgid, m) ||
+	    (path_fd = rootfs__look(-1, path, 0, &st)) < 0)
+		return false;
+	may = mapped_file__matches(&st, m, true) && read_access__check(a, c, path_fd, &st);
+	close(path_fd);
+	return may;
+}
+
 int mapped_file__stat(const char *proc_root, uint32_t tgid, const struct proc_map *m,
 		      struct stat *st)
 {

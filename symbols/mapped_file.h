@@ -11,7 +11,9 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "symbols/procinfo.h"
 #include "symbols/procmaps.h"
+#include "symbols/rootfs.h"
 
 /*
  * mapped_file__open() opens the file behind mapping @m of process @tgid:
@@ -26,6 +28,18 @@
  * -ENOENT.
  */
 int mapped_file__open(const char *proc_root, uint32_t tgid, const struct proc_map *m);
+
+/*
+ * mapped_file__may_read() tells whether process @tgid, of credentials @c
+ * (NULL: unknown), may read the file behind its mapping @m, whose access
+ * @a remembers: only then is the file read for it (symbols, CFI). An
+ * execute-only binary (mode 0711) is mapped by a process that may not read
+ * it: flametop reaches it through map_files, and must not read it for that
+ * process. Asked of the kernel, the file reopened through map_files with
+ * @c's credentials, once per file and credentials (rootfs.h's read_access).
+ */
+bool mapped_file__may_read(struct read_access *a, const char *proc_root, uint32_t tgid,
+			   const struct proc_map *m, const struct proc_creds *c);
 
 /*
  * mapped_file__stat() is stat(2) of the file behind mapping @m of @tgid,

@@ -121,6 +121,29 @@ static void parse_groups(const char *s, const char *eol, struct proc_creds *c)
 		c->groups[c->n_groups++] = v;
 }
 
+/* Parses the size in KiB of a "Vm...:" line at @s ("  1234 kB"); 0 when malformed. */
+static uint64_t parse_kb(const char *s, const char *eol)
+{
+	char digits[24];
+	const char *p = digits;
+	uint64_t v;
+	size_t n = 0;
+
+	while (s < eol && (*s == ' ' || *s == '\t'))
+		s++;
+	while (s + n < eol && n < sizeof(digits) - 1 && s[n] >= '0' && s[n] <= '9') {
+		digits[n] = s[n];
+		n++;
+	}
+	digits[n] = '\0';
+	return text_line__parse_u64(&p, 10, &v) ? 0 : v;
+}
+
+bool proc_vm__equal(const struct proc_vm *a, const struct proc_vm *b)
+{
+	return a->size_kb == b->size_kb && a->exe_kb == b->exe_kb && a->lib_kb == b->lib_kb;
+}
+
 int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_status *st)
 {
 	const char *s = text, *end = text + len;
@@ -129,6 +152,7 @@ int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_s
 
 	st->ns_pid = pid;
 	st->creds.n_groups = 0;
+	st->vm = (struct proc_vm){ 0 };
 	while (s < end) {
 		const char *eol = line_end(s, end), *p;
 
@@ -146,6 +170,12 @@ int proc_status__parse(const char *text, size_t len, uint32_t pid, struct proc_s
 			p = s + 6;
 			while (p < eol && !parse_u32_field(&p, eol, &v))
 				st->ns_pid = v; /* the last one is the innermost namespace */
+		} else if (line_starts(s, eol, "VmSize:")) {
+			st->vm.size_kb = parse_kb(s + 7, eol);
+		} else if (line_starts(s, eol, "VmExe:")) {
+			st->vm.exe_kb = parse_kb(s + 6, eol);
+		} else if (line_starts(s, eol, "VmLib:")) {
+			st->vm.lib_kb = parse_kb(s + 6, eol);
 		}
 		s = eol + 1;
 	}
@@ -191,6 +221,27 @@ int proc_info__status(const char *proc_root, uint32_t pid, struct proc_status *s
 	if (n < 0)
 		return (int)n;
 	return proc_status__parse(buf, (size_t)n, pid, st);
+}
+
+bool proc_creds__equal(const struct proc_creds *a, const struct proc_creds *b)
+{
+	return a->uid == b->uid && a->gid == b->gid && a->n_groups == b->n_groups &&
+	       !memcmp(a->groups, b->groups, a->n_groups * sizeof(a->groups[0]));
+}
+
+const struct proc_creds *proc_creds_memo__get(struct proc_creds_memo *m, const char *proc_root,
+					      uint32_t pid)
+{
+	struct proc_status st;
+
+	if (!m->state) {
+		m->state = proc_info__status(proc_root, pid, &st);
+		if (!m->state) {
+			m->creds = st.creds;
+			m->state = 1;
+		}
+	}
+	return m->state == 1 ? &m->creds : NULL;
 }
 
 bool proc_info__exited(int32_t tgid)

@@ -15,8 +15,11 @@
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "thread.h"
@@ -105,12 +108,12 @@ int rootfs__open_file(int root_fd, const char *path, int flags, struct stat *st)
 	return fd;
 }
 
-/* An rootfs__open_file_as() call, for the thread that makes it. */
-struct open_as {
+/* A rootfs__run_as() call, for the thread that makes it. */
+struct run_as {
 	const struct proc_creds *as;
-	int root_fd, flags, ret;
-	const char *path;
-	struct stat *st;
+	int (*fn)(void *arg);
+	void *arg;
+	int ret;
 };
 
 /*
@@ -138,26 +141,121 @@ static int take_creds(const struct proc_creds *c)
 	return 0;
 }
 
-static void *open_as_thread(void *arg)
+static void *run_as_thread(void *arg)
 {
-	struct open_as *o = arg;
+	struct run_as *r = arg;
 
-	o->ret = take_creds(o->as);
-	if (!o->ret)
-		o->ret = rootfs__open_file(o->root_fd, o->path, o->flags, o->st);
+	r->ret = take_creds(r->as);
+	if (!r->ret)
+		r->ret = r->fn(r->arg);
 	return NULL;
+}
+
+int rootfs__run_as(const struct proc_creds *as, int (*fn)(void *arg), void *arg)
+{
+	struct run_as r = { .as = as, .fn = fn, .arg = arg };
+	pthread_t thread;
+	int err;
+
+	err = thread_start(&thread, run_as_thread, &r);
+	if (err)
+		return -err;
+	pthread_join(thread, NULL);
+	return r.ret;
+}
+
+/* An open to make as another process: rootfs__open_file() or, without a path, rootfs__reopen(). */
+struct open_call {
+	int root_fd, path_fd, flags;
+	const char *path;
+	const struct stat *look; /* rootfs__reopen()'s */
+	struct stat *st;
+};
+
+static int open_call(void *arg)
+{
+	struct open_call *o = arg;
+
+	if (!o->path)
+		return rootfs__reopen(o->path_fd, o->look, o->flags);
+	return rootfs__open_file(o->root_fd, o->path, o->flags, o->st);
 }
 
 int rootfs__open_file_as(const struct proc_creds *as, int root_fd, const char *path, int flags,
 			 struct stat *st)
 {
-	struct open_as o = {.as = as, .root_fd = root_fd, .flags = flags, .path = path, .st = st};
-	pthread_t thread;
-	int err;
+	struct open_call o = { .root_fd = root_fd, .path = path, .flags = flags, .st = st };
 
-	err = thread_start(&thread, open_as_thread, &o);
-	if (err)
-		return -err;
-	pthread_join(thread, NULL);
-	return o.ret;
+	return rootfs__run_as(as, open_call, &o);
+}
+
+int rootfs__reopen_as(const struct proc_creds *as, int path_fd, const struct stat *st, int flags)
+{
+	struct open_call o = { .path_fd = path_fd, .look = st, .flags = flags };
+
+	return rootfs__run_as(as, open_call, &o);
+}
+
+bool rootfs__open_to_all(int fd, const struct stat *st)
+{
+	const mode_t all = S_IRUSR | S_IRGRP | S_IROTH;
+
+	if ((st->st_mode & all) != all)
+		return false;
+	/* An access ACL may take from some what the mode bits give: none may be there. */
+	return fgetxattr(fd, "system.posix_acl_access", NULL, 0) < 0 &&
+	       (errno == ENODATA || errno == ENOTSUP);
+}
+
+#define READ_ACCESS_SEEN 4 /* credentials remembered per file: the users that map it, mostly one */
+
+struct read_access_seen {
+	struct proc_creds creds[READ_ACCESS_SEEN];
+	bool may[READ_ACCESS_SEEN];
+	unsigned int n, next; /* filled, and the one to replace next */
+};
+
+void read_access__init(struct read_access *a, int fd, const struct stat *st)
+{
+	a->to_all = rootfs__open_to_all(fd, st);
+	a->seen = NULL;
+}
+
+int read_access__known(const struct read_access *a, const struct proc_creds *c)
+{
+	if (a->to_all || (c && c->uid == 0)) /* root reads what it will */
+		return 1;
+	if (!c)
+		return 0;
+	for (unsigned int i = 0; a->seen && i < a->seen->n; i++)
+		if (proc_creds__equal(&a->seen->creds[i], c))
+			return a->seen->may[i];
+	return -1;
+}
+
+bool read_access__check(struct read_access *a, const struct proc_creds *c, int path_fd,
+			const struct stat *st)
+{
+	int fd = rootfs__reopen_as(c, path_fd, st, O_RDONLY);
+	struct read_access_seen *s = a->seen;
+	bool may = fd >= 0;
+
+	if (fd >= 0)
+		close(fd);
+	else if (fd != -EACCES && fd != -EPERM)
+		return false; /* not known: asked again next time */
+	if (!s && (s = a->seen = calloc(1, sizeof(*s))) == NULL)
+		return may;
+	s->creds[s->next] = *c;
+	s->may[s->next] = may;
+	s->next = (s->next + 1) % READ_ACCESS_SEEN;
+	if (s->n < READ_ACCESS_SEEN)
+		s->n++;
+	return may;
+}
+
+void read_access__free(struct read_access *a)
+{
+	free(a->seen);
+	a->seen = NULL;
 }

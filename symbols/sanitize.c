@@ -81,9 +81,13 @@ static struct utf8_unit utf8_unit__next(const unsigned char *s, size_t avail)
 		lo = 0x80;
 		hi = 0xbf;
 	}
-	/* A complete character, but not a C1 control (U+0080..U+009F) nor a bidi control. */
+	/*
+	 * A complete character, but not a C1 control (U+0080..U+009F), a bidi
+	 * control, nor U+FFFE or U+FFFF (not characters, nor allowed in XML).
+	 */
 	u.valid = u.len == need && !(s[0] == 0xc2 && s[1] <= 0x9f) &&
-		  !utf8_unit__is_bidi_control(s, u.len);
+		  !utf8_unit__is_bidi_control(s, u.len) &&
+		  !(u.len == 3 && s[0] == 0xef && s[1] == 0xbf && s[2] >= 0xbe);
 	return u;
 }
 

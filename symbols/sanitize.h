@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sanitize: make a name from outside (a symbol, a path, a comm, a perf-map
- * entry, a folded-file frame) safe for a terminal and for folded output.
+ * entry, a folded-file frame) safe for a terminal, for folded output and
+ * for XML (the SVG): what it keeps is valid UTF-8 of characters XML 1.0
+ * allows.
  *
- * Every such string passes through here once, where it enters flametop.
+ * Every such string passes through here once, where it enters flametop,
+ * and the SVG writer passes what it writes through again.
  */
 #ifndef FLAMETOP_SANITIZE_H
 #define FLAMETOP_SANITIZE_H
@@ -21,8 +24,9 @@
  * sanitize_name() copies at most @len bytes of @src (stopping early at a NUL)
  * into @dst (capacity @size, which must be >= 1) and always NUL-terminates.
  * C0 control bytes, ESC, DEL, C1 controls (U+0080..U+009F), Unicode
- * bidirectional controls (U+202A..U+202E, U+2066..U+2069) and invalid or
- * overlong UTF-8 sequences are each replaced by '?'. Valid UTF-8 is kept.
+ * bidirectional controls (U+202A..U+202E, U+2066..U+2069), the
+ * noncharacters U+FFFE and U+FFFF, and invalid or overlong UTF-8 sequences
+ * are each replaced by '?'. Valid UTF-8 is kept.
  * When the result would not fit, it is cut at a character boundary and ends
  * with "..". Returns the length written (excluding the NUL).
  */

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/pidfd.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "symbols/demangle.h"
@@ -39,7 +40,8 @@
 #define OPEN_FILES_MAX 4096
 #define MISS_BACKOFF_MAX 64 /* passes between reloads for misses that find nothing new */
 #define BPF_BACKOFF_MAX 4   /* without a ksym_watch: between reloads for BPF programs */
-#define MAPS_BACKOFF_MAX 8  /* passes between maps re-reads for misses that find nothing new */
+#define MAPS_BACKOFF_MAX 64 /* passes between maps re-reads that find nothing new */
+#define REREAD_PASS_NS (50 * 1000000ull) /* maps re-reading a pass may start within */
 #define VSYSCALL_ENTRY_BYTES 1024
 
 /* Room for "name [module]" and "file+0xoffset" built from capped parts. */
@@ -59,12 +61,15 @@ struct proc_entry {
 	uint64_t start_time;	/* field 22 of /proc/PID/stat; 0 when unknown */
 	uint64_t gen;		/* changes whenever names may change */
 	uint64_t read_pass;	/* the pass of the last maps read */
+	struct proc_vm vm;	/* the sizes of its mappings when last asked before a read ... */
+	bool vm_known;		/* ... once they were */
 	uint64_t checked_pass;	/* the pass of the last start-time check */
 	uint64_t used_pass;	/* the pass of the last lookup or note */
 	uint64_t vdso_key;	/* the vDSO image in the elf_cache; 0: not known yet */
-	struct reload_limit maps_limit; /* re-reads of the maps on a miss */
+	struct reload_limit maps_limit; /* re-reads of the maps that may find nothing new */
 	struct proc_maps maps;
 	struct perf_map_slot perf_map;
+	struct proc_creds_memo creds; /* read when a file it maps is not everyone's to read */
 	int pidfd; /* the process whose start time is start_time, or -1 (see symbolizer__check_start()) */
 };
 
@@ -95,6 +100,7 @@ struct symbolizer {
 	struct elf_cache *elfs;
 	struct perf_map_cache perf_maps;
 	uint64_t maps_reads, start_reads;
+	uint64_t reread_ns; /* spent re-reading maps in this pass */
 	size_t pidfds, max_pidfds; /* held by entries, and the most they may hold */
 	long user_hz; /* the clock ticks of /proc/PID/stat's start time */
 };
@@ -118,10 +124,15 @@ static size_t proc_entry__bytes(const struct proc_entry *p)
 	return n;
 }
 
-/* What @p says about its addresses changed: a new generation, and new accounting. */
+/*
+ * What @p says about its addresses changed: a new generation, and new
+ * accounting. Its credentials are read again when next needed (an exec
+ * may have changed them).
+ */
 static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 {
 	p->gen = ++s->gens;
+	proc_creds_memo__reset(&p->creds);
 	lru__resize(&s->proc_lru, &p->lru, proc_entry__bytes(p));
 }
 
@@ -129,6 +140,7 @@ static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 static void proc_entry__clear(struct symbolizer *s, struct proc_entry *p)
 {
 	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
+	p->vm_known = false;
 	proc_maps__free(&p->maps);
 	perf_map_cache__clear(&s->perf_maps, &p->perf_map);
 	p->vdso_key = 0;
@@ -180,6 +192,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	    .debug_root = o->debug_root ? o->debug_root : "/usr/lib/debug",
 	    .max_bytes = o->elf_cache_bytes ? o->elf_cache_bytes : ELF_CACHE_BYTES,
 	    .max_files = o->max_open_files ? o->max_open_files : default_open_files(),
+	    .wait_ns = o->elf_wait_ns,
 	};
 
 	s->proc_root = strdup(eo.proc_root);
@@ -188,6 +201,8 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	s->kallsyms_path = strdup(o->kallsyms_path ? o->kallsyms_path : "/proc/kallsyms");
 	s->modules_path = strdup(o->modules_path ? o->modules_path : "/proc/modules");
 	s->elfs = elf_cache__new(&eo);
+	if (!s->elfs)
+		return -errno;
 	s->raw_names = o->raw_names;
 	s->pass = 1;
 	s->miss_limit = (struct reload_limit){.backoff = 1, .max = MISS_BACKOFF_MAX};
@@ -195,7 +210,7 @@ static int symbolizer__init(struct symbolizer *s, const struct symbolizer_opts *
 	s->stale_limit = (struct reload_limit){.backoff = 1, .max = 1};
 	lru__init(&s->proc_lru);
 	perf_map_cache__init(&s->perf_maps, o->perf_map_bytes ? o->perf_map_bytes : PERF_MAP_BYTES);
-	return s->proc_root && s->kallsyms_path && s->modules_path && s->elfs ? 0 : -ENOMEM;
+	return s->proc_root && s->kallsyms_path && s->modules_path ? 0 : -ENOMEM;
 }
 
 static void *kernel_loader(void *arg)
@@ -595,7 +610,7 @@ static struct proc_entry *symbolizer__proc(struct symbolizer *s, uint32_t tgid)
 }
 
 /* Opens and holds the files @p maps executable. */
-static void symbolizer__hold_files(struct symbolizer *s, const struct proc_entry *p)
+static void symbolizer__hold_files(struct symbolizer *s, struct proc_entry *p)
 {
 	size_t i;
 
@@ -603,8 +618,53 @@ static void symbolizer__hold_files(struct symbolizer *s, const struct proc_entry
 		const struct proc_map *m = &p->maps.maps[i];
 
 		if (m->kind == MAP_FILE && (m->perms & MAP_PERM_X))
-			elf_cache__hold(s->elfs, proc_entry__tgid(p), m, s->pass);
+			elf_cache__hold(s->elfs, proc_entry__tgid(p), m, s->pass, &p->creds);
 	}
+}
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Reads @p's maps again if they may have changed, said by a note (@noted:
+ * a young process, or a walk that met code outside them) or a miss. The
+ * sizes of its mappings (/proc/PID/status, a small read) say whether they
+ * changed: when they did, the maps are read, after a note even in a pass
+ * that read them already (a young process maps its libraries); when they
+ * did not, only MAPS_BACKOFF_MAX passes after the last read (a mapping
+ * replaced by one of the same size). Where the sizes can't be had (a copy
+ * of /proc), once per pass at most and then every 2, 4 ... MAPS_BACKOFF_MAX
+ * passes while re-reads find the same maps. Re-reads stop for the rest of
+ * a pass once they took REREAD_PASS_NS in it: a process of 30,000 mappings
+ * whose walks keep leaving them costs a read a minute, not five a second.
+ */
+static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool noted)
+{
+	bool fresh = p->read_pass != s->pass, have, known, changed;
+	uint64_t gen = p->gen, t0;
+	struct proc_status st;
+
+	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
+		return;
+	have = !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	known = have && p->vm_known;
+	changed = known && !proc_vm__equal(&st.vm, &p->vm);
+	if (known && !changed && s->pass < p->read_pass + MAPS_BACKOFF_MAX)
+		return;
+	if (!known && (!fresh || s->pass < p->maps_limit.next_pass))
+		return;
+	p->vm_known = have; /* the sizes before the read: a change during it shows next time */
+	if (have)
+		p->vm = st.vm;
+	t0 = monotonic_ns();
+	symbolizer__read_maps(s, p);
+	s->reread_ns += monotonic_ns() - t0;
+	reload_limit__count(&p->maps_limit, s->pass, p->gen != gen);
 }
 
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
@@ -616,7 +676,7 @@ int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 	if (!p)
 		p = symbolizer__new_proc(s, tgid, start);
 	else if (!symbolizer__check_start(s, p, start) && starting)
-		symbolizer__read_maps(s, p);
+		symbolizer__reread(s, p, true);
 	if (!p)
 		return -ENOMEM;
 	symbolizer__touch(s, p);
@@ -647,21 +707,19 @@ uint64_t symbolizer__kernel_gen(struct symbolizer *s)
 }
 
 /*
- * The mapping of @p holding @addr. A miss re-reads the maps, at most once
- * per pass, and every 2, 4, ... 8 passes while re-reads find the same maps:
- * a stack walked through code without frame pointers (Debian's libc) ends in
- * addresses no mapping holds, and would have the maps read every drain.
+ * The mapping of @p holding @addr. A miss may re-read the maps
+ * (symbolizer__reread()): a stack walked through code without frame
+ * pointers (Debian's libc) ends in addresses no mapping holds, and would
+ * have the maps read every drain.
  */
 static const struct proc_map *symbolizer__find_map(struct symbolizer *s, struct proc_entry *p,
 						   uint64_t addr)
 {
 	const struct proc_map *m = proc_maps__find(&p->maps, addr);
-	uint64_t gen = p->gen;
 
-	if (m || p->read_pass == s->pass || s->pass < p->maps_limit.next_pass)
+	if (m)
 		return m;
-	symbolizer__read_maps(s, p);
-	reload_limit__count(&p->maps_limit, s->pass, p->gen != gen);
+	symbolizer__reread(s, p, false);
 	return proc_maps__find(&p->maps, addr);
 }
 
@@ -682,12 +740,13 @@ static const char *symtab_name_at(const struct elf_symtab *tab, uint64_t off)
 	return elf_symtab__lookup(tab, vaddr, &sym_off);
 }
 
-/* Names @addr in file mapping @m: the function there, else "file+0xoffset". */
-static int symbolizer__name_in_file(struct symbolizer *s, uint32_t tgid, const struct proc_map *m,
-				    uint64_t addr, char *buf, size_t size)
+/* Names @addr in file mapping @m of @p: the function there, else "file+0xoffset". */
+static int symbolizer__name_in_file(struct symbolizer *s, struct proc_entry *p,
+				    const struct proc_map *m, uint64_t addr, char *buf, size_t size)
 {
 	uint64_t off = addr - m->start + m->pgoff;
-	const char *name = symtab_name_at(elf_cache__table(s->elfs, tgid, m, s->pass), off);
+	const char *name = symtab_name_at(
+	    elf_cache__table(s->elfs, proc_entry__tgid(p), m, s->pass, &p->creds), off);
 	char base[NAME_MAX_BYTES + 1];
 
 	if (name)
@@ -767,7 +826,7 @@ int symbolizer__user(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_r
 		return sym_write(buf, size, SYM_UNKNOWN, "[unknown]");
 	switch (m->kind) {
 	case MAP_FILE:
-		return symbolizer__name_in_file(s, tgid, m, addr, buf, size);
+		return symbolizer__name_in_file(s, p, m, addr, buf, size);
 	case MAP_VDSO:
 		return symbolizer__name_in_vdso(s, p, m, addr, buf, size);
 	case MAP_VSYSCALL:
@@ -825,6 +884,31 @@ bool symbolizer__kernel_in_sched(const struct symbolizer *s, uint64_t ip, bool i
 	return s->ksyms && ksyms__in_sched_text(s->ksyms, lookup_addr(ip, is_return));
 }
 
+int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			    struct sym_origin *out)
+{
+	struct proc_entry *p = (struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+	uint64_t addr = lookup_addr(ip, is_return), vaddr, sym_off;
+	const struct proc_map *m = p ? proc_maps__find(&p->maps, addr) : NULL;
+	const struct elf_symtab *tab;
+	const uint8_t *id;
+	size_t id_len;
+
+	if (!m || m->kind != MAP_FILE)
+		return -ENOENT;
+	tab = elf_cache__table(s->elfs, tgid, m, s->pass, &p->creds);
+	if (!tab || elf_symtab__file_to_vaddr(tab, addr - m->start + m->pgoff, &vaddr) ||
+	    !elf_symtab__lookup(tab, vaddr, &sym_off))
+		return -ENOENT;
+	out->address = vaddr - sym_off;
+	sanitize_name(out->path, sizeof(out->path), m->path, strlen(m->path));
+	id = elf_symtab__build_id(tab, &id_len);
+	out->build_id[0] = '\0';
+	for (size_t i = 0; i < id_len && 2 * i + 2 < sizeof(out->build_id); i++)
+		snprintf(out->build_id + 2 * i, 3, "%02x", id[i]);
+	return 0;
+}
+
 bool symbolizer__kernel_hidden(const struct symbolizer *s)
 {
 	return s->ksyms && ksyms__hidden(s->ksyms);
@@ -849,6 +933,7 @@ void symbolizer__begin_pass(struct symbolizer *s)
 	struct lru_node *old;
 
 	s->pass++;
+	s->reread_ns = 0;
 	while ((old = lru__oldest(&s->proc_lru)) != NULL &&
 	       proc_entry__of(old)->used_pass + PROC_GRACE_PASSES < s->pass) {
 		struct proc_entry *p = proc_entry__of(old);
@@ -861,7 +946,7 @@ void symbolizer__begin_pass(struct symbolizer *s)
 	elf_cache__expire(s->elfs, s->pass, PROC_GRACE_PASSES);
 }
 
-void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
+void symbolizer__stats(struct symbolizer *s, struct symbolizer_stats *st)
 {
 	struct elf_cache_stats es;
 
@@ -873,6 +958,9 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
 	st->elf_bytes = es.bytes;
 	st->held_files = es.held_files;
 	st->no_fds = es.no_fds;
+	st->unreadable = es.unreadable;
+	st->late = es.late;
+	memcpy(st->debug_refused, es.debug_refused, sizeof(st->debug_refused));
 	st->maps_reads = s->maps_reads;
 	st->start_reads = s->start_reads;
 	st->pidfds = s->pidfds;

@@ -22,6 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbols/debuginfo.h"
+#include "symbols/sanitize.h"
+
 struct proc_maps;
 
 /* Passes a process is kept without a lookup (after it exited, its samples still drain). */
@@ -37,6 +40,7 @@ struct symbolizer_opts {
 	size_t elf_cache_bytes;	   /* symbol tables kept; 0: 512 MiB */
 	size_t perf_map_bytes;	   /* perf maps kept, all processes' together; 0: 64 MiB */
 	size_t max_open_files; /* files held open; 0: a quarter of RLIMIT_NOFILE, at most 4096 */
+	uint64_t elf_wait_ns;  /* a pass's wait for symbol tables being read; 0: 250 ms */
 };
 
 /* What a lookup could say about an address. */
@@ -80,16 +84,23 @@ int symbolizer__kernel(struct symbolizer *s, uint64_t ip, bool is_return, char *
 
 /*
  * symbolizer__user() names address @ip in process @tgid, as above. The
- * process's maps are read the first time @tgid is seen, and read again at
- * most once per pass when @ip falls outside every known mapping, backing off
- * to every 2, 4 and 8 passes while re-reads find the same maps (a failed
- * re-read keeps the old snapshot: the process may have exited). Once per
+ * process's maps are read the first time @tgid is seen, and read again
+ * when @ip falls outside every known mapping, at most once per pass and
+ * only when they may have changed: when the sizes of its mappings
+ * (/proc/PID/status) did, else 64 passes after the last read (where those
+ * sizes can't be had, every 2, 4 ... 64 passes while re-reads find the same
+ * maps). A pass starts no more re-reads once they took 50 ms in it. A failed
+ * re-read keeps the old snapshot: the process may have exited. Once per
  * pass its start time is checked, and a reused pid starts a new snapshot.
  *
  * A function in a mapped file is named from the file's symbol table or its
- * debug file, demangled unless raw names were asked for. Unnamed frames in
- * a file become "file+0xoffset" (SYM_MODULE_OFF), where file is the base
- * name of the mapped path and offset the file offset of @ip. vDSO functions
+ * debug file (see elf_cache.h: read by a thread, looked for with the
+ * process's rights, given only to processes that may read the file),
+ * demangled unless raw names were asked for. Unnamed frames in a file
+ * become "file+0xoffset" (SYM_MODULE_OFF), where file is the base name of
+ * the mapped path and offset the file offset of @ip: so are those of a file
+ * the process may not read, and those of a file whose table is still being
+ * read when the pass's wait for it is spent (named once it is read). vDSO functions
  * are named from the process's vDSO image ("[vdso]+0xoffset" otherwise),
  * vsyscall entries "gettimeofday [vsyscall]" and so on. In executable
  * anonymous memory, the process's perf map (/tmp/perf-PID.map, read as
@@ -122,15 +133,35 @@ bool symbolizer__in_code(struct symbolizer *s, uint32_t tgid, uint64_t addr);
 int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
 			    char *buf, size_t size);
 
+/* Where a user function lies: see symbolizer__user_origin(). */
+struct sym_origin {
+	char path[NAME_MAX_BYTES + 1]; /* the mapped file's path as the process maps it, sanitized */
+	char build_id[129];            /* its GNU build-id in hex, "" when it has none */
+	uint64_t address;              /* the function's address in the file: its symbol's value */
+};
+
+/*
+ * symbolizer__user_origin() says where the function that holds @ip (a
+ * return address when @is_return) of process @tgid lies, as the last
+ * symbolizer__user() found the process's maps (they are not read again)
+ * and the file's symbols: its file, the file's build-id, the function's
+ * address. Returns 0, or -ENOENT when @ip is not in a named function of a
+ * mapped file.
+ */
+int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
+			    struct sym_origin *out);
+
 /*
  * symbolizer__note_process() says that process @tgid, started at
  * @start_boottime (ns since boot, as the kernel's task start_boottime; 0 when
  * unknown: /proc is asked), is running now. Its maps are read at once when
  * it is new to @s, or was replaced (its pid reused), or @starting says that
  * its maps may have changed since (it is still young and mapping its
- * libraries); the files it maps executable are opened and held, so that its
- * frames can still be named after it exits. Returns 0, -ENOENT when the
- * process is already gone (unread), or -ENOMEM.
+ * libraries, or a walk met code outside them) and the sizes of its mappings
+ * say they did (else as symbolizer__user() re-reads them); the files it maps
+ * executable are opened and held, so that its frames can still be named
+ * after it exits. Returns 0, -ENOENT when the process is already gone
+ * (unread), or -ENOMEM.
  */
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 			     uint64_t start_boottime);
@@ -212,10 +243,13 @@ struct symbolizer_stats {
 	size_t perf_map_budget;	    /* ... and the most they may take */
 	uint64_t perf_map_reads;    /* perf map files read (parsed) so far */
 	uint64_t perf_maps_dropped; /* perf maps dropped to stay within the budget */
+	uint64_t unreadable;	    /* files not read for a process that may not read them */
+	uint64_t late;		    /* files whose table came later than a pass could wait */
+	uint64_t debug_refused[DEBUG_REFUSED_NR]; /* debug file candidates refused, by reason */
 };
 
 /* symbolizer__stats() fills @st with the current state of @s. */
-void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
+void symbolizer__stats(struct symbolizer *s, struct symbolizer_stats *st);
 
 /* symbolizer__free(NULL) is a no-op. */
 void symbolizer__free(struct symbolizer *s);

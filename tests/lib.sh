@@ -57,6 +57,48 @@ LIBC_READ='read(@@GLIBC_[0-9.]+)?'
 # and then while they wait for their start signal, so that they are seen.
 tables_settle() { sleep 1; }
 
+# sampling_events PID: how many cpu-clock sampling events flametop PID holds
+# open (its perf_event fds beyond the two dummy ones that watch kernel symbols).
+sampling_events() {
+	local n
+	n=$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')
+	echo $((n > 2 ? n - 2 : 0))
+}
+
+# wait_sampling PID: until flametop PID samples (its programs loaded and
+# attached: on a busy machine that can take seconds), or has ended (60 s at
+# most).
+wait_sampling() {
+	for _ in $(seq 600); do
+		[ "$(sampling_events "$1")" -gt 0 ] && return
+		kill -0 "$1" 2>/dev/null || return
+		sleep 0.1
+	done
+}
+
+# end_of PID SECS: waits for flametop PID (started here) to end, killing it
+# after SECS. Sets $rc, its exit status.
+end_of() {
+	for _ in $(seq $(($2 * 10))); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
+	kill -KILL "$1" 2>/dev/null # still there: it does not listen
+	wait "$1"
+	rc=$?
+}
+
+# interrupt_sampling PID SECS: once flametop PID (started here) samples,
+# lets it sample for SECS, sends it SIGINT and waits for it to end (killing
+# it after 10 s). Sets $took, the seconds from the SIGINT to its end, and
+# $rc, its exit status.
+interrupt_sampling() {
+	local t0
+	wait_sampling "$1"
+	sleep "$2"
+	t0=$(date +%s.%N)
+	kill -INT "$1"
+	end_of "$1" 10
+	took=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+}
+
 # folded_sum FILE REGEX: sum of the counts of lines whose stack matches REGEX.
 folded_sum() {
 	awk -v re="$2" '{ n = $NF; sub(/ [0-9]+$/, ""); if ($0 ~ re) s += n } END { print s + 0 }' "$1"

@@ -220,7 +220,8 @@ static void saved_info(const struct app *a, char *title, size_t title_size, char
 
 static void save(struct app *a)
 {
-	static const char *const what[] = { "stacks", "frames", "samples" };
+	/* What output__write() counts: folded lines, SVG frames, pprof samples (one a stack). */
+	static const char *const what[] = { "stacks", "frames", "stacks" };
 	char path[4096], title[512], filters[512];
 	enum output_format format = output__format_of(a->view.save_path);
 	struct output_info info;

@@ -57,7 +57,7 @@ static int name_new(struct output_file *of, const char *path, char *saved, size_
 			n = snprintf(saved, size, "%s", path);
 		if (n < 0 || (size_t)n >= size)
 			return -ENAMETOOLONG;
-		err = output_file__commit_new(of, saved);
+		err = output_file__commit_new(of, strrchr(saved, '/') ? strrchr(saved, '/') + 1 : saved);
 		if (err != -EEXIST)
 			return err;
 	}

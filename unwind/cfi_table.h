@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * cfi_table: one file's unwind table, built from its call frame
- * information (CFI) with elfutils' libdw: rows sorted by file offset, each
- * the offset where a rule of the shared dictionary starts to hold (see
- * unwind_rule.h). Consecutive rows never repeat a rule; an address no FDE
- * covers falls under a UNWIND_RULE_NONE row. Plain data: the table knows
- * nothing of who reads it.
+ * information (CFI): rows sorted by file offset, each the offset where a
+ * rule of the shared dictionary starts to hold (see unwind_rule.h).
+ * Consecutive rows never repeat a rule; an address no FDE covers falls
+ * under a UNWIND_RULE_NONE row. Plain data: the table knows nothing of who
+ * reads it.
+ *
+ * A file is untrusted, and a build bounded: in the CFI it reads, the rows
+ * it makes and the CPU time it takes (struct cfi_budget), each FDE's
+ * program run once (cfa_program.h), a cancel looked at inside an FDE too.
  */
 #ifndef FLAMETOP_CFI_TABLE_H
 #define FLAMETOP_CFI_TABLE_H
@@ -16,15 +20,30 @@
 
 #include "symbols/elffile.h"
 #include "unwind/rule_dict.h"
+#include "work_budget.h"
 #include "unwind/unwind_rule.h"
 
 struct cfi_table {
 	struct unwind_row *rows; /* sorted by off, strictly increasing */
 	size_t n;
-	size_t fdes;        /* FDEs read */
-	size_t unsupported; /* rows (before merging) whose CFI this walk cannot follow */
-	const char *source; /* ".eh_frame", ".debug_frame", or the debug file's ".debug_frame" */
+	size_t fdes;         /* FDEs read */
+	size_t unsupported;  /* rows (before merging) whose CFI this walk cannot follow */
+	size_t refused_fdes; /* FDEs naming a register past CFA_REG_MAX: UNSUPPORTED from there */
+	const char *source;  /* ".eh_frame", ".debug_frame", or the debug file's ".debug_frame" */
 };
+
+/* What a build may take. libLLVM-14, the largest library here: 5.6 MB of CFI, 0.95M rows. */
+#define CFI_MAX_BYTES (64UL << 20)
+#define CFI_MAX_ROWS (4UL << 20)
+
+struct cfi_budget {
+	size_t max_cfi_bytes;	 /* the CFI section's bytes (once decompressed): past them, -EFBIG */
+	size_t max_rows;	 /* rows made (before merging), and FDEs: past them, -E2BIG */
+	struct work_budget time; /* a cancel (-ECANCELED) and a CPU deadline (-ETIME) */
+};
+
+#define CFI_BUDGET_DEFAULT                                                                         \
+	((struct cfi_budget){ .max_cfi_bytes = CFI_MAX_BYTES, .max_rows = CFI_MAX_ROWS })
 
 /*
  * cfi_table__build() reads the CFI of x86-64 ELF file @bin: its .eh_frame,
@@ -33,12 +52,14 @@ struct cfi_table {
  * file offsets of @bin (through its PT_LOAD segments). Rules are interned
  * in @dict. Returns 0 with *@out filled (free it with cfi_table__free()),
  * -ENOENT when the file has no CFI (or no loadable code), -ENOTSUP for
- * another machine than x86-64, -ENOMEM; a malformed FDE is skipped, never
- * followed. When @stop (may be NULL) turns true, the build ends early with
- * -ECANCELED: a large file's takes a while.
+ * another machine than little-endian 64-bit x86-64, -ENOMEM, or the error
+ * of the limit of @budget (NULL: CFI_BUDGET_DEFAULT) the build went past.
+ * A malformed FDE is skipped, a malformed program cut short where it
+ * breaks: never followed.
  */
 int cfi_table__build(const struct elf_file *bin, const struct elf_file *debug,
-		     struct rule_dict *dict, const bool *stop, struct cfi_table *out);
+		     struct rule_dict *dict, const struct cfi_budget *budget,
+		     struct cfi_table *out);
 
 /*
  * cfi_table__rule_at() returns the id of the rule holding at file offset

@@ -10,32 +10,8 @@ if [ "$(id -u)" != 0 ]; then
 	exit 0
 fi
 
-# main -> debug_work -> debug_leaf spins for argv[1] seconds; -DOTHER renames
-# the leaf. Built at -O2: both functions are kept out of their callers.
-cat >"$TEST_TMP/spin.c" <<'SRC'
-#include <stdlib.h>
-#include <time.h>
-#ifdef OTHER
-#define debug_leaf wrong_leaf
-#endif
-__attribute__((noinline)) void debug_leaf(void)
-{
-	for (volatile long i = 0; i < 1000000; i++)
-		;
-}
-__attribute__((noinline)) void debug_work(double seconds)
-{
-	time_t end = time(NULL) + (time_t)seconds;
-
-	while (time(NULL) < end)
-		debug_leaf();
-}
-int main(int argc, char **argv)
-{
-	debug_work(argc > 1 ? atof(argv[1]) : 5);
-	return 0;
-}
-SRC
+# main -> debug_work -> debug_leaf spins for argv[1] seconds (tests/fixtures/debug_spin.c).
+cp tests/fixtures/debug_spin.c "$TEST_TMP/spin.c"
 CFLAGS_W="-O2 -g"
 NAMED=';main;debug_work;debug_leaf [0-9]+$'
 

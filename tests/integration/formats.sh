@@ -77,6 +77,27 @@ if need chromium chromium "the SVG in a browser"; then
 	chrome --dump-dom "file://$SVG?s=read" >"$TEST_TMP/search2.xml"
 	check "search: 'read' in readline > read > vfs_read counts their 50 samples once (10.00%)" \
 		grep -q 'Matched: 10.00% (50 samples, 3 frames)' "$TEST_TMP/search2.xml"
+	# Adjacent matched frames, each counted (leaf_a's written place differs from
+	# leaf_b's end by a rounding, 1e-6: the search used to drop it), in any
+	# case unless the text has a capital, as the screen's /: leaf_b 109 +
+	# leaf_a 100 + Leaf_c 112 of 1974.
+	printf '%s\n' 'app;main;spin 1653' 'app;main;work;leaf_b 109' 'app;main;work;leaf_a 100' \
+		'app;main;Leaf_c 112' >"$TEST_TMP/adjacent.folded"
+	$FLAMETOP -i "$TEST_TMP/adjacent.folded" --svg "$TEST_TMP/adjacent.svg" 2>/dev/null
+	# matched QUERY: the Matched line after searching QUERY on load.
+	matched() {
+		chrome --dump-dom "file://$TEST_TMP/adjacent.svg?s=$1" | grep -o 'Matched: [0-9][^<]*'
+	}
+	m=$(matched _)
+	check "search: adjacent frames each counted ($m)" [ "$m" = 'Matched: 16.26% (321 samples, 3 frames)' ]
+	m=$(matched leaf)
+	check "search: in any case without a capital ($m)" [ "$m" = 'Matched: 16.26% (321 samples, 3 frames)' ]
+	m=$(matched Leaf)
+	check "search: with a capital, case matters; one frame is '1 frame' ($m)" \
+		[ "$m" = 'Matched: 5.67% (112 samples, 1 frame)' ]
+	m=$(matched a)
+	check "search: frames inside a matched one count once, by the tree; the root is no frame ($m)" \
+		[ "$m" = 'Matched: 100.00% (1,974 samples, 5 frames)' ]
 	chrome --dump-dom "file://$SVG?z=work" >"$TEST_TMP/zoom.xml"
 	a=$(frame_attr "$TEST_TMP/zoom.xml" leaf_a width)
 	w=$(frame_attr "$TEST_TMP/zoom.xml" work width)
@@ -226,3 +247,13 @@ $FLAMETOP -i "$FIXTURE" --svg /nonexistent/dir/x.svg >/dev/null 2>"$TEST_TMP/err
 rc=$?
 check "--svg to a path that can't be written: exit 2, one line ($(cat "$TEST_TMP/err"))" \
 	bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && grep -q -- '--svg /nonexistent/dir/x.svg' '$TEST_TMP/err'"
+
+# 7. -p and --group on a file that names no process ids: one line that says so, exit 2.
+for flag in "-p 12" "--group pid"; do
+	# shellcheck disable=SC2086
+	$FLAMETOP -i "$FIXTURE" $flag --folded >"$TEST_TMP/out" 2>"$TEST_TMP/err"
+	rc=$?
+	check "$flag on a file without pids: exit 2, one line that says so ($(cat "$TEST_TMP/err"))" \
+		bash -c "[ $rc = 2 ] && [ \$(wc -l <'$TEST_TMP/err') = 1 ] && [ ! -s '$TEST_TMP/out' ] &&
+			grep -q 'names no process ids' '$TEST_TMP/err'"
+done

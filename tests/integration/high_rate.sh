@@ -45,14 +45,6 @@ exits_within() {
 	return 1
 }
 
-# sampling_events PID: how many cpu-clock sampling events PID holds open
-# (its perf_event fds beyond the two dummy ones that watch kernel symbols).
-sampling_events() {
-	local n
-	n=$(ls -l "/proc/$1/fd" 2>/dev/null | grep -c 'perf_event')
-	echo $((n > 2 ? n - 2 : 0))
-}
-
 # phases PID: waits for PID to end (killing it after 120 s) and prints, in
 # ms from now, when its sampling events were opened (the programs loaded and
 # attached) and closed (detached), and when it ended: where a slow run spent

@@ -78,4 +78,43 @@ check "killed while writing: the file at the name is the old one, whole" \
 	bash -c "[ \"\$(cat '$TEST_TMP/kept.folded')\" = 'old whole' ]"
 check "killed while writing: no temporary file is left beside it" \
 	bash -c "[ -z \"\$(ls -A '$TEST_TMP' | grep '^\\.kept\\.folded\\.')\" ]"
+
+# 5. The output's directory swapped mid-run by its owner (here nobody, against
+# root flametop): moved away and replaced by a symbolic link to a directory of
+# root's, while flametop waits for its input. The profile still lands in the
+# directory flametop checked (now moved), never through the link: root's 0600
+# file at the same name is untouched. flametop refuses a directory that is a
+# symbolic link from the start.
+if [ "$(id -u)" = 0 ]; then
+	chmod 755 "$TEST_TMP"
+	mkdir -m 700 "$TEST_TMP/secret"
+	echo "root's secret" >"$TEST_TMP/secret/out.folded"
+	chmod 600 "$TEST_TMP/secret/out.folded"
+	mkdir -p "$TEST_TMP/swap/out"
+	chown -R nobody "$TEST_TMP/swap"
+	as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	mkfifo "$TEST_TMP/swap.fifo"
+	start_bg $FLAMETOP -i "$TEST_TMP/swap.fifo" --folded -o "$TEST_TMP/swap/out/out.folded"
+	exec 4>"$TEST_TMP/swap.fifo" # flametop has its outputs open once it reads
+	head -n 3 "$FIXTURE" >&4
+	sleep 0.5
+	as_nobody mv "$TEST_TMP/swap/out" "$TEST_TMP/swap/moved"
+	as_nobody ln -s "$TEST_TMP/secret" "$TEST_TMP/swap/out"
+	tail -n +4 "$FIXTURE" >&4
+	exec 4>&-
+	wait "$bg_pid"
+	rc=$?
+	check "directory swapped mid-run: flametop ends well (exit $rc)" [ "$rc" = 0 ]
+	check "directory swapped mid-run: root's 0600 file behind the link is untouched" \
+		bash -c "[ \"\$(cat '$TEST_TMP/secret/out.folded')\" = \"root's secret\" ] &&
+			[ \"\$(stat -c %a '$TEST_TMP/secret/out.folded')\" = 600 ] &&
+			[ \"\$(ls -A '$TEST_TMP/secret')\" = out.folded ]"
+	check "directory swapped mid-run: the profile is in the directory checked, now moved" \
+		cmp -s "$TEST_TMP/expected" "$TEST_TMP/swap/moved/out.folded"
+	refused "-o into a directory that is a symbolic link" --folded -o "$TEST_TMP/swap/out/x.folded"
+	check "-o into a directory that is a symbolic link: says so, nothing made" \
+		bash -c "grep -q 'symbolic link' '$TEST_TMP/err' && [ ! -e '$TEST_TMP/secret/x.folded' ]"
+else
+	skip "directory swapped mid-run" "not root: the swap is done by another user against root"
+fi
 exit 0

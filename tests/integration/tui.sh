@@ -64,9 +64,15 @@ check "-i --folded -U -c bash: bash's user frames only" diff -u - "$TEST_TMP/u.f
 bash;main;readline 50
 EOT
 $FLAMETOP -i tests/fixtures/perf_pids.folded --folded -p 4343,99 >"$TEST_TMP/p.folded" 2>/dev/null
-check "-i --folded -p: the pids of perf's comm-PID names" diff -u - "$TEST_TMP/p.folded" <<'EOT'
-perl-4343;main;walk 5
-bash-99;main 1
+check "-i --folded -p: the pids of perf's comm-PID names, the stacks by command" diff -u - "$TEST_TMP/p.folded" <<'EOT'
+perl;main;walk 5
+bash;main 1
+EOT
+$FLAMETOP -i tests/fixtures/perf_pids.folded --folded --group pid >"$TEST_TMP/p.folded" 2>/dev/null
+check "-i --folded --group pid: perf's comm-PID names by process" diff -u - "$TEST_TMP/p.folded" <<'EOT'
+perl [4242];main;run 10
+perl [4343];main;walk 5
+bash [99];main 1
 EOT
 
 $FLAMETOP -i /etc/passwd --folded >"$TEST_TMP/out" 2>"$TEST_TMP/err"
@@ -170,7 +176,7 @@ done
 
 # 7c. Keys as htop, less and vim users expect them, in the viewer.
 screen_start 100 30 "$FLAMETOP -i tests/fixtures/perf_pids.folded"
-screen_wait 'perl-4242'
+screen_wait ' perl$'
 screen_keys P
 check_screen "viewer: P groups the tree by process" '^Total%  Self%     Count  Call tree, by process'
 check_screen "viewer: a process reads 'perl [4242]'" '\|-\[-\] perl \[4242\]$'
@@ -259,7 +265,7 @@ check "live: the SVG holds the workload's leaf_a, filtered by its pid" \
 	bash -c "grep -q '<title>leaf_a' '$TEST_TMP/cwd/view.svg' && grep -q 'pid $split_pid' '$TEST_TMP/cwd/view.svg' &&
 		! grep -q '<title>swapper' '$TEST_TMP/cwd/view.svg'"
 screen_keys s C-u view.pb.gz Enter
-check_screen "live: s with a .pb.gz name saves a pprof profile" 'saved [0-9]+ samples as pprof to view\.pb\.gz'
+check_screen "live: s with a .pb.gz name saves a pprof profile (its count: stacks, one pprof sample each)" 'saved [0-9]+ stacks as pprof to view\.pb\.gz'
 check "live: the pprof file reads back with the workload's stacks" \
 	bash -c "$FLAMETOP -i '$TEST_TMP/cwd/view.pb.gz' --folded 2>/dev/null | grep -q '^cpu_split;.*;leaf_a [0-9]*$'"
 screen_keys m

@@ -10,6 +10,7 @@
 
 #include "tests/unit/unit.h"
 
+#include "profile/output.h"
 #include "profile/profile.h"
 #include "profile/stack_trie.h"
 
@@ -38,6 +39,35 @@ static inline int add_stack(struct profile *p, int32_t tgid, const uint32_t *fra
 		uint32_t add_n__ = sizeof(add_frames__) / sizeof(uint32_t);                        \
 		assert_int_equal(add_stack(p, tgid, add_frames__, add_n__, count), 0);             \
 	} while (0)
+
+/*
+ * The view of @p through @f written in @format (to free()), as -i FILE with
+ * --folded, --svg or --pprof writes it; @info says what the formats that
+ * say so say (NULL: "samples" of counts).
+ */
+static inline char *output_text(const struct profile *p, const struct view_filter *f,
+				enum output_format format, const struct output_info *info)
+{
+	const struct output_info samples = { .title = "t", .type = "samples", .unit = "count" };
+	struct stack_trie t;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&out, &len);
+
+	assert_non_null(m);
+	assert_int_equal(stack_trie__init(&t), 0);
+	assert_int_equal(stack_trie__build(&t, p, f), 0);
+	assert_true(output__write(m, format, &t, p, f, info ? info : &samples) >= 0);
+	assert_int_equal(fclose(m), 0);
+	stack_trie__free(&t);
+	return out;
+}
+
+/* @p as folded text, through @f, in the trie's order (to free()). */
+static inline char *folded_text(const struct profile *p, const struct view_filter *f)
+{
+	return output_text(p, f, OUTPUT_FOLDED, NULL);
+}
 
 /* A small deterministic generator (xorshift32, @state not 0): the same stacks on every run. */
 static inline uint32_t next_random(uint32_t *state)

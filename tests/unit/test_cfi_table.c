@@ -30,6 +30,7 @@
 #define CFI_STRIPPED FIXTURE_DIR "/cfi_rules_stripped.so"
 #define CFI_DEBUG_FILE FIXTURE_DIR "/cfi_rules_debug_frame.debug"
 #define NO_CFI FIXTURE_DIR "/no_cfi.so"
+#define HUGE_REGISTER FIXTURE_DIR "/huge_register.so"
 #define LIBC "/lib/x86_64-linux-gnu/libc.so.6"
 #define PYTHON "/usr/bin/python3" /* python3.11 in Debian 12 */
 
@@ -806,6 +807,61 @@ static void eh_set_size(uint8_t *image, const struct eh_layout *l, uint64_t size
 	eh_shdr_put(image, l, &sh);
 }
 
+/* Makes the executable PT_LOAD segment of @image say it has @filesz bytes in the file. */
+static void set_exec_filesz(uint8_t *image, uint64_t filesz)
+{
+	Elf64_Ehdr eh;
+	int patched = 0;
+
+	memcpy(&eh, image, sizeof(eh));
+	for (int i = 0; i < eh.e_phnum; i++) {
+		size_t at = eh.e_phoff + (size_t)i * eh.e_phentsize;
+		Elf64_Phdr ph;
+
+		memcpy(&ph, image + at, sizeof(ph));
+		if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		ph.p_filesz = filesz;
+		memcpy(image + at, &ph, sizeof(ph));
+		patched++;
+	}
+	assert_int_equal(patched, 1);
+}
+
+/*
+ * What the fuzzer found: an executable segment that claims more bytes in
+ * the file than it loads, past 4 GiB of offsets, and an FDE (in
+ * .debug_frame, whose ranges are 8 bytes) that covers 2^59 bytes. The rows
+ * end where the segment's loaded bytes do, with a NONE row, as every table
+ * does (build_image() checks): no rule holds past them.
+ */
+static void test_segment_past_4g(void **state)
+{
+	struct fixture *f = *state;
+	struct elf_view v;
+	struct cfi_table t;
+	GElf_Shdr sh;
+	uint8_t *image;
+	uint64_t range = 1ull << 59;
+	size_t len, at;
+
+	view_open(&v, CFI_DEBUG_FRAME);
+	assert_non_null(view_section(&v, ".debug_frame", &sh));
+	view_close(&v);
+	image = unit_read_file(CFI_DEBUG_FRAME, &len);
+	/* The first FDE: after the CIE (id 0xffffffff), its length, CIE pointer, location. */
+	at = sh.sh_offset;
+	assert_int_equal(le32(image + at + 4), 0xffffffff);
+	at += 4 + le32(image + at);
+	assert_int_not_equal(le32(image + at + 4), 0xffffffff);
+	memcpy(image + at + 16, &range, sizeof(range));
+	set_exec_filesz(image, 0xffffff0d);
+	assert_int_equal(build_image(image, len, f->dict, &t), 0);
+	assert_true(t.rows[t.n - 1].off < 0x2000); /* the segment loads 0xf2 bytes from 0x1000 */
+	cfi_table__free(&t);
+	free(image);
+}
+
 /* LLVM's linkers give .eh_frame the type SHT_X86_64_UNWIND: the same table comes of it. */
 static void test_eh_frame_typed_unwind(void **state)
 {
@@ -1130,6 +1186,84 @@ static void test_python(void **state)
 	rule_dict__free(dict);
 }
 
+/* Builds file @path's table under @budget; returns what the build did. */
+static int build_under(const char *path, const struct cfi_budget *budget, struct rule_dict *dict,
+		       struct cfi_table *t)
+{
+	struct elf_file *bin = open_elf(path);
+	int err;
+
+	memset(t, 0x55, sizeof(*t));
+	err = cfi_table__build(bin, NULL, dict, budget, t);
+	elf_file__close(bin);
+	if (err)
+		assert_true(!t->n && !t->rows);
+	return err;
+}
+
+/*
+ * Each limit of a build's budget ends it with its own error when passed,
+ * and nothing is kept; a build within them all gives the whole table.
+ */
+static void test_budget(void **state)
+{
+	struct fixture *f = *state;
+	bool stop = true;
+	struct cfi_budget b = CFI_BUDGET_DEFAULT;
+	struct eh_layout l;
+	struct cfi_table t;
+	uint8_t *image;
+	size_t len;
+
+	image = unit_read_file(CFI_RULES, &len);
+	eh_layout_read(CFI_RULES, image, &l);
+	free(image);
+	b.max_cfi_bytes = l.eh_size;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), 0);
+	assert_same_rows(&t, &f->t);
+	cfi_table__free(&t);
+	b.max_cfi_bytes = l.eh_size - 1;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -EFBIG);
+	b = CFI_BUDGET_DEFAULT;
+	b.max_rows = 8;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -E2BIG);
+	b = CFI_BUDGET_DEFAULT;
+	b.time = work_budget__of(NULL, 1);
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -ETIME);
+	b = CFI_BUDGET_DEFAULT;
+	b.time.stop = &stop;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), -ECANCELED);
+	stop = false;
+	assert_int_equal(build_under(CFI_RULES, &b, f->dict, &t), 0);
+	assert_same_rows(&t, &f->t);
+	cfi_table__free(&t);
+}
+
+/*
+ * A rule naming DWARF register 268000000 is refused where it comes (its FDE
+ * UNSUPPORTED from there, counted); the FDE after it is whole.
+ */
+static void test_huge_register(void **state)
+{
+	struct rule_dict *dict = rule_dict__new();
+	struct elf_view v;
+	struct cfi_table t;
+
+	(void)state;
+	assert_non_null(dict);
+	view_open(&v, HUGE_REGISTER);
+	assert_int_equal(build(HUGE_REGISTER, NULL, dict, &t), 0);
+	assert_int_equal(t.refused_fdes, 1);
+	assert_int_equal(t.fdes, 2);
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "huge")), SP(8), "huge");
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "huge_1")), UNSUPPORTED, "huge_1");
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "plain")), SP(8), "plain");
+	assert_rule(dict, &t, view_offset(&v, view_symbol(&v, "plain_1")), SP(16), "plain_1");
+	cfi_table__free(&t);
+	view_close(&v);
+	rule_dict__free(dict);
+}
+
 #define FIXTURE_TEST(fn) cmocka_unit_test_setup_teardown(fn, fixture_setup, fixture_teardown)
 
 int main(void)
@@ -1152,9 +1286,12 @@ int main(void)
 	    cmocka_unit_test(test_no_cfi),
 	    cmocka_unit_test(test_not_x86_64),
 	    FIXTURE_TEST(test_eh_frame_typed_unwind),
+	    FIXTURE_TEST(test_segment_past_4g),
 	    FIXTURE_TEST(test_truncated_eh_frame),
 	    FIXTURE_TEST(test_damaged_entries),
 	    FIXTURE_TEST(test_random_damage),
+	    FIXTURE_TEST(test_budget),
+	    cmocka_unit_test(test_huge_register),
 	    cmocka_unit_test(test_libc),
 	    cmocka_unit_test(test_python),
 	};

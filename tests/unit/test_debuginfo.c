@@ -130,16 +130,16 @@ static void test_crc32(void **state)
 	snprintf(path, sizeof(path), "%s/check", dir);
 	unit_write_file(path, "123456789");
 	fd = open(path, O_RDONLY);
-	assert_int_equal(debuginfo__crc32(fd, &crc), 0);
+	assert_int_equal(debuginfo__crc32(fd, NULL, &crc), 0);
 	close(fd);
 	assert_int_equal(crc, 0xcbf43926);
 	/* What objcopy --add-gnu-debuglink recorded for linked.debug. */
 	snprintf(path, sizeof(path), "%s/linked.debug", dir);
 	fd = open(path, O_RDONLY);
-	assert_int_equal(debuginfo__crc32(fd, &crc), 0);
+	assert_int_equal(debuginfo__crc32(fd, NULL, &crc), 0);
 	close(fd);
 	assert_int_equal(crc, objcopy_crc(linked));
-	assert_int_equal(debuginfo__crc32(-1, &crc), -EBADF);
+	assert_int_equal(debuginfo__crc32(-1, NULL, &crc), -EBADF);
 }
 
 static void test_elf_file_notes_and_links(void **state)
@@ -194,18 +194,18 @@ static void test_unxz(void **state)
 	len = fread(packed, 1, sizeof(packed), f);
 	pclose(f);
 	assert_true(len > 0);
-	assert_int_equal(debuginfo__unxz(packed, len, 1 << 20, &out, &out_len), 0);
+	assert_int_equal(debuginfo__unxz(packed, len, 1 << 20, NULL, &out, &out_len), 0);
 	assert_int_equal(out_len, strlen(text));
 	assert_memory_equal(out, text, out_len);
 	free(out);
 	/* Larger than allowed. */
-	assert_int_equal(debuginfo__unxz(packed, len, 4, &out, &out_len), -EFBIG);
+	assert_int_equal(debuginfo__unxz(packed, len, 4, NULL, &out, &out_len), -EFBIG);
 	/* Truncated, corrupt, and not xz at all. */
-	assert_int_equal(debuginfo__unxz(packed, len / 2, 1 << 20, &out, &out_len), -EINVAL);
+	assert_int_equal(debuginfo__unxz(packed, len / 2, 1 << 20, NULL, &out, &out_len), -EINVAL);
 	packed[len / 2] ^= 0x55;
-	assert_int_equal(debuginfo__unxz(packed, len, 1 << 20, &out, &out_len), -EINVAL);
-	assert_int_equal(debuginfo__unxz(text, strlen(text), 1 << 20, &out, &out_len), -EINVAL);
-	assert_int_equal(debuginfo__unxz("", 0, 1 << 20, &out, &out_len), -EINVAL);
+	assert_int_equal(debuginfo__unxz(packed, len, 1 << 20, NULL, &out, &out_len), -EINVAL);
+	assert_int_equal(debuginfo__unxz(text, strlen(text), 1 << 20, NULL, &out, &out_len), -EINVAL);
+	assert_int_equal(debuginfo__unxz("", 0, 1 << 20, NULL, &out, &out_len), -EINVAL);
 }
 
 /* The value nm gives hidden_work in @bin (built with symbols). */
@@ -311,6 +311,98 @@ static void test_find_minidebuginfo(void **state)
 	assert_true(finds_symbols(mini, "/nonexistent", nm_hidden_work(full)));
 }
 
+/* Looks for linked's debug file as @creds would (NULL: unknown), under @time; fills @ds. */
+static struct elf_file *find_linked(const struct proc_creds *creds, const struct work_budget *time,
+				    struct debug_search *ds)
+{
+	struct elf_file *f = open_elf(linked), *d;
+	struct stat st;
+
+	assert_int_equal(stat(linked, &st), 0);
+	*ds = (struct debug_search){ .root_fd = -1, .debug_root = "/nonexistent", .path = linked,
+				     .creds = creds, .bin_size = (uint64_t)st.st_size, .time = time };
+	d = debuginfo__find(f, ds);
+	elf_file__close(f);
+	return d;
+}
+
+/*
+ * A debug file larger than its binary allows (32 times it and 16 MiB) is
+ * refused without its CRC being read, and counted; a sane one is taken.
+ */
+static void test_too_large_refused(void **state)
+{
+	char saved[700], aside[700];
+	struct debug_search ds;
+	struct elf_file *d;
+
+	(void)state;
+	build_fixtures();
+	snprintf(saved, sizeof(saved), "%s/linked.debug", dir);
+	snprintf(aside, sizeof(aside), "%s/linked.debug.aside", dir);
+	assert_int_equal(rename(saved, aside), 0);
+	unit_sh("cp '%s' '%s' && truncate -s 1G '%s'", aside, saved, saved);
+	assert_null(find_linked(NULL, NULL, &ds));
+	assert_int_equal(ds.refused[DEBUG_REFUSED_SIZE], 1);
+	assert_int_equal(rename(aside, saved), 0);
+	d = find_linked(NULL, NULL, &ds);
+	assert_non_null(d);
+	assert_int_equal(ds.refused[DEBUG_REFUSED_SIZE], 0);
+	elf_file__close(d);
+}
+
+/*
+ * A debug file is opened as the process would open it: one only root may
+ * read is refused for nobody (and counted), taken for root, and, when the
+ * process's credentials are not known, taken only if every user may read
+ * it. Root only (it takes credentials).
+ */
+static void test_read_with_process_rights(void **state)
+{
+	const struct proc_creds nobody = { .uid = 65534, .gid = 65534 }, root = { 0 };
+	char path[700];
+	struct debug_search ds;
+	struct elf_file *d;
+
+	(void)state;
+	if (geteuid())
+		skip();
+	build_fixtures();
+	assert_int_equal(chmod(unit_tmpdir(), 0711), 0); /* nobody may look in, not list */
+	assert_int_equal(chmod(dir, 0711), 0);
+	snprintf(path, sizeof(path), "%s/linked.debug", dir);
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_null(find_linked(&nobody, NULL, &ds));
+	assert_int_equal(ds.refused[DEBUG_REFUSED_ACCESS], 1);
+	assert_null(find_linked(NULL, NULL, &ds));
+	assert_int_equal(ds.refused[DEBUG_REFUSED_ACCESS], 1);
+	d = find_linked(&root, NULL, &ds);
+	assert_non_null(d);
+	assert_true(ds.private); /* not every user's: its names are for root's processes */
+	elf_file__close(d);
+	assert_int_equal(chmod(path, 0644), 0);
+	d = find_linked(&nobody, NULL, &ds);
+	assert_non_null(d);
+	assert_false(ds.private);
+	elf_file__close(d);
+}
+
+/* A search whose budget is spent finds nothing and says so. */
+static void test_budget_spent(void **state)
+{
+	bool stop = true;
+	struct work_budget time = { .stop = &stop };
+	struct debug_search ds;
+
+	(void)state;
+	build_fixtures();
+	assert_null(find_linked(NULL, &time, &ds));
+	assert_int_equal(ds.spent, -ECANCELED);
+	stop = false;
+	elf_file__close(find_linked(NULL, &time, &ds));
+	assert_int_equal(ds.spent, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +415,9 @@ int main(void)
 	    cmocka_unit_test(test_find_by_debuglink),
 	    cmocka_unit_test(test_debuglink_fifo_not_opened),
 	    cmocka_unit_test(test_find_minidebuginfo),
+	    cmocka_unit_test(test_too_large_refused),
+	    cmocka_unit_test(test_read_with_process_rights),
+	    cmocka_unit_test(test_budget_spent),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

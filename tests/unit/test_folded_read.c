@@ -3,7 +3,7 @@
  * folded__read(): flametop's own output, perf's stackcollapse output with
  * pids, and hostile input, which is counted and never fatal.
  */
-#include "tests/unit/unit.h"
+#include "tests/unit/profile_fixture.h"
 
 #include "profile/folded.h"
 #include "profile/input.h"
@@ -117,7 +117,7 @@ static void test_round_trip(void **state)
 	(void)state;
 	assert_int_equal(stack_trie__init(&t), 0);
 	assert_int_equal(stack_trie__build(&t, l.p, &all), 0);
-	assert_int_equal(folded__write(f, &t, l.p), 4);
+	assert_int_equal(folded__write(f, &t, l.p, GROUP_COMM), 4);
 	fclose(f);
 	assert_string_equal(out, want);
 	free(out);
@@ -125,49 +125,180 @@ static void test_round_trip(void **state)
 	profile__free(l.p);
 }
 
+/*
+ * stackcollapse-perf.pl --pid and --tid name every process "comm-PID" or
+ * "comm-PID/TID": the stacks group by command, their pids and tids kept
+ * (for -p, P and -c).
+ */
 static void test_perf_pids(void **state)
 {
 	struct loaded l = load_str("bash-1234;main;loop 5\n"
 				   "bash-1234/1240;main;worker 6\n"
+				   "bash-99;main;loop 1\n"
+				   "java-77;main 1\n");
+	struct profile_stack s;
+	int32_t pid = 1234;
+	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
+	struct view_filter by_comm = { .window = WINDOW_CUMULATIVE, .comm = "bash" };
+	struct view_filter all = { .window = WINDOW_CUMULATIVE };
+	struct stack_trie t;
+
+	(void)state;
+	assert_int_equal(l.st.bad, 0);
+	assert_true(profile__has_tgids(l.p));
+	assert_non_null(find_stack(l.p, "bash;main;worker", &s));
+	assert_int_equal(s.tgid, 1234);
+	assert_int_equal(s.tid, 1240);
+	assert_int_equal(s.total, 6);
+	assert_non_null(find_stack(l.p, "java;main", &s));
+	assert_int_equal(s.tgid, 77);
+
+	assert_int_equal(stack_trie__init(&t), 0);
+	/* Grouped by command: one "bash" of 12, one "java" of 1. */
+	assert_int_equal(stack_trie__build(&t, l.p, &all), 0);
+	assert_int_equal(t.nodes[stack_trie__first_child(&t, TRIE_ROOT)].total, 12);
+	assert_string_equal(
+	    profile__frame_name(l.p, t.nodes[stack_trie__first_child(&t, TRIE_ROOT)].frame), "bash");
+	assert_int_equal(stack_trie__build(&t, l.p, &by_pid), 0);
+	assert_int_equal(t.nodes[TRIE_ROOT].total, 11);
+	assert_int_equal(stack_trie__build(&t, l.p, &by_comm), 0);
+	assert_int_equal(t.nodes[TRIE_ROOT].total, 12);
+	/* By thread: "bash [1234/1240]" named from the ids kept. */
+	by_pid.group = GROUP_TID;
+	assert_int_equal(profile__group(l.p, GROUP_TID), 0);
+	assert_int_equal(stack_trie__build(&t, l.p, &by_pid), 0);
+	assert_string_equal(
+	    profile__frame_name(l.p, t.nodes[stack_trie__first_child(&t, TRIE_ROOT)].frame),
+	    "bash [1234/1240]");
+	stack_trie__free(&t);
+	profile__free(l.p);
+}
+
+/*
+ * In a file whose processes do not all carry ids, "comm-N" is a command's
+ * name ("gcc-12", "kworker/0:1-events"); flametop's "comm [PID/TID]" always
+ * carries them.
+ */
+static void test_names_like_pids(void **state)
+{
+	struct loaded l = load_str("gcc-12;main 5\n"
 				   "kworker/0:1-events;worker_thread_[k] 2\n"
 				   "x-;main 1\n"
 				   "java-99999999999;main 1\n"
 				   "python3 [77/78];run 4\n");
 	struct profile_stack s;
-	int32_t pid = 1234;
-	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
-	struct view_filter by_comm = { .window = WINDOW_CUMULATIVE, .comm = "bash" };
-	struct stack_trie t;
 
 	(void)state;
 	assert_int_equal(l.st.bad, 0);
-	assert_non_null(find_stack(l.p, "bash-1234;main;loop", &s));
-	assert_int_equal(s.tgid, 1234);
-	assert_non_null(find_stack(l.p, "bash-1234/1240;main;worker", &s));
-	assert_int_equal(s.tgid, 1234);
-	assert_int_equal(s.tid, 1240);
-	/* flametop's own names, grouped by thread */
-	assert_non_null(find_stack(l.p, "python3 [77/78];run", &s));
-	assert_int_equal(s.tgid, 77);
-	assert_int_equal(s.tid, 78);
+	assert_non_null(find_stack(l.p, "gcc-12;main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
 	assert_non_null(find_stack(l.p, "kworker/0:1-events;worker_thread[k]", &s));
 	assert_int_equal(s.tgid, TGID_UNKNOWN);
 	assert_non_null(find_stack(l.p, "x-;main", &s));
-	assert_int_equal(s.tgid, TGID_UNKNOWN);
 	assert_non_null(find_stack(l.p, "java-99999999999;main", &s));
-	assert_int_equal(s.tgid, TGID_UNKNOWN); /* too long to be a pid */
-
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, l.p, &by_pid), 0);
-	assert_int_equal(t.nodes[TRIE_ROOT].total, 11);
-	/* -c bash matches "bash-1234" and "bash-1234/1240", not "kworker..." */
-	assert_int_equal(stack_trie__build(&t, l.p, &by_comm), 0);
-	assert_int_equal(t.nodes[TRIE_ROOT].total, 11);
-	by_comm.comm = "python3";
-	assert_int_equal(stack_trie__build(&t, l.p, &by_comm), 0);
-	assert_int_equal(t.nodes[TRIE_ROOT].total, 4);
-	stack_trie__free(&t);
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	assert_non_null(find_stack(l.p, "python3;run", &s));
+	assert_int_equal(s.tgid, 77);
+	assert_int_equal(s.tid, 78);
 	profile__free(l.p);
+}
+
+/*
+ * Commands whose names read like "comm-PID" or "comm [PID]", written under
+ * the default grouping, read back as those commands, without ids; written
+ * grouped by process, "comm [PID]" reads back as the command and its pid.
+ */
+static void test_round_trip_commands(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t gcc = frame(p, "gcc-12", FRAME_PROCESS), x = frame(p, "x [12]", FRAME_PROCESS);
+	uint32_t bash = frame(p, "bash", FRAME_PROCESS), main = frame(p, "main", FRAME_USER);
+	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .group = GROUP_PID };
+	struct profile_stack s;
+	char *first, *second;
+	struct loaded l;
+
+	(void)state;
+	ADD(p, TGID_UNKNOWN, 9, gcc, main);
+	ADD(p, TGID_UNKNOWN, 5, x, main);
+	ADD(p, 77, 3, bash, main);
+	first = folded_text(p, &(struct view_filter){ .window = WINDOW_CUMULATIVE });
+	l = load_str(first);
+	assert_non_null(find_stack(l.p, "gcc-12;main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	assert_non_null(find_stack(l.p, "x [12];main", &s));
+	assert_int_equal(s.tgid, TGID_UNKNOWN);
+	second = folded_text(l.p, &(struct view_filter){ .window = WINDOW_CUMULATIVE });
+	assert_string_equal(first, second);
+	free(first);
+	free(second);
+	profile__free(l.p);
+	assert_int_equal(profile__group(p, GROUP_PID), 0);
+	first = folded_text(p, &by_pid);
+	assert_non_null(strstr(first, "bash [77];main 3\n"));
+	l = load_str(first);
+	assert_non_null(find_stack(l.p, "bash;main", &s));
+	assert_int_equal(s.tgid, 77);
+	free(first);
+	profile__free(l.p);
+	profile__free(p);
+}
+
+/* A profile written, read back and written again: the same profile, the same text. */
+static void test_round_trip_escapes(void **state)
+{
+	/* name, kind: each one a frame of its own, none merging with another */
+	static const struct {
+		const char *name;
+		enum frame_kind kind;
+	} frames[] = {
+		{ "a;b", FRAME_USER },   { "a:b", FRAME_USER },    { "x_[k]", FRAME_USER },
+		{ "x", FRAME_KERNEL },   { "x_[k]", FRAME_KERNEL }, { "trailing ", FRAME_USER },
+		{ "trailing", FRAME_USER }, { "back\\slash", FRAME_USER }, { "\\x3b", FRAME_USER },
+		{ "", FRAME_USER },      { "sp ", FRAME_KERNEL },   { "", FRAME_PROCESS },
+	};
+	const size_t n = sizeof(frames) / sizeof(frames[0]);
+	struct profile *p = profile__new();
+	uint32_t proc = profile__frame(p, "cmd;x ", 6, FRAME_PROCESS, true), ids[2];
+	struct view_filter all = { .window = WINDOW_CUMULATIVE };
+	char *first, *second;
+	struct loaded l;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++) {
+		struct sample smp = { .tgid = TGID_UNKNOWN, .frames = ids, .n = 2, .count = i + 1 };
+
+		ids[0] = frames[i].kind == FRAME_PROCESS
+			     ? profile__frame(p, frames[i].name, strlen(frames[i].name), FRAME_PROCESS, true)
+			     : proc;
+		ids[1] = frames[i].kind == FRAME_PROCESS
+			     ? profile__frame(p, "main", 4, FRAME_USER, true)
+			     : profile__frame(p, frames[i].name, strlen(frames[i].name), frames[i].kind,
+					      true);
+		assert_int_equal(profile__add(p, &smp), 0);
+	}
+	first = folded_text(p, &all);
+	l = load_str(first);
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(profile__nstacks(l.p), n);
+	for (size_t i = 0; i < n; i++) {
+		struct profile_stack s;
+		char want[64];
+
+		if (frames[i].kind == FRAME_PROCESS)
+			snprintf(want, sizeof(want), "%s;main", frames[i].name);
+		else
+			snprintf(want, sizeof(want), "cmd;x ;%s%s", frames[i].name,
+				 frames[i].kind == FRAME_KERNEL ? "[k]" : "");
+		assert_non_null(find_stack(l.p, want, &s));
+		assert_int_equal(s.total, i + 1);
+	}
+	second = folded_text(l.p, &all);
+	assert_string_equal(first, second);
+	free(first);
+	free(second);
+	profile__free(l.p);
+	profile__free(p);
 }
 
 static void test_malformed_lines(void **state)
@@ -276,8 +407,8 @@ static void test_shared_prefixes(void **state)
 				   "a;bb;c 8\n"
 				   "a;b 16\n"
 				   "ab;b 32\n"
-				   "a-7;b;c 64\n"
-				   "a-7;b;c_[k] 128\n"
+				   "x [7];b;c 64\n"
+				   "x [7];b;c_[k] 128\n"
 				   "a;b;c 256\n");
 	struct profile_stack s;
 
@@ -296,10 +427,10 @@ static void test_shared_prefixes(void **state)
 	assert_int_equal(s.total, 16);
 	assert_non_null(find_stack(l.p, "ab;b", &s));
 	assert_int_equal(s.total, 32);
-	assert_non_null(find_stack(l.p, "a-7;b;c", &s));
+	assert_non_null(find_stack(l.p, "x;b;c", &s));
 	assert_int_equal(s.total, 64);
 	assert_int_equal(s.tgid, 7);
-	assert_non_null(find_stack(l.p, "a-7;b;c[k]", &s));
+	assert_non_null(find_stack(l.p, "x;b;c[k]", &s));
 	assert_int_equal(s.total, 128);
 	assert_int_equal(s.tgid, 7); /* the shared process frame keeps its pid */
 	profile__free(l.p);
@@ -425,6 +556,9 @@ int main(void)
 		cmocka_unit_test(test_flametop_output),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_perf_pids),
+		cmocka_unit_test(test_names_like_pids),
+		cmocka_unit_test(test_round_trip_escapes),
+		cmocka_unit_test(test_round_trip_commands),
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_first_bad_reason),
 		cmocka_unit_test(test_line_over_a_mebibyte),

@@ -31,7 +31,7 @@ static void check_output(struct trie_fixture *f, const char *want, long want_lin
 	long lines;
 
 	assert_non_null(out);
-	lines = folded__write(out, &f->t, f->p);
+	lines = folded__write(out, &f->t, f->p, GROUP_COMM);
 	assert_int_equal(fclose(out), 0);
 	assert_string_equal(buf, want);
 	assert_int_equal(len, strlen(want));
@@ -84,18 +84,31 @@ static void test_hidden_user_process_lines(void **state)
 		     3);
 }
 
-/* ';' in any frame's name becomes ':'; the kernel suffix follows the name. */
-static void test_semicolon_in_name(void **state)
+/*
+ * What would not read back as the same frame is written escaped: ';' (it
+ * would split the frame) and '\\' as "\\x3b" and "\\x5c", a last blank
+ * (read as the count's), the ']' of a user frame ending "_[k]" (read as a
+ * kernel frame), an empty name (an empty frame is malformed).
+ */
+static void test_escaped_names(void **state)
 {
 	struct trie_fixture *f = *state;
 	struct view_filter all = {.window = WINDOW_CUMULATIVE};
 	uint32_t proc = frame(f->p, "a;b", FRAME_PROCESS);
 	uint32_t user = frame(f->p, ";x;", FRAME_USER);
 	uint32_t kern = frame(f->p, "k;1", FRAME_KERNEL);
+	uint32_t like_kern = frame(f->p, "x_[k]", FRAME_USER);
+	uint32_t blank = frame(f->p, "b  ", FRAME_USER);
+	uint32_t slash = frame(f->p, "c\\d", FRAME_USER);
+	uint32_t empty = frame(f->p, "", FRAME_USER);
 
 	ADD(f->p, 1, 7, proc, user, kern);
+	ADD(f->p, 1, 5, proc, like_kern, blank, slash, empty);
 	trie_build(f, &all);
-	check_output(f, "a:b;:x:;k:1_[k] 7\n", 1);
+	check_output(f,
+		     "a\\x3bb;\\x3bx\\x3b;k\\x3b1_[k] 7\n"
+		     "a\\x3bb;x_[k\\x5d;b \\x20;c\\x5cd;\\x00 5\n",
+		     2);
 }
 
 /* Only kernel frames get the suffix: a user frame named like a kernel one does not. */
@@ -171,7 +184,7 @@ static void test_write_error(void **state)
 	add_small_profile(f);
 	trie_build(f, &all);
 	errno = 0;
-	assert_int_equal(folded__write(out, &f->t, f->p), -ENOSPC);
+	assert_int_equal(folded__write(out, &f->t, f->p, GROUP_COMM), -ENOSPC);
 	fclose(out);
 
 	proc = frame(f->p, "p", FRAME_PROCESS);
@@ -184,7 +197,7 @@ static void test_write_error(void **state)
 	out = fopen("/dev/full", "w");
 	assert_non_null(out);
 	errno = 0;
-	assert_int_equal(folded__write(out, &f->t, f->p), -ENOSPC);
+	assert_int_equal(folded__write(out, &f->t, f->p, GROUP_COMM), -ENOSPC);
 	fclose(out);
 }
 
@@ -200,7 +213,7 @@ static void test_read_only_stream(void **state)
 	add_small_profile(f);
 	trie_build(f, &all);
 	errno = 0;
-	ret = folded__write(in, &f->t, f->p);
+	ret = folded__write(in, &f->t, f->p, GROUP_COMM);
 	assert_true(ret < 0);
 	fclose(in);
 }
@@ -213,7 +226,7 @@ int main(void)
 					    trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_hidden_user_process_lines, trie_setup,
 					    trie_teardown),
-	    cmocka_unit_test_setup_teardown(test_semicolon_in_name, trie_setup, trie_teardown),
+	    cmocka_unit_test_setup_teardown(test_escaped_names, trie_setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_kernel_suffix_by_kind, trie_setup, trie_teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_trie_writes_nothing, trie_setup,
 					    trie_teardown),

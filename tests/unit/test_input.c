@@ -12,6 +12,7 @@
 #include "profile/folded.h"
 #include "profile/input.h"
 #include "profile/pprof.h"
+#include "profile/reader.h"
 
 struct loaded {
 	struct profile *p;
@@ -29,22 +30,6 @@ static struct loaded load(const void *data, size_t len)
 	l.ret = input__read(f, l.p, &l.st);
 	fclose(f);
 	return l;
-}
-
-/* @p as folded text, every stack, in the trie's order (to free()). */
-static char *folded_of(const struct profile *p, const struct view_filter *f)
-{
-	struct stack_trie t;
-	char *out = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&out, &len);
-
-	assert_int_equal(stack_trie__init(&t), 0);
-	assert_int_equal(stack_trie__build(&t, p, f), 0);
-	assert_true(folded__write(m, &t, p) >= 0);
-	fclose(m);
-	stack_trie__free(&t);
-	return out;
 }
 
 static const struct view_filter all = { .window = WINDOW_CUMULATIVE };
@@ -82,7 +67,7 @@ static void test_perf_script(void **state)
 	assert_int_equal(l.st.format, INPUT_PERF_SCRIPT);
 	assert_int_equal(l.st.stacks, 3);
 	assert_int_equal(l.st.bad, 0);
-	text = folded_of(l.p, &all);
+	text = folded_text(l.p, &all);
 	/* Outermost first, offsets dropped, the module named as flametop names it live. */
 	assert_string_equal(text,
 			    "Web Content;[unknown];[libxul.so];operator()(int, char const*) 2\n"
@@ -91,13 +76,19 @@ static void test_perf_script(void **state)
 			    "read_zero_[k] 1\n");
 	free(text);
 	/* "PID/TID" gives the pid; a lone number is taken as it is. */
-	text = folded_of(l.p, &by_pid);
+	text = folded_text(l.p, &by_pid);
 	assert_non_null(strstr(text, "Web Content;"));
 	assert_null(strstr(text, "syscall_loop"));
 	free(text);
 	pid = 4242;
-	text = folded_of(l.p, &by_pid);
+	text = folded_text(l.p, &by_pid);
 	assert_non_null(strstr(text, "syscall_loop;"));
+	free(text);
+	/* ... and the tid is kept, for grouping by thread. */
+	by_pid.group = GROUP_TID;
+	assert_int_equal(profile__group(l.p, GROUP_TID), 0);
+	text = folded_text(l.p, &by_pid);
+	assert_non_null(strstr(text, "syscall_loop [4242/4243];"));
 	free(text);
 	profile__free(l.p);
 }
@@ -125,7 +116,7 @@ static void test_perf_script_malformed(void **state)
 	assert_int_equal(l.st.bad, 5);
 	assert_int_equal(l.st.first_bad_line, 3);
 	assert_string_equal(l.st.first_bad_why, "a frame line without an address");
-	folded = folded_of(l.p, &all);
+	folded = folded_text(l.p, &all);
 	assert_string_equal(folded, "app;g 1\napp;main 1\n");
 	free(folded);
 	profile__free(l.p);
@@ -168,7 +159,7 @@ static void test_pprof_round_trip(void **state)
 	size_t len;
 	char *gz = pprof_of(p, &all, &info, &len);
 	struct loaded l = load(gz, len);
-	char *want = folded_of(p, &all), *got;
+	char *want = folded_text(p, &all), *got;
 	int32_t pid = 11;
 	struct view_filter by_pid = { .window = WINDOW_CUMULATIVE, .tgids = &pid, .ntgids = 1 };
 
@@ -178,11 +169,11 @@ static void test_pprof_round_trip(void **state)
 	assert_string_equal(l.st.unit, "samples"); /* "samples" is shown before "cpu" */
 	assert_string_equal(l.st.count_unit, "count");
 	assert_int_equal(l.st.stacks, 4);
-	got = folded_of(l.p, &all);
+	got = folded_text(l.p, &all);
 	assert_string_equal(got, want);
 	free(got);
 	/* The pid came through the label: one stack of pid 11. */
-	got = folded_of(l.p, &by_pid);
+	got = folded_text(l.p, &by_pid);
 	assert_string_equal(got, "app;libc.so.6+0x27249;main;work<int>& 5\n");
 	free(got);
 	for (size_t i = 0; i < profile__nframes(l.p); i++) {
@@ -208,7 +199,7 @@ static void test_pprof_filtered(void **state)
 	size_t len;
 	char *gz = pprof_of(p, &f, &info, &len);
 	struct loaded l = load(gz, len);
-	char *got = folded_of(l.p, &all);
+	char *got = folded_text(l.p, &all);
 
 	(void)state;
 	assert_int_equal(l.ret, 0);
@@ -268,6 +259,141 @@ static void test_pprof_hostile(void **state)
 }
 
 /* Content, not the name, tells the format; a folded file may start with a blank line. */
+/* @path read whole into memory (to free()), *@len bytes. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *data = NULL;
+
+	assert_non_null(f);
+	assert_int_equal(getdelim(&data, len, '\0', f) > 0, 1);
+	*len = strlen(data);
+	fclose(f);
+	return data;
+}
+
+/*
+ * bpftrace's own print of @[kstack, ustack, comm] = count(), as a real run
+ * printed it (tests/fixtures/bpftrace.txt): each entry a stack, the comm
+ * its process, the first stack kernel frames, the second user frames, an
+ * empty stack nothing; the values the counts.
+ */
+static void test_bpftrace_print(void **state)
+{
+	size_t len;
+	char *data = slurp(FIXTURES "/bpftrace.txt", &len);
+	struct loaded l = load(data, len);
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	assert_int_equal(l.st.stacks, 6);
+	assert_int_equal(l.st.bad, 0);
+	assert_int_equal(profile__total(l.p, WINDOW_CUMULATIVE), 2 + 44 + 1 + 1 + 1 + 270);
+	text = folded_text(l.p, &all);
+	assert_non_null(strstr(text, "\ncpu_split;leaf_b 44\n"));
+	assert_non_null(strstr(text, "\nsyscall_loop;__libc_read;entry_SYSCALL_64_after_hwframe_[k];"
+				     "do_syscall_64_[k];ksys_read_[k];vfs_read_[k];read_zero_[k] 1\n"));
+	assert_non_null(strstr(text, "\nsyscall_loop;__libc_read 1\n"));
+	assert_non_null(strstr(text, "\nkdamond.0;ret_from_fork_asm_[k];"));
+	assert_null(strstr(text, "]:"));
+	free(text);
+	free(data);
+	profile__free(l.p);
+}
+
+/*
+ * Which stack is the kernel's: by the addresses of kstack(perf) and
+ * ustack(perf) frames, or of frames bpftrace could not name, whatever
+ * their place; by their place where no frame has one.
+ */
+static void test_bpftrace_sides(void **state)
+{
+	static const char perf[] =
+		"Attaching 1 probe...\n\n\n"
+		"@[\n"
+		"\t7f5f5ae902ad __libc_read+13 (/usr/lib/x86_64-linux-gnu/libc.so.6)\n"
+		"\t55d0c0de1169 main+25 (/usr/bin/app)\n"
+		", \n"
+		"\tffffffff81d73cfc read_zero+156\n"
+		"\tffffffff81000130 entry_SYSCALL_64_after_hwframe+118\n"
+		", 4242, app]: 5\n"
+		"@[\n"
+		"\t7f5f5ae902ad 0x7f5f5ae902ad ([unknown])\n"
+		", app]: 2\n";
+	static const char names[] = "@x[\n"
+				    "    leaf+4\n"
+				    "    main+20\n"
+				    "]: 3\n"
+				    "@x[\n"
+				    "    0x7f0000001000\n"
+				    "    main+20\n"
+				    "]: 1\n";
+	struct loaded l = load(perf, sizeof(perf) - 1);
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.bad, 0);
+	text = folded_text(l.p, &all);
+	assert_string_equal(text, "app;main;__libc_read;entry_SYSCALL_64_after_hwframe_[k];"
+				  "read_zero_[k] 5\n"
+				  "app;[unknown] 2\n");
+	free(text);
+	profile__free(l.p);
+	/* No comm: "[unknown]"; a lone stack of names is the kernel's, one with a user address not. */
+	l = load(names, sizeof(names) - 1);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	text = folded_text(l.p, &all);
+	assert_string_equal(text, "[unknown];main_[k];leaf_[k] 3\n"
+				  "[unknown];main;[unknown] 1\n");
+	free(text);
+	profile__free(l.p);
+}
+
+/*
+ * What is not a map keyed by stacks is refused (a histogram, a count by
+ * comm); in a print that has one, the rest is counted as malformed: the
+ * entries of other maps, values that are not counts, stray lines.
+ */
+static void test_bpftrace_refused(void **state)
+{
+	static const char hist[] = "Attaching 1 probe...\n\n@h: \n"
+				   "[16K, 32K)   120 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n\n"
+				   "@z[bash]: 3\n";
+	static const char empty[] = "Attaching 1 probe...\n\n\n";
+	static const char mixed[] = "@[\n    a+1\n, bash]: 3\n"
+				    "@[\n    b+1\n, bash]: -4\n"
+				    "@y[\n    c+1\n, bash]: 5\n"
+				    "@[\n    d+1\n, bash]\n"
+				    "stray\n"
+				    "@[\n    e+1\n, bash]: 6\n";
+	struct loaded l = load(hist, sizeof(hist) - 1);
+	char *text;
+
+	(void)state;
+	assert_int_equal(l.ret, -EBADMSG);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	assert_non_null(strstr(l.st.error, "keyed by stacks"));
+	profile__free(l.p);
+	l = load(empty, sizeof(empty) - 1);
+	assert_int_equal(l.ret, -EBADMSG);
+	assert_int_equal(l.st.format, INPUT_BPFTRACE);
+	profile__free(l.p);
+	l = load(mixed, sizeof(mixed) - 1);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.stacks, 2);
+	assert_int_equal(l.st.bad, 3);
+	assert_int_equal(l.st.first_bad_line, 6);
+	assert_string_equal(l.st.first_bad_why, "a value that is not a count");
+	text = folded_text(l.p, &all);
+	assert_string_equal(text, "bash;e_[k] 6\nbash;a_[k] 3\n");
+	free(text);
+	profile__free(l.p);
+}
+
 static void test_detection(void **state)
 {
 	static const char folded[] = "\n\napp;main 3\n";
@@ -286,10 +412,16 @@ static void test_detection(void **state)
 	assert_int_equal(l.ret, 0);
 	assert_int_equal(l.st.format, INPUT_FOLDED);
 	profile__free(l.p);
+	/* A process named "Attaching" is no bpftrace's "Attaching 1 probe...". */
+	l = load("Attaching 1\n", 12);
+	assert_int_equal(l.ret, 0);
+	assert_int_equal(l.st.format, INPUT_FOLDED);
+	assert_int_equal(l.st.stacks, 1);
+	profile__free(l.p);
 }
 
 /*
- * input__has_control_bytes(): every C0 byte but a tab, and DEL, at every
+ * reader__has_control_bytes(): every C0 byte but a tab, and DEL, at every
  * place of lines of every length up to a few of its blocks (it reads them
  * a word, or 32 bytes, at a time); never a tab, a printable byte or one of
  * UTF-8's (0x80 up), and only within the length given.
@@ -302,7 +434,7 @@ static void test_control_bytes(void **state)
 	for (size_t i = 0; i < sizeof(line); i++)
 		line[i] = (char)(0x80 + i);
 	memcpy(line, "text\twith a tab and \xc3\xa9 ", 23);
-	assert_false(input__has_control_bytes(line, sizeof(line)));
+	assert_false(reader__has_control_bytes(line, sizeof(line)));
 	for (int c = 0; c < 0x100; c++) {
 		bool control = (c < 0x20 && c != '\t') || c == 0x7f;
 
@@ -311,7 +443,7 @@ static void test_control_bytes(void **state)
 
 			line[at] = (char)c;
 			for (size_t len = 0; len <= sizeof(line); len++) {
-				if (input__has_control_bytes(line, len) != (control && at < len))
+				if (reader__has_control_bytes(line, len) != (control && at < len))
 					fail_msg("byte 0x%02x at %zu of %zu: %s", c, at, len,
 						 control ? "wrong" : "taken for a control byte");
 			}
@@ -328,6 +460,9 @@ int main(void)
 		cmocka_unit_test(test_pprof_round_trip),
 		cmocka_unit_test(test_pprof_filtered),
 		cmocka_unit_test(test_pprof_hostile),
+		cmocka_unit_test(test_bpftrace_print),
+		cmocka_unit_test(test_bpftrace_sides),
+		cmocka_unit_test(test_bpftrace_refused),
 		cmocka_unit_test(test_detection),
 		cmocka_unit_test(test_control_bytes),
 	};

@@ -47,8 +47,10 @@ static void name_stack(struct name_cache *nc, uint32_t tgid)
 
 static void test_names_of_exited_processes_dropped(void **state)
 {
-	struct symbolizer_opts opts = { .kallsyms_path = KALLSYMS, .modules_path = MODULES,
-					.proc_root = "/nonexistent" };
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = KALLSYMS,
+				       .modules_path = MODULES,
+				       .proc_root = "/nonexistent"};
 	struct symbolizer *sym = symbolizer__new(&opts);
 	struct profile *prof = profile__new();
 	struct name_cache *nc;
@@ -84,8 +86,10 @@ static void test_names_of_exited_processes_dropped(void **state)
  */
 static void test_frames_renumbered(void **state)
 {
-	struct symbolizer_opts opts = { .kallsyms_path = KALLSYMS, .modules_path = MODULES,
-					.proc_root = "/nonexistent" };
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = KALLSYMS,
+				       .modules_path = MODULES,
+				       .proc_root = "/nonexistent"};
 	struct symbolizer *sym = symbolizer__new(&opts);
 	struct profile *prof = profile__new();
 	uint32_t frames[NAME_CACHE_MAX_FRAMES], again[NAME_CACHE_MAX_FRAMES];

@@ -104,7 +104,9 @@ static void expect_function(const struct symbolizer_opts *opts, const char *bin,
 
 static void test_stripped_without_debug_file(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .debug_root = "/nonexistent"};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = KALLSYMS,
+				       .debug_root = "/nonexistent"};
 
 	(void)state;
 	build_fixtures();
@@ -113,7 +115,7 @@ static void test_stripped_without_debug_file(void **state)
 
 static void test_build_id_debug_file(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS};
 	char root[600], hex[256], full[600];
 
 	(void)state;
@@ -129,7 +131,9 @@ static void test_build_id_debug_file(void **state)
 
 static void test_debuglink(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .debug_root = "/nonexistent"};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = KALLSYMS,
+				       .debug_root = "/nonexistent"};
 
 	(void)state;
 	build_fixtures();
@@ -142,7 +146,9 @@ static void test_debuglink(void **state)
 
 static void test_minidebuginfo(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS, .debug_root = "/nonexistent"};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS,
+				       .kallsyms_path = KALLSYMS,
+				       .debug_root = "/nonexistent"};
 
 	(void)state;
 	build_fixtures();
@@ -151,7 +157,7 @@ static void test_minidebuginfo(void **state)
 
 static void test_cxx_names(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS};
 
 	(void)state;
 	build_fixtures();
@@ -192,7 +198,7 @@ static void expect_name(struct symbolizer *s, uint64_t ip, int status, const cha
 
 static void test_perf_map_names_jit_code(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS};
 	struct symbolizer *s;
 	char root[600], path[800];
 
@@ -217,7 +223,7 @@ static void test_perf_map_names_jit_code(void **state)
 
 static void test_perf_map_of_another_owner_ignored(void **state)
 {
-	struct symbolizer_opts opts = {.kallsyms_path = KALLSYMS};
+	struct symbolizer_opts opts = {.elf_wait_ns = UNIT_ELF_WAIT_NS, .kallsyms_path = KALLSYMS};
 	struct symbolizer *s;
 	char root[600], path[800];
 

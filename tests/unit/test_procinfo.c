@@ -86,6 +86,15 @@ static void test_status(void **state)
 	assert_int_equal(st.creds.groups[0], 24);
 	assert_int_equal(st.creds.groups[2], 1000);
 	assert_int_equal(st.ns_pid, 3);
+	assert_int_equal(st.vm.size_kb, 0); /* no Vm lines: a kernel thread */
+	/* The sizes of its mappings. */
+	assert_int_equal(status_of("Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nVmSize:\t  123456 kB\n"
+				   "VmExe:\t      84 kB\nVmLib:\t    2184 kB\n",
+				   1, &st),
+			 0);
+	assert_int_equal(st.vm.size_kb, 123456);
+	assert_int_equal(st.vm.exe_kb, 84);
+	assert_int_equal(st.vm.lib_kb, 2184);
 	/* No NSpid line (old kernels): the pid itself; no Groups line: none. */
 	assert_int_equal(status_of("Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n", 99, &st), 0);
 	assert_int_equal(st.ns_pid, 99);
@@ -128,6 +137,13 @@ static void test_status_hostile(void **state)
 	    status_of("Uid:\t1\t2\t3\t4\nGid:\t1\t2\t3\t4\nGroups:\t5 x 7\n", 50, &st), 0);
 	assert_int_equal(st.creds.n_groups, 1);
 	assert_int_equal(st.creds.groups[0], 5);
+	/* A malformed size is 0, not what a number in it would be. */
+	assert_int_equal(status_of("Uid:\t1\t2\t3\t4\nGid:\t1\t2\t3\t4\nVmSize:\tx12 kB\n"
+				   "VmLib:\t99999999999999999999999 kB\n",
+				   50, &st),
+			 0);
+	assert_int_equal(st.vm.size_kb, 0);
+	assert_int_equal(st.vm.lib_kb, 0);
 }
 
 /* Field @field of /proc/@pid/@file, as awk reads it. */
@@ -160,6 +176,7 @@ static void test_live_processes(void **state)
 	assert_int_equal(st.creds.uid, awk_field(getpid(), "status", "/^Uid:/ { print $5 }"));
 	assert_int_equal(st.creds.gid, awk_field(getpid(), "status", "/^Gid:/ { print $5 }"));
 	assert_int_equal(st.ns_pid, (uint32_t)getpid());
+	assert_int_equal(st.vm.lib_kb, awk_field(getpid(), "status", "/^VmLib:/ { print $2 }"));
 	pid = fork();
 	assert_true(pid >= 0);
 	if (!pid)

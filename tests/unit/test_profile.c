@@ -1135,6 +1135,7 @@ static void test_fold_drops_unused_names(void **state)
 	struct profile *p = profile__new();
 	uint32_t app, kept = PROFILE_NONE, kept_id;
 	uint64_t gen = profile__frames_gen(p);
+	struct frame_origin origin;
 	size_t most = 0;
 	char name[32];
 
@@ -1143,6 +1144,11 @@ static void test_fold_drops_unused_names(void **state)
 		app = frame(p, "app", FRAME_PROCESS);
 		snprintf(name, sizeof(name), "jit_fn_%u", i);
 		ADD(p, 100, i == 7 ? 1000000 : 1, app, frame(p, name, FRAME_USER));
+		if (i % 1000 == 7) /* where some functions lie: the counted one's goes with it */
+			assert_int_equal(profile__set_origin(p, frame(p, name, FRAME_USER),
+							     &(struct frame_origin){ "/bin/app", "ab12",
+										     0x1000 + i }),
+					 0);
 		if (i == 7)
 			kept = frame(p, name, FRAME_USER);
 		profile__close_interval(p);
@@ -1152,6 +1158,10 @@ static void test_fold_drops_unused_names(void **state)
 			kept = profile__renumbered(p, kept);
 			assert_int_not_equal(kept, PROFILE_NONE);
 			assert_string_equal(profile__frame_name(p, kept), "jit_fn_7");
+			assert_true(profile__origin(p, kept, &origin));
+			assert_string_equal(origin.file, "/bin/app");
+			assert_string_equal(origin.build_id, "ab12");
+			assert_int_equal(origin.address, 0x1007);
 		}
 		if (profile__nframes(p) > most)
 			most = profile__nframes(p);
@@ -1166,6 +1176,31 @@ static void test_fold_drops_unused_names(void **state)
 	kept_id = frame(p, "jit_fn_7", FRAME_USER);
 	assert_int_equal(kept_id, kept);
 	assert_true(found(p, 100, (uint32_t[]){ app, kept_id }, 2).total == 1000000);
+	profile__free(p);
+}
+
+/* Where a function lies: recorded once, the first record staying; none for the others. */
+static void test_origins(void **state)
+{
+	struct profile *p = profile__new();
+	uint32_t f = frame(p, "main", FRAME_USER), g = frame(p, "other", FRAME_USER);
+	struct frame_origin o;
+
+	(void)state;
+	assert_false(profile__origin(p, f, &o));
+	assert_int_equal(profile__set_origin(p, g, &(struct frame_origin){ "/bin/b", "", 0x20 }), 0);
+	assert_false(profile__origin(p, f, &o));
+	assert_int_equal(profile__set_origin(p, f, &(struct frame_origin){ "/bin/a", "beef", 0x10 }),
+			 0);
+	assert_int_equal(profile__set_origin(p, f, &(struct frame_origin){ "/bin/c", "", 0x30 }), 0);
+	assert_true(profile__origin(p, f, &o));
+	assert_string_equal(o.file, "/bin/a");
+	assert_string_equal(o.build_id, "beef");
+	assert_int_equal(o.address, 0x10);
+	assert_true(profile__origin(p, g, &o));
+	assert_string_equal(o.file, "/bin/b");
+	assert_string_equal(o.build_id, "");
+	assert_false(profile__origin(p, frame(p, "new", FRAME_USER), &o));
 	profile__free(p);
 }
 
@@ -1343,6 +1378,7 @@ int main(void)
 	    cmocka_unit_test(test_frames_in_objects),
 	    cmocka_unit_test(test_text_match),
 	    cmocka_unit_test(test_process_names),
+	    cmocka_unit_test(test_origins),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,6 +35,13 @@ static void test_c0_and_esc_replaced(void **state)
 	check("nl\nr\r\x01\x1f", 64, "nl?r???");
 }
 
+/* U+FFFE and U+FFFF are not characters, and XML refuses them; U+FFFD is kept. */
+static void test_noncharacters_replaced(void **state)
+{
+	(void)state;
+	check("a\xef\xbf\xbe\xef\xbf\xbf" "b\xef\xbf\xbd", 64, "a??b\xef\xbf\xbd");
+}
+
 static void test_del_replaced(void **state)
 {
 	(void)state;
@@ -244,6 +251,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_plain_ascii_kept),
 	    cmocka_unit_test(test_c0_and_esc_replaced),
+	    cmocka_unit_test(test_noncharacters_replaced),
 	    cmocka_unit_test(test_del_replaced),
 	    cmocka_unit_test(test_c1_replaced),
 	    cmocka_unit_test(test_bidi_controls_replaced),

@@ -26,6 +26,8 @@
 #define PERL "/usr/bin/perl"
 #define BASH "/usr/bin/bash"
 #define LIBSTDCXX "/lib/x86_64-linux-gnu/libstdc++.so.6"
+#define LLVM "/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1" /* clang's: 0.95M rows, 85 ms here */
+#define LIBDL "/lib/x86_64-linux-gnu/libdl.so.2"	   /* 6 rows */
 #define KIB(n) ((size_t)(n) << 10)
 
 /* An executable mapping of file @path, as /proc/PID/maps would show it. */
@@ -64,10 +66,15 @@ static void note(struct unwinder *u, uint32_t tgid, uint64_t gen, const char *co
 	unwinder__note_process(u, tgid, &pm, gen);
 }
 
-/* An unwinder of @budget bytes beyond its fixed maps; NULL when BPF maps can't be made here. */
-static struct unwinder *unwinder_with_room(size_t room)
+/*
+ * An unwinder of @room bytes beyond its fixed maps, whose builds get
+ * @slice_ns on the loader's first thread (0: the default); NULL when BPF
+ * maps can't be made here.
+ */
+static struct unwinder *unwinder_with_room(size_t room, uint64_t slice_ns)
 {
-	struct unwinder_opts o = { .proc_root = unit_tmpdir(), .memory_bytes = KIB(64) };
+	struct unwinder_opts o = { .proc_root = unit_tmpdir(), .memory_bytes = KIB(64),
+				   .table_slice_ns = slice_ns };
 	struct unwinder_stats st;
 	struct unwinder *u;
 
@@ -82,7 +89,8 @@ static struct unwinder *unwinder_with_room(size_t room)
 static bool files_here(void)
 {
 	return !access(PYTHON, R_OK) && !access(LIBC, R_OK) && !access(PERL, R_OK) &&
-	       !access(BASH, R_OK) && !access(LIBSTDCXX, R_OK);
+	       !access(BASH, R_OK) && !access(LIBSTDCXX, R_OK) && !access(LLVM, R_OK) &&
+	       !access(LIBDL, R_OK);
 }
 
 /*
@@ -92,7 +100,7 @@ static bool files_here(void)
  */
 static struct unwinder *unwinder_here(size_t room)
 {
-	struct unwinder *u = files_here() ? unwinder_with_room(room) : NULL;
+	struct unwinder *u = files_here() ? unwinder_with_room(room, 0) : NULL;
 
 	if (!u)
 		skip();
@@ -119,6 +127,85 @@ static void test_one_table_per_file(void **state)
 	assert_int_equal(st.processes, 2);
 	assert_int_equal(st.over_budget, 0);
 	assert_true(st.rows > 28000 + 64000);
+	unwinder__free(u);
+}
+
+/*
+ * A table belongs to a file, not to a build-id: a copy of python3.11 (the
+ * same build-id, anyone could have made it) gets a table of its own; a
+ * hard link to the copy is the same file, and shares the copy's.
+ */
+static void test_tables_by_file(void **state)
+{
+	char copy[600], link[600];
+	const char *a[] = { PYTHON }, *b[] = { copy }, *c[] = { link };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	(void)state;
+	u = unwinder_here(KIB(8192));
+	snprintf(copy, sizeof(copy), "%s/python_copy", unit_tmpdir());
+	snprintf(link, sizeof(link), "%s/python_link", unit_tmpdir());
+	unit_sh("cp '%s' '%s' && ln '%s' '%s'", PYTHON, copy, copy, link);
+	note(u, 100, 1, a, 1);
+	settle(u, &st);
+	note(u, 101, 1, b, 1);
+	note(u, 102, 1, c, 1);
+	settle(u, &st);
+	assert_int_equal(st.tables, 2);
+	unwinder__free(u);
+}
+
+/*
+ * A file whose table takes long does not hold up the others: past its
+ * slice on the loader's first thread (5 ms here), libLLVM's build goes on
+ * on the second, and libdl's, asked for after it and wanted less, is in
+ * while libLLVM's is still pending.
+ */
+static void test_slow_file_does_not_block(void **state)
+{
+	const char *slow[] = { LLVM }, *quick[] = { LIBDL };
+	struct unwinder_stats st = { 0 };
+	struct unwinder *u = files_here() ? unwinder_with_room(KIB(32768), 5000000) : NULL;
+
+	(void)state;
+	if (!u)
+		skip();
+	unwinder__hold(u, true);
+	note(u, 100, 1, slow, 1);
+	note(u, 101, 1, slow, 1); /* wanted twice: built first */
+	note(u, 102, 1, quick, 1);
+	unwinder__hold(u, false);
+	for (int i = 0; i < 1000 && !st.tables; i++) {
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		unwinder__pass(u);
+		unwinder__stats(u, &st);
+	}
+	assert_int_equal(st.tables, 1);
+	assert_true(st.rows < 100);	 /* libdl's, not libLLVM's 0.95M */
+	assert_int_equal(st.pending, 1); /* libLLVM's, on the second thread */
+	settle(u, &st);
+	assert_int_equal(st.tables, 2);
+	unwinder__free(u);
+}
+
+/*
+ * A table larger than the whole budget is never made: refused, and
+ * counted by reason.
+ */
+static void test_refused_over_memory(void **state)
+{
+	const char *a[] = { PYTHON };
+	struct unwinder_stats st;
+	struct unwinder *u;
+
+	(void)state;
+	u = unwinder_here(KIB(64)); /* python3.11's takes ~600 KiB */
+	note(u, 100, 1, a, 1);
+	settle(u, &st);
+	assert_int_equal(st.tables, 0);
+	assert_int_equal(st.refused[TABLE_REFUSED_MEMORY], 1);
+	assert_int_equal(st.failed, 0);
 	unwinder__free(u);
 }
 
@@ -348,6 +435,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_one_table_per_file),
+	    cmocka_unit_test(test_tables_by_file),
+	    cmocka_unit_test(test_slow_file_does_not_block),
+	    cmocka_unit_test(test_refused_over_memory),
 	    cmocka_unit_test(test_process_exited),
 	    cmocka_unit_test(test_budget),
 	    cmocka_unit_test(test_hold),

@@ -22,6 +22,13 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+/*
+ * How long a symbolizer under test waits for the symbol tables its threads
+ * read, in a pass (symbolizer_opts.elf_wait_ns): as long as a loaded
+ * machine, or ASan, makes it take.
+ */
+#define UNIT_ELF_WAIT_NS (60 * 1000000000ull)
+
 /* Directory of checked-in fixtures, relative to the repository root. */
 #define FIXTURES "tests/fixtures"
 

@@ -670,7 +670,8 @@ static int run_batch_live(const struct options *o)
 	cutoff = (struct read_cutoff){ now_seconds() + FINAL_READ, 0, stop_signals };
 	live__drain(live);
 	live__drain(live);
-	cutoff.at = now_seconds() + COLD_SETTLE;
+	/* A run ended by a signal (Ctrl-C) prints at once; one ended on time waits for tables. */
+	cutoff.at = now_seconds() + (stop_signals ? 0 : COLD_SETTLE);
 	live__settle(live, cutoff.at, signalled_again, &cutoff);
 	live__fold(live, o->max_stacks);
 

@@ -107,10 +107,11 @@ int live__poll_events(struct live *l, struct pollfd *pfd);
 void live__handle_events(struct live *l);
 
 /*
- * live__settle() waits, until CLOCK_MONOTONIC second @deadline or until
- * @stop (NULL: never) with @ctx says so, for the tables that the copied
- * stacks still kept need (see live/cold_stacks.h), then walks each of them
- * into the profile, as far as its tables go. After the last drain.
+ * live__settle() waits, until CLOCK_MONOTONIC second @deadline (now: not
+ * at all) or until @stop (NULL: never) with @ctx says so, for the tables
+ * that the copied stacks still kept need (see live/cold_stacks.h), then
+ * walks each of them into the profile, as far as its tables go. After the
+ * last drain.
  */
 void live__settle(struct live *l, double deadline, bool (*stop)(void *ctx), void *ctx);
 

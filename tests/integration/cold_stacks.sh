@@ -100,16 +100,16 @@ else
 	grep -E '^(python3.11|cc1);\[truncated\]' "$TEST_TMP/first.folded" | head -n 5 | diag
 fi
 
-# 3. Off-CPU waits that began before flametop did: `sleep 5`, and a
+# 3. Off-CPU waits that began before flametop did: `sleep 30`, and a
 # server thread blocked in accept(), seen from flametop's start, whole.
-start_bg sleep 5
+start_bg sleep 30
 sleep_pid=$bg_pid
-start_bg "$WORKLOADS/accept_wait" "$TEST_TMP/port" 20
+start_bg "$WORKLOADS/accept_wait" "$TEST_TMP/port" 30
 accept_pid=$bg_pid
 sleep 1
 $FLAMETOP --mode offcpu --folded --duration 2 -p "$sleep_pid,$accept_pid" \
 	>"$TEST_TMP/waits.folded" 2>"$TEST_TMP/waits.err"
-check "sleep 5, begun before flametop, shows its wait whole (__libc_start_main ... nanosleep), ~2 s" \
+check "sleep 30, begun before flametop, shows its wait whole (__libc_start_main ... nanosleep), ~2 s" \
 	awk '/^sleep;.*__libc_start_main;.*nanosleep/ && !/\[truncated\]/ { s += $NF }
 		END { exit !(s >= 1800000 && s <= 2200000) }' "$TEST_TMP/waits.folded"
 check "a thread blocked in accept() since before flametop started shows whole while still blocked" \

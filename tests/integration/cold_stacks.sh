@@ -152,30 +152,15 @@ fi
 # 5. --unwind-memory 8 with 300 busy processes: the walks that find no room
 # say which limit they met, and the kernel's maps for the walk (tables,
 # rules, processes, the mappings' pool) stay within the 8 MiB.
-cat >"$TEST_TMP/busy.c" <<'SRC'
-#include <time.h>
-int main(void)
-{
-	volatile unsigned long n = 0;
-	time_t end = time(0) + 12;
-
-	while (time(0) < end)
-		for (int i = 0; i < 100000; i++)
-			n++;
-	return 0;
-}
-SRC
-gcc -O2 -o "$TEST_TMP/memlimit_spin" "$TEST_TMP/busy.c"
-for _ in $(seq 300); do start_bg "$TEST_TMP/memlimit_spin"; done
-for _ in $(seq 100); do # all of them running: forks come slowly on a busy machine
-	[ "$(pgrep -xc memlimit_spin)" -ge 300 ] && break
-	sleep 0.1
-done
+# flametop first: 300 busy processes leave it (and this script) little CPU to start with.
 newest=$(newest_program_id)
-$FLAMETOP --folded --duration 6 --unwind-memory 8 -c memlimit_spin -o /dev/null 2>"$TEST_TMP/mem.err" &
+$FLAMETOP --folded --duration 12 --unwind-memory 8 -c spin_procs -o /dev/null 2>"$TEST_TMP/mem.err" &
 ft=$!
 wait_program_after "$newest" || echo "# flametop did not attach" >&2
-sleep 4
+# 300 processes, 256 slots: a process sampled after the slots ran out walks as far as its leaf.
+start_bg "$WORKLOADS/spin_procs" 300 10
+spinners=$bg_pid
+sleep 8
 # The walk's maps flametop holds (their memlock in its fdinfo), and the tables in its array of them.
 memlock=0
 for f in /proc/$ft/fdinfo/*; do
@@ -194,7 +179,7 @@ for f in /proc/$ft/fdinfo/*; do
 	esac
 done
 wait "$ft"
-for p in "${bg_pids[@]}"; do kill "$p" 2>/dev/null; done
+pkill -P "$spinners" 2>/dev/null
 check "with --unwind-memory 8 the walk's kernel maps take $((memlock / 1024)) KiB: within 8 MiB" \
 	[ "$memlock" -gt 0 -a "$memlock" -le $((8 << 20)) ]
 walks=$(grep -E 'user stacks by' "$TEST_TMP/mem.err")

@@ -307,7 +307,7 @@ static void print_summary(struct live *live, const struct profile *prof,
 	struct capture_stats st = { .undrained = 0 };
 	char buf[1024] = "";
 
-	capture__stats(live__capture(live), &st);
+	live__stats(live, &st);
 	summary_events(buf, sizeof(buf), live, &st, o, w->stop - w->start, lines);
 	summary_lost(buf, sizeof(buf), &st);
 	summary_idle(buf, sizeof(buf), live__idle_credited(live));
@@ -517,6 +517,8 @@ static int64_t unix_ns(void)
  * a signal, whatever the rate and the backlog.
  */
 #define FINAL_READ 0.5
+/* Seconds the end waits for tables that stacks copied before they were in need. */
+#define COLD_SETTLE 1.0
 #define LATE_READ 2.0 /* seconds a drain begun before --duration's end may go on past it */
 
 /*
@@ -537,6 +539,14 @@ struct read_cutoff {
 static bool cutoff_passed(const struct read_cutoff *c, double late)
 {
 	return stop_signals > c->signals || now_seconds() >= c->at + late;
+}
+
+/* Whether a stop signal came since @ctx's cutoff was set (live__settle()'s stop callback). */
+static bool signalled_again(void *ctx)
+{
+	const struct read_cutoff *c = ctx;
+
+	return stop_signals > c->signals;
 }
 
 /* The capture's stop callback (capture_opts.stop) for a batch run. */
@@ -738,6 +748,9 @@ static int run_batch_live(const struct options *o)
 	cutoff = (struct read_cutoff){ now_seconds() + FINAL_READ, 0, stop_signals };
 	live__drain(live);
 	live__drain(live);
+	/* A run ended by a signal (Ctrl-C) prints at once; one ended on time waits for tables. */
+	cutoff.at = now_seconds() + (stop_signals ? 0 : COLD_SETTLE);
+	live__settle(live, cutoff.at, signalled_again, &cutoff);
 	live__fold(live, o->max_stacks);
 
 	live_info(o, live, &w, title, sizeof(title), &info);

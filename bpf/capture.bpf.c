@@ -8,6 +8,8 @@
  *   stats.bpf.h        each CPU's counters: every event, every loss by reason
  *   stack_store.bpf.h  walked stacks hashed and sent once (the stacks ring)
  *   counting.bpf.h     keys counted in the active of two map sets
+ *   user_regs.bpf.h    the user registers a user stack walk starts from
+ *   cold_stack.bpf.h   stacks the walk could not finish, copied to be walked later
  *   native_walk.bpf.h  the user stack's native frames: unwind tables, frame pointers
  *   proc_notes.bpf.h   processes to snapshot: new, young, changed, ended
  *   record.bpf.h       record_event(): filter, walk both stacks, count, note
@@ -36,6 +38,8 @@ char LICENSE[] SEC("license") = "GPL";
 #include "stats.bpf.h"
 #include "stack_store.bpf.h"
 #include "counting.bpf.h"
+#include "user_regs.bpf.h"
+#include "cold_stack.bpf.h"
 #include "native_walk.bpf.h"
 #include "proc_notes.bpf.h"
 #include "record.bpf.h"

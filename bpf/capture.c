@@ -38,6 +38,7 @@
 #define MAX_CPUS 4096
 #define RING_BYTES_PER_STACK 128 /* the stacks ring buffer's size per seen map entry */
 #define MIN_RING_BYTES (512u << 10)
+#define COLD_RING_BYTES (2u << 20) /* room for 128 copied stacks (cold_stack.bpf.h) */
 #define MAX_RING_BYTES (64u << 20)
 #define READ_CHECK_EVERY 64 /* records or slots read between two looks at a read's end */
 
@@ -47,8 +48,18 @@ struct stack_entry {
 	size_t off;     /* into stack_table.arena */
 	uint32_t nr;
 	uint16_t epoch; /* the table's epoch when it was last sent (mod 2^16) */
-	uint16_t end;   /* enum unwind_end */
+	uint16_t end;   /* enum unwind_end, or STACK_COPIED */
+	bool drained;   /* a copy's: passed on by a drain before */
 };
+
+/*
+ * A stack entry that holds a copied user stack (struct sent_cold), as
+ * words: its registers, the copy's start and length (and cut flag), the
+ * frames found and how many rules found, then the frames, then the bytes.
+ */
+#define STACK_COPIED 0xffff
+enum { COPY_IP, COPY_SP, COPY_BP, COPY_BASE, COPY_LEN, COPY_NR, COPY_HEAD };
+#define COPY_CUT (1ull << 32)
 
 /*
  * The stacks counts may refer to, by hash: every stack the BPF side sent.
@@ -197,6 +208,9 @@ const char *unwind_end__name(uint32_t end)
 		[UNWIND_UNREADABLE] = "unreadable stack",
 		[UNWIND_BAD_FRAME] = "bad frame",
 		[UNWIND_DEPTH] = "depth limit",
+		[UNWIND_SLOTS_FULL] = "process slots full",
+		[UNWIND_MAPS_LIMIT] = "mappings per process",
+		[UNWIND_MEMORY] = "unwind memory",
 	};
 
 	return end < UNWIND_END_NR ? names[end] : NULL;
@@ -291,7 +305,8 @@ static void choose_sizes(struct capture *cap, const struct capture_opts *o)
 		cap->stack_entries = pow2_entries(o->stack_entries);
 	if (o->count_entries)
 		cap->count_entries = o->count_entries;
-	cap->ring_bytes = pow2_within((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK,
+	cap->ring_bytes = pow2_within((uint64_t)cap->stack_entries * RING_BYTES_PER_STACK +
+					      (o->unwind && o->cold_copies ? COLD_RING_BYTES : 0),
 				      MIN_RING_BYTES, MAX_RING_BYTES);
 }
 
@@ -487,6 +502,8 @@ struct hook {
 	int (*attach)(struct capture *cap, char *why, size_t size);
 	/* A program the loader runs at each drain, before it switches sets; NULL: none. */
 	struct bpf_program *(*at_drain)(struct capture_bpf *skel);
+	/* An iterator the loader runs once, attached: seeds what began before; NULL: none. */
+	struct bpf_program *(*at_start)(struct capture_bpf *skel);
 };
 
 static struct bpf_program *prog_sample(struct capture_bpf *s)
@@ -526,20 +543,31 @@ static struct bpf_program *prog_credit_waits(struct capture_bpf *s)
 	return s->progs.credit_waits;
 }
 
+static struct bpf_program *prog_seed_waits(struct capture_bpf *s)
+{
+	return s->progs.seed_waits;
+}
+
 static const struct hook sample_hooks[] = {
-	{ "perf_event", NULL, prog_sample, attach_sampling, NULL },
+	{ "perf_event", NULL, prog_sample, attach_sampling, NULL, NULL },
 };
 
 static const struct hook read_hooks[] = {
-	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry, NULL },
-	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe, NULL },
-	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter,
+	{ "fentry/vfs_read", "fentry/vfs_read", prog_fentry, attach_fentry, NULL, NULL },
+	{ "kprobe/vfs_read", "kprobe/vfs_read", prog_kprobe, attach_kprobe, NULL, NULL },
+	{ "tp_btf/sys_enter", "syscall-entry tracepoint", prog_sys_enter, attach_sys_enter, NULL,
 	  NULL },
 };
 
+/*
+ * Off-CPU: with the waits open when it starts (a sleepable task iterator,
+ * 5.18 and later), else from each thread's next wait on.
+ */
 static const struct hook offcpu_hooks[] = {
+	{ "tp_btf/sched_switch + iter.s/task", "sched_switch BTF tracepoint", prog_sched_switch,
+	  attach_sched_switch, prog_credit_waits, prog_seed_waits },
 	{ "tp_btf/sched_switch", "sched_switch BTF tracepoint", prog_sched_switch,
-	  attach_sched_switch, prog_credit_waits },
+	  attach_sched_switch, prog_credit_waits, NULL },
 };
 
 /* The modes: each a list of hooks, best first. */
@@ -738,13 +766,15 @@ static int use_unwind_maps(struct capture *cap)
 	struct unwind_maps_fds fds;
 
 	s->rodata->unwind_with_tables = cap->unwind_tables;
+	s->rodata->cold_copies = cap->unwind_tables && cap->opts->cold_copies;
 	if (!cap->unwind_tables)
 		return 0;
 	unwind_maps__fds(cap->opts->unwind, &fds);
 	return bpf_map__reuse_fd(s->maps.unwind_tables, fds.tables) ?:
 	       bpf_map__reuse_fd(s->maps.unwind_rules, fds.rules) ?:
 	       bpf_map__reuse_fd(s->maps.unwind_pids, fds.pids) ?:
-	       bpf_map__reuse_fd(s->maps.unwind_procs, fds.procs);
+	       bpf_map__reuse_fd(s->maps.unwind_procs, fds.procs) ?:
+	       bpf_map__reuse_fd(s->maps.unwind_mappings, fds.mappings);
 }
 
 static int size_maps(struct capture *cap)
@@ -777,6 +807,7 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	bpf_object__for_each_program(prog, cap->skel->obj)
 		bpf_program__set_autoload(prog, prog == h->prog(cap->skel) ||
 							(h->at_drain && prog == h->at_drain(cap->skel)) ||
+							(h->at_start && prog == h->at_start(cap->skel)) ||
 							(cap->exit_notes &&
 							 prog == cap->skel->progs.on_process_exit));
 	cap->at_drain = h->at_drain ? h->at_drain(cap->skel) : NULL;
@@ -890,7 +921,28 @@ static void stack_table__free(struct stack_table *t)
 	free(t->arena);
 }
 
-/* A record of the stacks ring buffer: a stack into the table, or a slot's key. */
+/* Adds the copied user stack @c (@size bytes as sent) to the table. */
+static void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, size_t size)
+{
+	uint64_t words[COPY_HEAD + MAX_STACK_DEPTH + COLD_PAGES * COLD_PAGE / sizeof(uint64_t)];
+	uint32_t len = c->len, nr = c->nr;
+
+	if (len > sizeof(c->bytes) || len % sizeof(uint64_t) || size < SENT_COLD_HEAD + len ||
+	    c->sp < c->base || c->sp - c->base > len || !nr || nr > MAX_STACK_DEPTH ||
+	    c->trusted > nr)
+		return; /* never: the BPF side sends whole pages from sp's, and a frame at least */
+	words[COPY_IP] = c->ip;
+	words[COPY_SP] = c->sp;
+	words[COPY_BP] = c->bp;
+	words[COPY_BASE] = c->base;
+	words[COPY_LEN] = len | (c->cut ? COPY_CUT : 0);
+	words[COPY_NR] = nr | (uint64_t)c->trusted << 32;
+	memcpy(words + COPY_HEAD, c->ips, nr * sizeof(uint64_t));
+	memcpy(words + COPY_HEAD + nr, c->bytes, len);
+	stack_table__add(t, c->hash, words, COPY_HEAD + nr + len / sizeof(uint64_t), STACK_COPIED);
+}
+
+/* A record of the stacks ring buffer: a stack or a copy into the table, or a slot's key. */
 static int on_stack_record(void *ctx, void *data, size_t size)
 {
 	struct capture *cap = ctx;
@@ -903,6 +955,8 @@ static int on_stack_record(void *ctx, void *data, size_t size)
 	    size >= SENT_STACK_HEAD + (size_t)r->nr * sizeof(uint64_t))
 		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr,
 				 r->end < UNWIND_END_NR ? r->end : UNWIND_BAD_FRAME);
+	else if (r->kind == SENT_COLD && size >= SENT_COLD_HEAD)
+		stack_table__add_copy(&cap->stacks, data, size);
 	else if (r->kind == SENT_KEY && size >= sizeof(*k) && k->slot < 2 * cap->count_entries)
 		cap->slot_keys[k->slot] = (struct slot_key){ .key = k->key, .known = true };
 	return read_ends(cap, 1) ? -ECANCELED : 0; /* the records after it wait */
@@ -940,6 +994,31 @@ static void watch_stacks_fill(struct capture *cap)
 }
 
 /* Loads a skeleton for hook @h, attaches it and starts reading process notes. */
+#define SEED_READ 4096 /* bytes of an iterator read: a wait each, at most a page of waits */
+
+/*
+ * Runs the iterator @prog to its end, reading what it writes a page at a
+ * time and emptying the stacks ring between two reads (each byte is a wait
+ * opened, with a stack copy sent). A failure leaves what was seeded.
+ */
+static void run_at_start(struct capture *cap, struct bpf_program *prog)
+{
+	struct bpf_link *link = bpf_program__attach_iter(prog, NULL);
+	char buf[SEED_READ];
+	int fd;
+
+	if (!link)
+		return;
+	fd = bpf_iter_create(bpf_link__fd(link));
+	if (fd >= 0) {
+		while (read(fd, buf, sizeof(buf)) > 0)
+			ring_buffer__consume(cap->stack_ring);
+		close(fd);
+	}
+	bpf_link__destroy(link);
+	ring_buffer__consume(cap->stack_ring);
+}
+
 static int hook_attempt(void *ctx, const struct hook_step *step, char *why, size_t size)
 {
 	const struct hook *h = step->arg;
@@ -1091,6 +1170,8 @@ int capture__open(const struct capture_opts *opts, struct capture **out, char *e
 		snprintf(err_buf, err_size, "can't set up capture: %s", strerror(-err));
 		goto cleanup;
 	}
+	if (mode_table[opts->mode].hooks[chosen].at_start)
+		run_at_start(cap, mode_table[opts->mode].hooks[chosen].at_start(cap->skel));
 	cap->opts = NULL;
 	*out = cap;
 	return 0;
@@ -1207,7 +1288,24 @@ static void resolve_side(const struct stack_table *t, uint64_t hash, int32_t err
 	*end = e ? e->end : UNWIND_WHOLE;
 }
 
-static void emit_stack(const struct stack_table *t, const struct stack_key *k,
+/* Turns the user side of @st, a copy's words (STACK_COPIED), into st->ucopy. */
+static void take_copy(struct capture_stack *st)
+{
+	const uint64_t *w = st->uips;
+	uint32_t len = (uint32_t)w[COPY_LEN], skip = (uint32_t)(w[COPY_SP] - w[COPY_BASE]);
+	uint32_t nr = (uint32_t)w[COPY_NR];
+
+	st->ucopy = (struct stack_copy){ .ip = w[COPY_IP], .sp = w[COPY_SP], .bp = w[COPY_BP],
+					 .found = w + COPY_HEAD, .nfound = nr,
+					 .trusted = (uint32_t)(w[COPY_NR] >> 32),
+					 .bytes = (const uint8_t *)(w + COPY_HEAD + nr) + skip,
+					 .len = len - skip, .cut = (w[COPY_LEN] & COPY_CUT) != 0 };
+	st->uips = NULL;
+	st->nu = 0;
+	st->uend = UNWIND_NOT_LOADED;
+}
+
+static void emit_stack(struct stack_table *t, const struct stack_key *k,
 		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
 {
 	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
@@ -1218,6 +1316,13 @@ static void emit_stack(const struct stack_table *t, const struct stack_key *k,
 	st.comm[COMM_LEN] = '\0';
 	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr, &kend);
 	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr, &st.uend);
+	if (st.uend == STACK_COPIED) {
+		struct stack_entry *e = stack_table__find(t, k->ustack);
+
+		take_copy(&st);
+		st.ucopy_new = !e->drained;
+		e->drained = true;
+	}
 	st.khash = k->kstack;
 	st.uhash = k->ustack;
 	fn(ctx, &st);

@@ -16,6 +16,7 @@
 #include <linux/types.h>
 
 #include "bpf/stack_key.h"
+#include "unwind/stack_walk.h"
 
 struct unwind_maps;
 
@@ -41,6 +42,8 @@ struct capture_opts {
 	uint32_t count_entries;     /* count keys kept (slots per half); 0 chooses */
 	struct unwind_maps *unwind; /* walk user stacks with these tables (--unwind auto); NULL:
 				     * along the frame pointers (--unwind fp) */
+	bool cold_copies;           /* with them, copy the user stacks the walk could not finish
+				     * for want of tables (capture_stack.ucopy) */
 	/*
 	 * How long one read (capture__drain(), capture__consume_events()) may
 	 * go on, whatever the rate and the backlog: it ends once @read_budget
@@ -74,6 +77,13 @@ struct capture_stack {
 	int32_t uerr;
 	uint32_t uend;           /* enum unwind_end: why the user walk stopped */
 	uint64_t uhash;
+	/*
+	 * With uerr 0 and ucopy.bytes set, the user stack was not walked but
+	 * copied (bpf/cold_stack.bpf.h), to be walked with unwind/stack_walk.h
+	 * (uips, nu, uend then say nothing).
+	 */
+	struct stack_copy ucopy;
+	bool ucopy_new;          /* ... passed on for the first time (a wait's comes at each drain) */
 	uint64_t count;          /* events (off-CPU mode: waits closed) */
 	uint64_t weight;         /* read mode: bytes requested; off-CPU mode: ns off the CPU */
 };

@@ -30,6 +30,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(map_flags, BPF_F_MMAPABLE); /* read by walks of copied stacks too */
 	__type(key, __u32);
 	__type(value, struct unwind_rule);
 	__uint(max_entries, 1); /* UNWIND_MAX_RULES */
@@ -49,72 +50,12 @@ struct {
 	__uint(max_entries, 1); /* process slots */
 } unwind_procs SEC(".maps");
 
-/*
- * The user registers a user stack walk starts from. A frame record, where
- * the frame pointer points, holds the caller's frame pointer then the
- * return address, on x86-64 and arm64 alike.
- */
-struct user_regs {
-	__u64 ip, sp, fp; /* ip 0: not known */
-	bool compat;      /* a 32-bit task's */
-};
-
-/*
- * Whether user registers @regs (a struct pt_regs pointer, read with CO-RE,
- * or the perf event's own copy) are a 32-bit task's: by its code segment
- * on x86-64, its mode on arm64. Not by where its stack lies: a 64-bit
- * thread may be given a stack below 4 GiB.
- */
-#if defined(__TARGET_ARCH_x86)
-#define USER32_CS 0x23
-#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, cs) & 0xffff) == USER32_CS)
-/* A perf event's own copy is read whole words at a time: cs is the 18th of the uapi pt_regs. */
-#define REGS_COMPAT(regs) ((((const __u64 *)(regs))[17] & 0xffff) == USER32_CS)
-#elif defined(__TARGET_ARCH_arm64)
-#define PSR_MODE32 0x10
-#define REGS_COMPAT_CORE(regs) ((BPF_CORE_READ(regs, pstate) & PSR_MODE32) != 0)
-#define REGS_COMPAT(regs) (((regs)->pstate & PSR_MODE32) != 0)
-#endif
-
-/* The user registers saved in @regs, a struct pt_regs pointer. */
-#define USER_REGS_CORE(regs)                                                                       \
-	((struct user_regs){ .ip = PT_REGS_IP_CORE(regs),                                          \
-			     .sp = PT_REGS_SP_CORE(regs),                                          \
-			     .fp = PT_REGS_FP_CORE(regs),                                          \
-			     .compat = REGS_COMPAT_CORE(regs) })
-
-/*
- * Whether @r can be walked here: known, and a 64-bit task's. 32-bit tasks
- * lay their frames out otherwise (bpf_get_stack() walks those).
- */
-static __always_inline bool user_regs_walkable(const struct user_regs *r)
-{
-	return r->ip && !r->compat;
-}
-
-/*
- * The registers the current task entered the kernel with, saved at the
- * top of its kernel stack; NULL when this kernel cannot say
- * (bpf_task_pt_regs() came in 5.15).
- */
-static __always_inline struct pt_regs *task_regs(void)
-{
-	if (!bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_task_pt_regs))
-		return NULL;
-	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
-}
-
-/*
- * The user registers saved in @regs (task_regs()) into *@r; false when
- * there are none or they cannot be walked here.
- */
-static __always_inline bool saved_user_regs(struct pt_regs *regs, struct user_regs *r)
-{
-	if (!regs)
-		return false;
-	*r = USER_REGS_CORE(regs);
-	return user_regs_walkable(r);
-}
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct unwind_map);
+	__uint(max_entries, 1); /* the pool of every process's mappings */
+} unwind_mappings SEC(".maps");
 
 /*
  * Walks the user stack from @r along the frame pointers, as the kernel's
@@ -125,7 +66,9 @@ static __always_inline bool saved_user_regs(struct pt_regs *regs, struct user_re
  * frame pointer register by code built without frame pointers (libc's
  * start code): reading it faults, and a fault costs more here than the
  * rest of the walk. A chain that ends in a null frame pointer or return
- * address reached the start code; any other end is UNWIND_NO_TABLE. (The
+ * address reached the start code; any other end is UNWIND_NO_TABLE. (This
+ * walk is for comparison, as perf record -g walks: the table walk keeps
+ * no caller a frame pointer found in a stack it could not finish.) (The
  * depth is kept in t->nr, not in a register: the verifier would go on from
  * each exit of the loop with its own depth, hundreds of times over.)
  */
@@ -184,8 +127,11 @@ struct unwind_walk {
 	__u64 pc;     /* the frame last recorded, as recorded (after a signal frame: exact + 1) */
 	__u64 sp, bp; /* its stack and frame pointers */
 	__u64 hash;   /* of the frames recorded so far */
-	__u32 slot;   /* the process's slot in unwind_procs, or UNWIND_NO_SLOT */
-	__s32 map;    /* the index of the mapping holding pc (as looked up), or -1 */
+	__u64 trusted_hash; /* ... and of the first @trusted of them */
+	__u32 trusted;      /* frames up to the last one a rule found: a walk cut short keeps
+			     * only these (frame pointers may lead to stale return addresses) */
+	__u32 slot;   /* the process's slot in unwind_procs, or why it has none (stack_key.h) */
+	__s32 map;    /* the index in the pool of the mapping holding pc (as looked up), or -1 */
 	__u32 end;    /* enum unwind_end: why the walk stopped */
 	__u32 fp_end; /* why it stops when a frame-pointer step fails */
 	__u32 table;  /* the table last found in (its id + 1 and generation as a mapping names
@@ -221,7 +167,7 @@ struct {
 	__uint(max_entries, 1);
 } slot_memo SEC(".maps");
 
-/* Process @tgid's slot in unwind_procs, or UNWIND_NO_SLOT. */
+/* Process @tgid's slot in unwind_procs, or why it has none (UNWIND_NO_SLOT ...). */
 static __always_inline __u32 unwind_slot_of(__u32 tgid)
 {
 	__u32 zero = 0, *slot;
@@ -249,12 +195,6 @@ static __always_inline struct unwind_walk *unwind_walk_state(void)
 	return bpf_map_lookup_elem(&unwind_walks, &zero);
 }
 
-/* The caller's registers, as a step finds them. */
-struct caller_regs {
-	__u64 pc, sp, bp;
-	bool exact; /* pc is where execution stopped (a signal frame's), not a return address */
-};
-
 /*
  * The bounds of a binary search, kept in memory rather than in registers:
  * the verifier does not follow values through memory, so it checks one
@@ -281,30 +221,38 @@ static __always_inline struct search_bounds *search_bounds(__u32 lo, __u32 hi)
 	return b;
 }
 
-/* The index of the mapping of @p holding @addr, or -1. */
+/* Mapping @i of the pool, or NULL. */
+static __always_inline const struct unwind_map *pool_map(__u32 i)
+{
+	return bpf_map_lookup_elem(&unwind_mappings, &i);
+}
+
+/* The index in the pool of the mapping of @p holding @addr, or -1. */
 static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 addr)
 {
-	struct search_bounds *b = search_bounds(0, p->n);
+	struct search_bounds *b = search_bounds(p->first, p->first + p->n);
+	const struct unwind_map *m;
 	__u32 lo, hi, mid;
 
-	if (!b)
+	if (!b || p->n > UNWIND_MAX_MAPS)
 		return -1;
-	for (int i = 0; i < 9; i++) { /* log2(UNWIND_MAX_MAPS) + 1 halvings */
+	for (int i = 0; i < 13; i++) { /* log2(UNWIND_MAX_MAPS) + 1 halvings */
 		lo = b->lo;
 		hi = b->hi;
 		if (lo >= hi)
 			break;
-		mid = (lo + hi) / 2;
-		if (p->maps[mid & (UNWIND_MAX_MAPS - 1)].start <= addr)
+		mid = lo + (hi - lo) / 2;
+		m = pool_map(mid);
+		if (!m)
+			return -1;
+		if (m->start <= addr)
 			b->lo = mid + 1;
 		else
 			b->hi = mid;
 	}
 	lo = b->lo;
-	if (!lo || lo > UNWIND_MAX_MAPS)
-		return -1;
-	lo = (lo - 1) & (UNWIND_MAX_MAPS - 1);
-	return addr < p->maps[lo].end ? (int)lo : -1;
+	m = lo > p->first ? pool_map(lo - 1) : NULL;
+	return m && addr < m->end ? (int)(lo - 1) : -1;
 }
 
 /*
@@ -313,11 +261,25 @@ static __always_inline int unwind_map_index(const struct unwind_proc *p, __u64 a
  */
 static __always_inline int unwind_map_near(const struct unwind_proc *p, int near, __u64 addr)
 {
-	const struct unwind_map *m = &p->maps[(__u32)near & (UNWIND_MAX_MAPS - 1)];
+	const struct unwind_map *m = near >= 0 ? pool_map(near) : NULL;
 
-	if (near >= 0 && (__u32)near < p->n && m->start <= addr && addr < m->end)
+	if (m && (__u32)near - p->first < p->n && m->start <= addr && addr < m->end)
 		return near;
 	return unwind_map_index(p, addr);
+}
+
+/* Why a walk of process @p (its slot @slot) ends at an address outside its described code. */
+static __always_inline __u32 outside_end(const struct unwind_proc *p)
+{
+	return p->more ? UNWIND_MAPS_LIMIT : UNWIND_BAD_FRAME;
+}
+
+/* Why a walk of a process without a slot (@slot says why) ends, frame pointers aside. */
+static __always_inline __u32 no_slot_end(__u32 slot)
+{
+	return slot == UNWIND_PID_SLOTS_FULL ? UNWIND_SLOTS_FULL
+	       : slot == UNWIND_PID_POOL_FULL ? UNWIND_MEMORY
+					  : UNWIND_NOT_LOADED;
 }
 
 /* What unwind_table_rule() says when the table is not (or no longer) in. */
@@ -441,25 +403,23 @@ static __always_inline void unwind_frame_rule(struct unwind_walk *w, const struc
 					      __u64 addr, struct unwind_rule *r)
 {
 	const struct unwind_map *m;
-	__u32 idx;
 	__u64 off;
 
 	*r = (struct unwind_rule){ .kind = UNWIND_RULE_NONE };
 	if (!p) {
-		w->fp_end = UNWIND_NOT_LOADED;
+		w->fp_end = no_slot_end(w->slot);
 		return;
 	}
 	if (w->map < 0)
 		w->map = unwind_map_index(p, addr);
-	if (w->map < 0) { /* only the first frame: callers are checked before they are recorded */
-		w->stale = true;
-		w->fp_end = UNWIND_BAD_FRAME;
+	m = w->map >= 0 ? pool_map(w->map) : NULL;
+	if (!m) { /* only the first frame: callers are checked before they are recorded */
+		w->stale = !p->more;
+		w->fp_end = outside_end(p);
 		return;
 	}
-	idx = (__u32)w->map & (UNWIND_MAX_MAPS - 1);
-	m = &p->maps[idx];
 	off = addr - m->start + m->off;
-	w->fp_end = UNWIND_NO_TABLE;
+	w->fp_end = !m->table && m->gen == UNWIND_GEN_NO_ROOM ? UNWIND_MEMORY : UNWIND_NO_TABLE;
 	if (!m->table || off > 0xffffffffULL)
 		return;
 	if (!unwind_memo_rule(w, m, (__u32)off, r))
@@ -595,74 +555,14 @@ static __always_inline long read_user_stack(__u64 *dst, __u32 size, __u64 addr)
 	return err;
 }
 
-/* What a step returns when the walk goes on: anything else is why it ends. */
-#define STEP_ON UNWIND_END_NR
-
-/*
- * One step by frame pointer from the frame at depth @nr (1: the leaf).
- * Returns STEP_ON with @c filled, or why the walk ends.
- */
-static __always_inline __u32 unwind_fp_step(const struct unwind_walk *w, __u32 nr,
-					    struct caller_regs *c)
+/* The shared step (unwind/unwind_step.h) reads the stack through the window, logged. */
+static __always_inline long unwind_read_stack(void *rd, __u64 *dst, __u32 size, __u64 addr)
 {
-	__u64 frame[2];
-
-	if (!w->bp) /* the start code clears it; a leaf's null one was never set */
-		return nr > 1 ? UNWIND_WHOLE : w->fp_end;
-	if (w->bp < w->sp || read_user_stack(frame, sizeof(frame), w->bp))
-		return w->fp_end;
-	*c = (struct caller_regs){ .pc = frame[1], .sp = w->bp + sizeof(frame), .bp = frame[0] };
-	return STEP_ON;
+	return read_user_stack(dst, size, addr);
 }
 
-/* One step by rule @r, the frame looked up at @addr. Returns STEP_ON with @c filled, or why it ends. */
-static __always_inline __u32 unwind_rule_step(const struct unwind_walk *w,
-					      const struct unwind_rule *r, __u64 addr,
-					      struct caller_regs *c)
-{
-	__u64 cfa;
-
-	switch (r->kind) {
-	case UNWIND_RULE_CFA_SP:
-		cfa = w->sp + r->cfa_off;
-		break;
-	case UNWIND_RULE_CFA_FP:
-		cfa = w->bp + r->cfa_off;
-		break;
-	case UNWIND_RULE_PLT:
-		cfa = w->sp + r->cfa_off + ((addr & 15) >= r->plt_split ? 8 : 0);
-		break;
-	case UNWIND_RULE_SIGNAL: /* the interrupted registers, saved by the kernel */
-		c->exact = true;
-		if (read_user_stack(&c->sp, sizeof(c->sp), w->sp + r->cfa_off) ||
-		    read_user_stack(&c->pc, sizeof(c->pc), w->sp + r->ra_off) ||
-		    read_user_stack(&c->bp, sizeof(c->bp), w->sp + r->fp_off))
-			return UNWIND_UNREADABLE;
-		return STEP_ON;
-	case UNWIND_RULE_OUTERMOST:
-		return UNWIND_WHOLE;
-	default:
-		return UNWIND_UNSUPPORTED;
-	}
-	if (cfa <= w->sp) /* a caller's frame lies above its callee's */
-		return UNWIND_BAD_FRAME;
-	c->sp = cfa;
-	c->bp = w->bp;
-	c->exact = false;
-	if (r->fp_off && r->fp_off == r->ra_off - 8) { /* pushed rbp beside the return address */
-		__u64 saved[2];
-
-		if (read_user_stack(saved, sizeof(saved), cfa + r->fp_off))
-			return UNWIND_UNREADABLE;
-		c->bp = saved[0];
-		c->pc = saved[1];
-		return STEP_ON;
-	}
-	if (read_user_stack(&c->pc, sizeof(c->pc), cfa + r->ra_off) ||
-	    (r->fp_off && read_user_stack(&c->bp, sizeof(c->bp), cfa + r->fp_off)))
-		return UNWIND_UNREADABLE;
-	return STEP_ON;
-}
+#define UNWIND_INLINE static __always_inline
+#include "unwind/unwind_step.h"
 
 /* bpf_loop()'s callback: one frame. Returns 1 when the walk ends (w->end says why). */
 static long unwind_step(__u32 i, void *arg)
@@ -671,7 +571,8 @@ static long unwind_step(__u32 i, void *arg)
 	struct sent_stack *t = scratch_stack(true);
 	const struct unwind_proc *p = NULL;
 	struct unwind_rule r;
-	struct caller_regs c = {};
+	struct unwind_caller c = {};
+	struct unwind_regs f;
 	__u64 addr, rec;
 	__u32 nr, end;
 
@@ -682,34 +583,42 @@ static long unwind_step(__u32 i, void *arg)
 		w->end = UNWIND_DEPTH;
 		return 1;
 	}
-	if (w->slot != UNWIND_NO_SLOT)
+	if (w->slot < UNWIND_SLOT_REASONS)
 		p = bpf_map_lookup_elem(&unwind_procs, &w->slot);
-	addr = nr > 1 ? w->pc - 1 : w->pc; /* a return address follows its call */
+	f = (struct unwind_regs){ .pc = w->pc, .sp = w->sp, .bp = w->bp };
+	addr = unwind_lookup_addr(&f, nr);
 	unwind_frame_rule(w, p, addr, &r);
 	if (r.kind == UNWIND_RULE_CFA_FP ||
-	    (r.kind == UNWIND_RULE_NONE && w->fp_end == UNWIND_NO_TABLE))
+	    (r.kind == UNWIND_RULE_NONE &&
+	     (w->fp_end == UNWIND_NO_TABLE || w->fp_end == UNWIND_MEMORY)))
 		w->bp_used |= w->bp_start;
 	if (r.kind != UNWIND_RULE_NONE)
-		end = unwind_rule_step(w, &r, addr, &c);
+		end = unwind_rule_step(NULL, &f, &r, addr, &c);
+	else if (w->fp_end == UNWIND_NO_TABLE || w->fp_end == UNWIND_MEMORY)
+		end = unwind_fp_step(NULL, &f, nr, w->fp_end, &c); /* code without a table */
 	else
-		end = w->fp_end == UNWIND_NO_TABLE ? unwind_fp_step(w, nr, &c) : w->fp_end;
-	if (end == STEP_ON && !c.pc)
+		end = w->fp_end;
+	if (end == UNWIND_STEP_ON && !c.pc)
 		end = UNWIND_WHOLE;
-	if (end == STEP_ON && p) {
-		w->map = unwind_map_near(p, w->map, c.exact ? c.pc : c.pc - 1);
+	rec = unwind_record_addr(&c); /* named, as every caller, at rec - 1 */
+	if (end == UNWIND_STEP_ON && p) {
+		w->map = unwind_map_near(p, w->map, rec - 1);
 		if (w->map < 0) {
-			w->stale = true;
-			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : UNWIND_BAD_FRAME;
+			w->stale = !p->more;
+			end = r.kind == UNWIND_RULE_NONE ? w->fp_end : outside_end(p);
 		}
 	}
-	if (end != STEP_ON) {
+	if (end != UNWIND_STEP_ON) {
 		w->end = end;
 		return 1;
 	}
-	rec = c.exact ? c.pc + 1 : c.pc; /* named, as every caller, at rec - 1 */
 	t->ips[nr] = rec;
 	t->nr = nr + 1;
 	w->hash = hash_step(w->hash, rec);
+	if (r.kind != UNWIND_RULE_NONE) {
+		w->trusted = nr + 1;
+		w->trusted_hash = w->hash;
+	}
 	w->pc = rec;
 	w->sp = c.sp;
 	w->bp_start &= c.bp == w->bp; /* restored to another value: not the start's */
@@ -720,7 +629,9 @@ static long unwind_step(__u32 i, void *arg)
 /*
  * Walks the user stack of process @tgid from @r with its unwind tables
  * into its scratch record, as walk_user_frames() does; *@stale is set when
- * the walk met code outside the process's known mappings.
+ * the walk met code outside the process's known mappings. A walk cut short
+ * for want of tables or of mappings sends a copy of the stack instead
+ * (cold_stack.bpf.h): *@hash is then the copy's.
  */
 static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tgid, __u64 *hash,
 					     bool *stale)
@@ -739,7 +650,9 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 		log->n = 0;
 	*w = (struct unwind_walk){ .pc = r->ip, .sp = r->sp, .bp = r->fp, .map = -1,
 				   .end = UNWIND_DEPTH, .slot = unwind_slot_of(tgid),
-				   .hash = hash_step(HASH_MUL, r->ip), .bp_start = true };
+				   .hash = hash_step(HASH_MUL, r->ip), .trusted = 1,
+				   .bp_start = true };
+	w->trusted_hash = w->hash;
 	t->ips[0] = r->ip;
 	t->nr = 1;
 	win = stack_window();
@@ -747,9 +660,22 @@ static __always_inline long walk_user_tables(const struct user_regs *r, __u32 tg
 		win->len = 0;
 	bpf_loop(MAX_STACK_DEPTH - 1, unwind_step, NULL, 0);
 	end = w->end < UNWIND_END_NR ? w->end : UNWIND_DEPTH;
+	*stale = w->stale;
+	/*
+	 * Cut short for want of tables or of mappings not known yet: walked on
+	 * later, from where it stopped, from a copy.
+	 */
+	if (cold_copies && (end == UNWIND_NOT_LOADED || (w->stale && end != UNWIND_WHOLE)) &&
+	    send_cold_copy(&(struct user_regs){ .ip = w->pc, .sp = w->sp, .fp = w->bp }, t, t->nr,
+			   w->trusted, NULL, hash))
+		return 0;
+	/* Cut short: no caller a frame pointer led to stands, only those rules found. */
+	if (end != UNWIND_WHOLE && t->nr > w->trusted) {
+		t->nr = w->trusted;
+		w->hash = w->trusted_hash;
+	}
 	*hash = stack_hash_end(t, w->hash, end);
 	stat_add(STAT_UWALK + end, 1);
-	*stale = w->stale;
 	return 0;
 }
 

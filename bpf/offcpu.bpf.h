@@ -125,6 +125,85 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 }
 
 
+/* The state of @task (not the current one), on kernels before and after 5.14's rename. */
+static __always_inline unsigned int task_state(struct task_struct *task)
+{
+	struct task_struct___pre514 {
+		long state;
+	} *old = (void *)task;
+
+	if (bpf_core_field_exists(task->__state))
+		return BPF_CORE_READ(task, __state);
+	return BPF_CORE_READ(old, state);
+}
+
+/* Puts the leaf of a stack copied from its start, @r's, in the user scratch record. */
+static __always_inline bool seed_leaf(const struct user_regs *r)
+{
+	struct sent_stack *t = scratch_stack(true);
+
+	if (!t)
+		return false;
+	t->ips[0] = r->ip;
+	t->nr = 1;
+	t->hash = 0; /* holds no walk to send */
+	return true;
+}
+
+/*
+ * Opens a wait for @task, off a CPU since before flametop started (@state
+ * not running), unless it has one: its kernel stack walked, its user
+ * stack copied (cold_stack.bpf.h) to be walked in user space. True when
+ * it opened one.
+ */
+static __always_inline bool seed_wait(struct task_struct *task, unsigned int state)
+{
+	struct offcpu_wait w = { .state = offcpu_state(false, state) };
+	struct user_regs r;
+
+	if (!task_wanted(task, &w.key) || bpf_map_lookup_elem(&offcpu_waits, &w.key.pid))
+		return false;
+	w.start = w.from = bpf_ktime_get_ns();
+	w.key.kerr = walk_kernel ? walk_task_kernel_stack(task, &w.key.kstack) : STACK_NOT_WALKED;
+	if (!w.key.kerr)
+		w.key.kerr = send_walked(false, w.key.kstack);
+	if (!walk_user)
+		w.key.uerr = STACK_NOT_WALKED;
+	else if (!saved_user_regs((struct pt_regs *)bpf_task_pt_regs(task), &r))
+		w.key.uerr = STACK_NO_USER;
+	else if (!seed_leaf(&r) || !send_cold_copy(&r, scratch_stack(true), 1, 1, task,
+						   &w.key.ustack))
+		w.key.uerr = -EFAULT;
+	return bpf_map_update_elem(&offcpu_waits, &w.key.pid, &w, BPF_NOEXIST) == 0;
+}
+
+/*
+ * Run by the loader once the sched_switch hook is attached, over every
+ * task: opens a wait for each thread already off a CPU (a server blocked
+ * in accept() since before flametop started), counted from now on, as
+ * sched_switch would have opened it. A thread that switched since the hook
+ * was attached has its own already. Writes a byte for each wait it
+ * opened: the loader reads them a page at a time and empties the stacks
+ * ring between two, so that the copies of a machine's sleeping threads
+ * never overflow it.
+ */
+SEC("iter.s/task")
+int seed_waits(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	unsigned int state;
+	char one = 1;
+
+	if (!task || task->tgid == self_tgid || !task->pid || (task->flags & PF_KTHREAD))
+		return 0;
+	state = task_state(task);
+	if (state == TASK_RUNNING || (state & (TASK_DEAD | EXIT_ZOMBIE | EXIT_DEAD)))
+		return 0;
+	if (seed_wait(task, state))
+		bpf_seq_write(ctx->meta->seq, &one, sizeof(one));
+	return 0;
+}
+
 /* off-CPU mode: every context switch (prev is the current task). */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,

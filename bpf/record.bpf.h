@@ -54,6 +54,17 @@ static __always_inline bool event_wanted(struct stack_key *key)
 	return !filter_comm_on || comm_wanted(key);
 }
 
+/* event_wanted() of @task, another task than the current one. */
+static __always_inline bool task_wanted(struct task_struct *task, struct stack_key *key)
+{
+	key->tgid = BPF_CORE_READ(task, tgid);
+	key->pid = BPF_CORE_READ(task, pid);
+	if (filter_tgids_on && !bpf_map_lookup_elem(&tgid_filter, &key->tgid))
+		return false;
+	BPF_CORE_READ_STR_INTO(&key->comm, task, comm);
+	return !filter_comm_on || comm_wanted(key);
+}
+
 /* Where an event happened, when a sample says so. */
 struct where {
 	bool in_kernel; /* false for a sample in user mode: no kernel stack to walk */

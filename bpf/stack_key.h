@@ -6,6 +6,8 @@
 #ifndef FLAMETOP_STACK_KEY_H
 #define FLAMETOP_STACK_KEY_H
 
+#include "unwind/unwind_end.h"
+
 #define COMM_LEN 16
 #define MAX_STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH */
 #define MAX_FILTER_TGIDS 64
@@ -29,21 +31,7 @@
 enum sent_kind {
 	SENT_STACK,
 	SENT_KEY,
-};
-
-/*
- * Why a user stack's walk ended, sent with the stack. Anything but
- * UNWIND_WHOLE means the stack stops short of the process's start code.
- */
-enum unwind_end {
-	UNWIND_WHOLE,       /* at the outermost frame: the start code, or a null return address */
-	UNWIND_NO_TABLE,    /* at code without an unwind table, and its frame pointer led nowhere */
-	UNWIND_NOT_LOADED,  /* the process's tables were not loaded yet, and frame pointers led nowhere */
-	UNWIND_UNSUPPORTED, /* at CFI the walk cannot follow */
-	UNWIND_UNREADABLE,  /* stack memory the walk needed could not be read */
-	UNWIND_BAD_FRAME,   /* a return address outside the process's code, or a frame below its callee's */
-	UNWIND_DEPTH,       /* MAX_STACK_DEPTH frames */
-	UNWIND_END_NR,
+	SENT_COLD,
 };
 
 /* A stack: the head, then @nr addresses, leaf first. */
@@ -56,6 +44,34 @@ struct sent_stack {
 };
 
 #define SENT_STACK_HEAD 16 /* bytes before ips */
+
+/*
+ * A user stack the walk could not finish (the process's tables were not in
+ * yet, or it met code its known mappings do not hold), to be walked on in
+ * user space once the tables are in (unwind/stack_walk.h): the frames the
+ * walk found, leaf first, the registers of the last of them (where it
+ * stopped), and a copy of the stack from there up. Sent once, like a
+ * stack; @hash, unique to the copy, stands for the stack in its key. The
+ * copy is whole pages from the one that holds sp up, COLD_PAGES at most,
+ * cut short where the stack ends.
+ */
+#define COLD_PAGES 4
+#define COLD_PAGE 4096
+
+struct sent_cold {
+	__u64 hash;
+	__u32 len;  /* bytes copied, from base: whole pages */
+	__u16 kind; /* SENT_COLD */
+	__u16 cut;  /* 1: the stack may go on above the copy */
+	__u64 ip, sp, bp; /* the registers of frame ips[nr - 1], where the walk stopped */
+	__u64 base;       /* the user address of bytes[0]: sp's page */
+	__u32 nr;         /* frames found, 1 at least */
+	__u32 trusted;    /* ... the first of which rules found (see native_walk.bpf.h) */
+	__u64 ips[MAX_STACK_DEPTH];
+	__u8 bytes[COLD_PAGES * COLD_PAGE];
+};
+
+#define SENT_COLD_HEAD (56 + 8 * MAX_STACK_DEPTH) /* bytes before bytes[] */
 
 struct stack_key {
 	__u32 tgid;
@@ -121,7 +137,7 @@ struct proc_note {
 
 /*
  * User stacks walked with unwind tables (--unwind auto; the tables and
- * their rules are unwind/unwind_rule.h's). The loader fills four maps:
+ * their rules are unwind/unwind_rule.h's). The loader fills five maps:
  *
  * - unwind_rules: the rule dictionary, by rule id;
  * - unwind_tables: an array of maps, by table id: each file's table, an
@@ -131,28 +147,48 @@ struct proc_note {
  *				  in effect anywhere in file offsets
  *				  [b << UNWIND_BUCKET_SHIFT, (b + 1) << UNWIND_BUCKET_SHIFT) }
  *	then the rows, sorted by offset;
- * - unwind_pids: tgid -> slot, and unwind_procs: slot -> the process's
- *   executable mappings, each naming its file's table (and the table's
- *   generation, so that a slot of unwind_tables given to another file is
- *   never taken for the old one). A process's entry is replaced by writing
- *   a new slot and then pointing its tgid there.
+ * - unwind_pids: tgid -> slot (or why there is none), unwind_procs: slot
+ *   -> the range of unwind_mappings that holds the process's executable
+ *   mappings, each naming its file's table (and the table's generation, so
+ *   that a slot of unwind_tables given to another file is never taken for
+ *   the old one). A process's entry is replaced by writing its mappings
+ *   into a free range and a new slot, and then pointing its tgid there.
  */
-#define UNWIND_MAX_MAPS 256     /* executable mappings of a process (a power of two) */
+#define UNWIND_MAX_MAPS 4096     /* executable mappings of a process described (a power of two) */
 #define UNWIND_MAX_TABLES 4096  /* tables loaded at once */
 #define UNWIND_BUCKET_SHIFT 8   /* 256 bytes of code per bucket: at most 257 rows in one */
-#define UNWIND_NO_SLOT 0xffffffffu
+
+/*
+ * What unwind_pids holds for a process: its slot in unwind_procs, or why
+ * it has none, for the walk to say (a process not in the map at all is not
+ * described yet).
+ */
+#define UNWIND_NO_SLOT 0xffffffffu    /* not described */
+#define UNWIND_PID_SLOTS_FULL 0xfffffffeu /* no process slot was free */
+#define UNWIND_PID_POOL_FULL 0xfffffffdu /* no room in the mappings' pool (--unwind-memory) */
+#define UNWIND_SLOT_REASONS 0xfffffff0u /* slots from here on are reasons */
+
+/* What unwind_map.gen says of a mapping without a table (table 0). */
+#define UNWIND_GEN_NO_CFI 0     /* code without CFI (or JIT code): walked by frame pointer */
+#define UNWIND_GEN_NO_ROOM 1    /* its table did not fit in --unwind-memory: by frame pointer */
 
 struct unwind_map {
 	__u64 start, end; /* [start, end) */
 	__u32 off;        /* the file offset mapped at start */
 	__u16 table;      /* table id + 1; 0: no table (walked by frame pointer) */
-	__u16 gen;        /* the generation the table must have */
+	__u16 gen;        /* the generation the table must have (table 0: UNWIND_GEN_*) */
 };
 
+/*
+ * A process slot: its executable mappings, sorted by start, are
+ * unwind_mappings[first, first + n), a range of one pool that every
+ * process's mappings share (sized from --unwind-memory).
+ */
 struct unwind_proc {
-	__u32 n;    /* maps, sorted by start */
+	__u32 first, n;
 	__u32 tgid; /* the process the slot describes; 0 once it no longer does */
-	struct unwind_map maps[UNWIND_MAX_MAPS];
+	__u16 more; /* 1: it has more executable mappings than UNWIND_MAX_MAPS (not described) */
+	__u16 pad;
 };
 
 /*
@@ -206,7 +242,15 @@ enum stat_slot {
 	STAT_UMEMO,             /* user stacks from the thread's memo of its last walk */
 	STAT_UMEMO_AUDIT,
 	STAT_UMEMO_STALE,
-	STAT_NR,
+	STAT_COLD_SENT,         /* user stacks copied to be walked later (struct sent_cold) */
+	STAT_COLD_BUDGET,       /* ... not copied: over the copies' budget (cold_per_sec) */
+	STAT_COLD_LOST,         /* ... not sent: no room in the stacks ring */
+	/*
+	 * Copies walked later, in user space (live/cold_stacks.c, never here), by
+	 * how they ended: + enum unwind_end, + UNWIND_END_NR for a copy too short.
+	 */
+	STAT_COLD_WALK,
+	STAT_NR = STAT_COLD_WALK + UNWIND_END_NR + 1,
 };
 
 /*

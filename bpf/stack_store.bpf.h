@@ -179,6 +179,24 @@ static __always_inline long send_walked(bool user, __u64 hash)
 }
 
 /*
+ * Finishes the walk of @len bytes of addresses (or a negative errno) into
+ * @t, a side's scratch record, as walk_stack() returns it.
+ */
+static __always_inline long walked(struct sent_stack *t, long len, bool user, __u64 *hash)
+{
+	if (len <= 0) {
+		len = len < 0 ? len : -EFAULT; /* an empty stack is a failed walk */
+		stack_failed(len, user);
+		return len;
+	}
+	t->nr = len / sizeof(t->ips[0]);
+	*hash = stack_hash_end(t, trace_hash_steps(t), UNWIND_WHOLE); /* the kernel's walk does not say */
+	if (user)
+		stat_add(STAT_UWALK + UNWIND_WHOLE, 1);
+	return 0;
+}
+
+/*
  * Walks the current kernel or user stack with bpf_get_stack() into its
  * scratch record and sets *@hash to its key. Returns 0, or a negative
  * errno (counted in the stats) when there is no stack to count.
@@ -196,16 +214,19 @@ static __always_inline long walk_stack(void *ctx, bool user, __u64 *hash)
 	len = bpf_get_stack(ctx, t->ips, FIRST_DEPTH * sizeof(t->ips[0]), flags);
 	if (len == FIRST_DEPTH * sizeof(t->ips[0])) /* maybe cut short: walk it whole */
 		len = bpf_get_stack(ctx, t->ips, sizeof(t->ips), flags);
-	if (len <= 0) {
-		len = len < 0 ? len : -EFAULT; /* an empty stack is a failed walk */
-		stack_failed(len, user);
-		return len;
+	return walked(t, len, user, hash);
+}
+
+/* walk_stack() of another task's kernel stack, @task (not running). */
+static __always_inline long walk_task_kernel_stack(struct task_struct *task, __u64 *hash)
+{
+	struct sent_stack *t = scratch_stack(false);
+
+	if (!t) {
+		stack_failed(-EFAULT, false);
+		return -EFAULT;
 	}
-	t->nr = len / sizeof(t->ips[0]);
-	*hash = stack_hash_end(t, trace_hash_steps(t), UNWIND_WHOLE); /* the kernel's walk does not say */
-	if (user)
-		stat_add(STAT_UWALK + UNWIND_WHOLE, 1);
-	return 0;
+	return walked(t, bpf_get_task_stack(task, t->ips, sizeof(t->ips), 0), false, hash);
 }
 
 #endif

@@ -13,6 +13,7 @@
 #define FLAMETOP_UNWIND_MAPS_H
 
 #include <linux/types.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,15 +24,16 @@ struct unwind_maps;
 
 /* The descriptors of the maps, for a capture to load its programs against. */
 struct unwind_maps_fds {
-	int tables, rules, pids, procs;
+	int tables, rules, pids, procs, mappings;
 };
 
 /*
  * unwind_maps__new() makes the maps, with room for @proc_slots processes
- * (each slot holds a process's mappings; a process being replaced holds
- * two for a while). Returns 0 with *@out set, or -errno.
+ * and for @pool_maps executable mappings of all of them together (a
+ * process being replaced holds two slots and two ranges for a while).
+ * Returns 0 with *@out set, or -errno.
  */
-int unwind_maps__new(uint32_t proc_slots, struct unwind_maps **out);
+int unwind_maps__new(uint32_t proc_slots, uint32_t pool_maps, struct unwind_maps **out);
 
 void unwind_maps__fds(const struct unwind_maps *m, struct unwind_maps_fds *fds);
 
@@ -70,24 +72,61 @@ int unwind_maps__drop_tables(struct unwind_maps *m, const uint32_t *ids, uint32_
 
 /*
  * unwind_maps__put_proc() writes process @tgid's @n executable mappings
- * (sorted by start; at most UNWIND_MAX_MAPS are kept) into a free slot,
- * named @tgid's, and points the process there; @old_slot (UNWIND_NO_SLOT
- * if none) is retired: named no process's at once (a walk that remembers
- * the slot looks the process up again), free again two passes later, once
- * no walk can still be reading it. Returns the new slot, or -ENOSPC when
- * none is free, or -errno.
+ * (sorted by start; at most UNWIND_MAX_MAPS: @more says it has more) into a
+ * free range of the pool and a free slot, named @tgid's, and points the
+ * process there; @old_slot (UNWIND_NO_SLOT if none) is retired: named no
+ * process's at once (a walk that remembers the slot looks the process up
+ * again), free again with its range two passes later, once no walk can
+ * still be reading it. Returns the new slot, or -ENOSPC when no slot is
+ * free, -ENOBUFS when no range is, or -errno; then the process is noted as
+ * without a slot, and why (UNWIND_PID_SLOTS_FULL, UNWIND_PID_POOL_FULL), for its
+ * walks to say.
  */
 int64_t unwind_maps__put_proc(struct unwind_maps *m, uint32_t tgid, uint32_t old_slot,
-			      const struct unwind_map *maps, uint32_t n);
+			      const struct unwind_map *maps, uint32_t n, bool more);
 
 /* unwind_maps__drop_proc() forgets process @tgid, retiring its @slot. */
 void unwind_maps__drop_proc(struct unwind_maps *m, uint32_t tgid, uint32_t slot);
 
-/* Slots free, for stats. */
+/* Slots free, and mappings the pool has room for, for stats. */
 uint32_t unwind_maps__free_slots(const struct unwind_maps *m);
+uint32_t unwind_maps__free_pool(const struct unwind_maps *m);
 
 /* unwind_maps__pass() counts a pass: slots retired two passes ago are free again. */
 void unwind_maps__pass(struct unwind_maps *m);
+
+/*
+ * A loaded table as the walk reads it, mapped read-only into user space
+ * (unwind_maps__view_table()), for walks of copied stacks. Mapped, the
+ * table's pages count in flametop's resident memory: a view is for a
+ * while (a drain), not for the run.
+ */
+struct unwind_table_view {
+	const struct unwind_row *rows; /* sorted by offset */
+	size_t n;
+	void *mem; /* the mapping, whole */
+	size_t len;
+};
+
+/*
+ * unwind_maps__view_table() maps the table in slot @id, when it holds
+ * generation @gen. Returns 0 with @v filled, -ENOENT when the slot holds
+ * no table or another generation, or -errno.
+ */
+int unwind_maps__view_table(const struct unwind_maps *m, uint32_t id, uint16_t gen,
+			    struct unwind_table_view *v);
+
+/* The id of the rule holding at file offset @off of @v's table (UNWIND_RULE_ID_NONE: none). */
+uint32_t unwind_table_view__rule_at(const struct unwind_table_view *v, uint64_t off);
+
+/* unwind_table_view__release() unmaps @v; an empty view is a no-op. */
+void unwind_table_view__release(struct unwind_table_view *v);
+
+/*
+ * unwind_maps__rule() copies rule @id of the dictionary, as the walk reads
+ * it, into @r. Returns 0, or -ENOENT for an id past the dictionary.
+ */
+int unwind_maps__rule(const struct unwind_maps *m, uint32_t id, struct unwind_rule *r);
 
 /* unwind_maps__free(NULL) is a no-op. */
 void unwind_maps__free(struct unwind_maps *m);

@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "live/cold_stacks.h"
 #include "live/idle_account.h"
 #include "live/live.h"
 #include "live/name_cache.h"
@@ -41,6 +42,7 @@ struct live {
 	struct unwinder *unwinder; /* NULL: user stacks walked by frame pointer */
 	struct profile *prof;
 	struct name_cache *names;
+	struct cold_stacks *cold; /* copied user stacks, walked once their tables are in */
 	enum live_weight weight;
 	bool sampled; /* events are samples: a stack's leaf is where the code was */
 	struct idle_account idle;
@@ -76,6 +78,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	}
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
+	o.cold_copies = unwinder && (l->cold = cold_stacks__new()) != NULL;
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
@@ -137,7 +140,8 @@ static uint64_t count_of(enum live_weight weight, const struct capture_stack *st
 	}
 }
 
-static void on_stack(void *ctx, const struct capture_stack *st)
+/* A stack whose user side was walked: named into the profile. */
+static void on_walked(void *ctx, const struct capture_stack *st)
 {
 	struct live *l = ctx;
 	uint32_t frames[NAME_CACHE_MAX_FRAMES], sites[NAME_CACHE_MAX_FRAMES];
@@ -153,6 +157,24 @@ static void on_stack(void *ctx, const struct capture_stack *st)
 	s.n = name_cache__stack(l->names, st, frames, sites);
 	if (s.n)
 		profile__add(l->prof, &s);
+}
+
+/* A stack drained: its user side walked already, or copied to be walked here. */
+static void on_stack(void *ctx, const struct capture_stack *st)
+{
+	struct live *l = ctx;
+
+	if (st->ucopy.bytes && l->cold)
+		cold_stacks__take(l->cold, l->unwinder, st, monotonic_seconds(), on_walked, l);
+	else
+		on_walked(l, st);
+}
+
+/* Walks the copied stacks kept for their tables again; with @final, all are passed on. */
+static void retry_cold(struct live *l, bool final)
+{
+	if (l->cold)
+		cold_stacks__retry(l->cold, l->unwinder, monotonic_seconds(), final, on_walked, l);
 }
 
 /* Adds to the profile the samples the kernel skipped on idle CPU @cpu. */
@@ -222,9 +244,29 @@ int live__drain(struct live *l)
 	ret = capture__drain(l->cap, on_stack, l);
 	if (l->idle.on && ret >= 0)
 		idle_account__update(&l->idle, l->cap, credit_idle, l, false);
+	retry_cold(l, false);
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
 	return ret;
+}
+
+#define SETTLE_POLL_MS 10
+
+void live__settle(struct live *l, double deadline, bool (*stop)(void *ctx), void *ctx)
+{
+	struct cold_stats st;
+
+	if (!l->cold)
+		return;
+	for (;;) {
+		cold_stacks__stats(l->cold, &st);
+		if (!st.kept || monotonic_seconds() >= deadline || (stop && stop(ctx)))
+			break;
+		poll(NULL, 0, SETTLE_POLL_MS);
+		unwinder__pass(l->unwinder); /* takes in the tables built meanwhile */
+		retry_cold(l, false);
+	}
+	retry_cold(l, true);
 }
 
 long live__fold(struct live *l, size_t max_stacks)
@@ -316,6 +358,12 @@ void live__stop(struct live *l)
 	capture__stop(l->cap);
 }
 
+/* Why a walk ended, in a few words: unwind_end__name(), and the copies' own end. */
+static const char *walk_end_name(uint32_t end)
+{
+	return end == COLD_COPY_SHORT ? "stack copy too short" : unwind_end__name(end);
+}
+
 /*
  * Appends to @t what @u refused so far, e.g. "; tables refused: 1 over 1 s
  * of CPU, 2 FDEs cut short (a DWARF register past 129), 1 file its process
@@ -342,12 +390,16 @@ static void refused_tables_text(const struct unwinder *u, struct textbuf *t)
 void live__walks_text(const struct live *l, const struct capture_stats *st, bool share, char *buf,
 		      size_t size)
 {
-	const uint64_t *walks = st->slot + STAT_UWALK;
-	uint64_t cut = 0;
+	uint64_t walks[COLD_WALK_NR], cut = 0, copied = 0;
 	struct textbuf t;
 
-	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++)
-		cut += walks[end];
+	for (uint32_t end = 0; end < COLD_WALK_NR; end++) {
+		uint64_t later = st->slot[STAT_COLD_WALK + end];
+
+		walks[end] = (end < UNWIND_END_NR ? st->slot[STAT_UWALK + end] : 0) + later;
+		cut += end == UNWIND_WHOLE ? 0 : walks[end];
+		copied += later;
+	}
 	textbuf__start(&t, buf, size);
 	textbuf__add(&t, "user stacks by %s: ",
 		     capture__unwinds_with_tables(l->cap) ? "unwind tables" : "frame pointers");
@@ -363,11 +415,13 @@ void live__walks_text(const struct live *l, const struct capture_stats *st, bool
 		textbuf__add(&t, "%" PRIu64 " whole", walks[UNWIND_WHOLE]);
 	textbuf__add(&t, ", %" PRIu64 " truncated", cut);
 	textbuf__list(&t, " (");
-	for (uint32_t end = UNWIND_WHOLE + 1; end < UNWIND_END_NR; end++) {
+	for (uint32_t end = UNWIND_WHOLE + 1; end < COLD_WALK_NR; end++) {
 		if (walks[end])
-			textbuf__item(&t, "%s: %" PRIu64, unwind_end__name(end), walks[end]);
+			textbuf__item(&t, "%s: %" PRIu64, walk_end_name(end), walks[end]);
 	}
 	textbuf__end_list(&t, ")");
+	if (copied)
+		textbuf__add(&t, "; %" PRIu64 " walked from copies of the stack, later", copied);
 	if (l->unwinder)
 		refused_tables_text(l->unwinder, &t);
 }
@@ -472,11 +526,25 @@ struct capture *live__capture(const struct live *l)
 	return l->cap;
 }
 
+_Static_assert(STAT_COLD_WALK + COLD_WALK_NR == STAT_NR, "a stats slot for each copy's end");
+
+void live__stats(const struct live *l, struct capture_stats *st)
+{
+	struct cold_stats cold = { 0 };
+
+	capture__stats(l->cap, st);
+	if (l->cold)
+		cold_stacks__stats(l->cold, &cold);
+	for (uint32_t end = 0; end < COLD_WALK_NR; end++)
+		st->slot[STAT_COLD_WALK + end] += cold.walks[end];
+}
+
 void live__close(struct live *l)
 {
 	if (!l)
 		return;
 	capture__close(l->cap);
+	cold_stacks__free(l->cold);
 	idle_account__free(&l->idle);
 	name_cache__free(l->names);
 	free(l);

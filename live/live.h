@@ -110,6 +110,15 @@ int live__poll_events(struct live *l, struct pollfd *pfd);
 void live__handle_events(struct live *l);
 
 /*
+ * live__settle() waits, until CLOCK_MONOTONIC second @deadline (now: not
+ * at all) or until @stop (NULL: never) with @ctx says so, for the tables
+ * that the copied stacks still kept need (see live/cold_stacks.h), then
+ * walks each of them into the profile, as far as its tables go. After the
+ * last drain.
+ */
+void live__settle(struct live *l, double deadline, bool (*stop)(void *ctx), void *ctx);
+
+/*
  * live__stop() stops capturing (the idle credit is brought up to now);
  * drains after it collect what was still in flight.
  */
@@ -117,7 +126,7 @@ void live__stop(struct live *l);
 
 /*
  * live__walks_text() writes into @buf how user stacks are walked and how
- * the walks counted in @st (capture__stats(), or a stretch of it:
+ * the walks counted in @st (live__stats(), or a stretch of it:
  * capture_stats__since()) ended, e.g. "user stacks by unwind tables: 1234
  * whole, 5 truncated (table not loaded yet: 4, no table: 1)"; with @share,
  * the whole ones as a share ("99.6% whole"); "none walked" when there were
@@ -158,6 +167,12 @@ void live__symbols_text(const struct live *l, char *buf, size_t size);
 
 /* The capture underneath, for its hook, stats and filters. */
 struct capture *live__capture(const struct live *l);
+
+/*
+ * live__stats() is capture__stats() of @l's capture with what user space
+ * counted beside it: the walks of stack copies (STAT_COLD_WALK).
+ */
+void live__stats(const struct live *l, struct capture_stats *st);
 
 /* live__close() stops capturing (after a last drain, if wanted, by the caller). */
 void live__close(struct live *l);

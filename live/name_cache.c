@@ -228,9 +228,10 @@ static void note_origin(struct name_cache *nc, const struct name_entry *e)
 static void name_entry__resolve(struct name_cache *nc, struct name_entry *e)
 {
 	enum frame_kind kind = e->tgid == KERNEL_TGID ? FRAME_KERNEL : FRAME_USER;
-	char buf[NAME_MAX_BYTES + 1], object[NAME_MAX_BYTES + 1] = "";
+	char buf[NAME_MAX_BYTES + 1], object[NAME_MAX_BYTES + 1];
 	int status;
 
+	object[0] = '\0';
 	if (kind == FRAME_KERNEL)
 		status = symbolizer__kernel(nc->sym, e->ip, e->is_return, buf, sizeof(buf));
 	else
@@ -525,6 +526,25 @@ static uint32_t hook_frames(struct name_cache *nc, const uint64_t *ips, uint32_t
 	return cut;
 }
 
+/*
+ * How many kernel frames from @from on lie in the scheduler's own text: a
+ * traced thread leaving its CPU (off-CPU mode) is in __schedule() under
+ * schedule(), schedule_timeout() and the like. They are the switch's, as
+ * the hook's frames are the hook's, and the kernel leaves them out of a
+ * blocked task's stack (as it walks one: /proc/PID/stack): cut, the waits
+ * of threads blocked since before flametop started (walked so, see
+ * bpf/offcpu.bpf.h's seed_waits) and those it saw begin read alike.
+ */
+static uint32_t sched_frames(struct name_cache *nc, const uint64_t *ips, uint32_t nips,
+			     uint32_t from)
+{
+	uint32_t n = 0;
+
+	while (from + n < nips && symbolizer__kernel_in_sched(nc->sym, ips[from + n], from + n > 0))
+		n++;
+	return n;
+}
+
 #define KSTACK_ENTRY sizeof(struct kstack_entry), offsetof(struct kstack_entry, hash)
 
 /* Remembers @n frames of a kernel stack just named, and their sites (in @e when it was known). */
@@ -573,8 +593,10 @@ static uint32_t kernel_frames(struct name_cache *nc, uint32_t *frames, uint32_t 
 		memcpy(sites + n, nc->kstack_sites + e->off, e->n * sizeof(*sites));
 		return n + e->n;
 	}
-	if (nc->traced)
+	if (nc->traced) {
 		hook = hook_frames(nc, ips, nips);
+		hook += sched_frames(nc, ips, nips, hook);
+	}
 	n = append_frames(nc, frames, sites, n, KERNEL_TGID, gen, ips + hook, nips - hook, !hook,
 			  NULL);
 	kstack_remember(nc, e, hash, gen, frames + start, sites + start, n - start);

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "live/table_loader.h"
 #include "profile/hash_index.h" /* hash_bytes(): a generic hash */
 #include "symbols/elffile.h"
@@ -47,9 +48,10 @@
 
 #define FILE_IDLE_PASSES 64 /* a file no note met for this long is forgotten */
 #define SAMPLED_WANT 1024   /* how much a sampled process's note weighs beside a running one's */
-#define MIN_PROC_SLOTS 128
-#define MAX_PROC_SLOTS 4096
-#define PROC_SLOTS_SHARE 20 /* the process slots take at most 1/20th of the budget */
+#define MIN_PROC_SLOTS 256
+#define MAX_PROC_SLOTS 65536
+#define PROC_SLOT_BUDGET (32u << 10) /* a process slot for every 32 KiB of the budget */
+#define POOL_SHARE 20 /* the pool of processes' mappings takes 1/20th of the budget */
 
 enum tab_state {
 	TAB_PENDING,
@@ -90,11 +92,20 @@ struct proc {
 	struct lru_node lru; /* on u->proc_lru, by last note */
 	uint32_t slot;       /* in unwind_procs, or UNWIND_NO_SLOT */
 	uint64_t maps_gen, noted_pass;
+	uint64_t kept_pass;  /* kept described for the walks of copied stacks through this pass */
 	bool ended;          /* its exit was noted: let go at the next pass */
 	struct proc_creds_memo creds; /* read when a file it maps is not everyone's to read */
 	uint32_t n;
 	struct unwind_map *maps; /* as written for the walk */
 	struct tab **tabs;       /* the table of each, or NULL */
+};
+
+/* A loaded table mapped for the walks of copied stacks (unwinder__code_at()). */
+struct table_view {
+	uint32_t id;
+	uint16_t gen;
+	int err; /* 0, or why it could not be mapped */
+	struct unwind_table_view v;
 };
 
 struct unwinder {
@@ -111,16 +122,27 @@ struct unwinder {
 	size_t budget, fixed;
 	bool rewrite; /* a table left the walk: some processes need writing again */
 	bool exits_noted; /* the capture tells when a process with a slot ends */
+	struct table_view *views; /* tables mapped for the walks of copied stacks, until the pass */
+	size_t nviews, views_cap;
 	struct tab *vdso; /* flametop's own vDSO's table, shared by same-size vDSOs */
 	size_t vdso_len;
 	struct unwinder_stats st; /* counts kept as they change */
 };
 
+/* Process slots for a budget of @budget bytes: 4096 for the default 128 MiB. */
 static uint32_t proc_slots_for(size_t budget)
 {
-	size_t n = budget / PROC_SLOTS_SHARE / sizeof(struct unwind_proc);
+	size_t n = budget / PROC_SLOT_BUDGET;
 
 	return n < MIN_PROC_SLOTS ? MIN_PROC_SLOTS : n > MAX_PROC_SLOTS ? MAX_PROC_SLOTS : n;
+}
+
+/* Mappings the pool holds for a budget of @budget bytes, at least a process's most. */
+static uint32_t pool_maps_for(size_t budget)
+{
+	size_t n = budget / POOL_SHARE / sizeof(struct unwind_map);
+
+	return n < UNWIND_MAX_MAPS ? UNWIND_MAX_MAPS : n > UINT32_MAX / 2 ? UINT32_MAX / 2 : n;
 }
 
 int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
@@ -141,7 +163,8 @@ int unwinder__new(const struct unwinder_opts *o, struct unwinder **out)
 	for (uint32_t i = 0; i < UNWIND_MAX_TABLES; i++)
 		u->free_ids[u->nfree_ids++] = UNWIND_MAX_TABLES - 1 - i;
 	u->nslots = proc_slots_for(u->budget);
-	err = u->proc_root ? unwind_maps__new(u->nslots, &u->maps) : -ENOMEM;
+	err = u->proc_root ? unwind_maps__new(u->nslots, pool_maps_for(u->budget), &u->maps)
+			   : -ENOMEM;
 	if (!err) {
 		u->fixed = unwind_maps__fixed_bytes(u->maps);
 		u->loader = table_loader__new(u->maps,
@@ -462,7 +485,10 @@ static bool proc_fill_tables(struct proc *p)
 
 	for (uint32_t i = 0; i < p->n; i++) {
 		const struct tab *t = p->tabs[i];
-		uint16_t table = tab_in_walk(t) ? t->id + 1 : 0, gen = tab_in_walk(t) ? t->gen : 0;
+		uint16_t table = tab_in_walk(t) ? t->id + 1 : 0;
+		uint16_t gen = tab_in_walk(t)				 ? t->gen
+			       : t && t->state == TAB_OVER_BUDGET ? UNWIND_GEN_NO_ROOM
+								  : UNWIND_GEN_NO_CFI;
 
 		changed |= p->maps[i].table != table || p->maps[i].gen != gen;
 		p->maps[i].table = table;
@@ -478,15 +504,19 @@ static void proc_write(struct unwinder *u, struct proc *p)
 	int64_t slot;
 
 	proc_fill_tables(p);
-	slot = unwind_maps__put_proc(u->maps, tgid, p->slot, p->maps, p->n);
+	/* The first UNWIND_MAX_MAPS go to the walk; copied stacks are walked with them all. */
+	slot = unwind_maps__put_proc(u->maps, tgid, p->slot, p->maps,
+				     p->n < UNWIND_MAX_MAPS ? p->n : UNWIND_MAX_MAPS,
+				     p->n > UNWIND_MAX_MAPS);
 	if (slot >= 0) {
 		p->slot = (uint32_t)slot;
 		return;
 	}
-	u->st.no_slot++;
-	if (p->slot != UNWIND_NO_SLOT) /* its old mappings would mislead the walk */
-		unwind_maps__drop_proc(u->maps, tgid, p->slot);
-	p->slot = UNWIND_NO_SLOT;
+	if (slot == -ENOBUFS)
+		u->st.pool_full++;
+	else
+		u->st.no_slot++;
+	p->slot = UNWIND_NO_SLOT; /* the old one retired: its mappings would mislead the walk */
 }
 
 static void proc_release_tabs(struct unwinder *u, struct proc *p)
@@ -523,16 +553,20 @@ static struct tab *mapping_tab(struct unwinder *u, struct proc *p, const struct 
 static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_maps *maps,
 			  bool sampled)
 {
-	uint32_t n = 0;
-	struct unwind_map *out = calloc(UNWIND_MAX_MAPS, sizeof(*out));
-	struct tab **tabs = calloc(UNWIND_MAX_MAPS, sizeof(*tabs));
+	uint32_t n = 0, exec = 0;
+	struct unwind_map *out;
+	struct tab **tabs;
 
+	for (size_t i = 0; i < maps->n; i++)
+		exec += (maps->maps[i].perms & MAP_PERM_X) != 0;
+	out = calloc(exec ? exec : 1, sizeof(*out));
+	tabs = calloc(exec ? exec : 1, sizeof(*tabs));
 	if (!out || !tabs) {
 		free(out);
 		free(tabs);
 		return;
 	}
-	for (size_t i = 0; i < maps->n && n < UNWIND_MAX_MAPS; i++) {
+	for (size_t i = 0; i < maps->n && n < exec; i++) {
 		const struct proc_map *m = &maps->maps[i];
 		struct tab *t;
 
@@ -647,10 +681,17 @@ void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t nt
 	closedir(dir);
 }
 
-static void proc_free(struct unwinder *u, struct proc *p)
+/* Takes @p out of the BPF walk (a process that ended): its slot is free for another. */
+static void proc_leave_walk(struct unwinder *u, struct proc *p)
 {
 	if (p->slot != UNWIND_NO_SLOT)
 		unwind_maps__drop_proc(u->maps, (uint32_t)p->node.key[0], p->slot);
+	p->slot = UNWIND_NO_SLOT;
+}
+
+static void proc_free(struct unwinder *u, struct proc *p)
+{
+	proc_leave_walk(u, p);
 	id_table__remove(&u->procs, &p->node);
 	lru__remove(&u->proc_lru, &p->lru);
 	proc_release_tabs(u, p);
@@ -702,10 +743,14 @@ static void procs_pass(struct unwinder *u)
 		newer = lru__newer(&u->proc_lru, n);
 		if (p->noted_pass != u->pass &&
 		    (p->ended || ((ask_all || p->slot == UNWIND_NO_SLOT) &&
-				  proc_gone(u, (uint32_t)p->node.key[0]))))
-			proc_free(u, p);
-		else if (u->rewrite && proc_fill_tables(p))
+				  proc_gone(u, (uint32_t)p->node.key[0])))) {
+			if (p->kept_pass == u->pass) /* still wanted: the walk has no use of it */
+				proc_leave_walk(u, p);
+			else
+				proc_free(u, p);
+		} else if (u->rewrite && proc_fill_tables(p)) {
 			proc_write(u, p);
+		}
 	}
 	u->rewrite = false;
 }
@@ -769,9 +814,91 @@ static void job_finished(struct unwinder *u, struct table_job *job)
 	tab_put(u, t);
 }
 
+/* The index of @p's mapping holding @addr, or -1. */
+static int proc_map_of(const struct proc *p, uint64_t addr)
+{
+	uint32_t lo = 0, hi = p->n;
+
+	while (lo < hi) { /* the first mapping starting past @addr */
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < p->maps[lo - 1].end ? (int)lo - 1 : -1;
+}
+
+/* Table @t, loaded, mapped for this pass; NULL when it cannot be. */
+static const struct unwind_table_view *tab_view(struct unwinder *u, const struct tab *t)
+{
+	struct table_view *v;
+
+	for (size_t i = 0; i < u->nviews; i++)
+		if (u->views[i].id == t->id && u->views[i].gen == t->gen)
+			return u->views[i].err ? NULL : &u->views[i].v;
+	if (array__grow((void **)&u->views, &u->views_cap, u->nviews + 1, sizeof(*u->views), 16))
+		return NULL;
+	v = &u->views[u->nviews++];
+	v->id = t->id;
+	v->gen = t->gen;
+	v->err = unwind_maps__view_table(u->maps, t->id, t->gen, &v->v);
+	return v->err ? NULL : &v->v;
+}
+
+static void release_views(struct unwinder *u)
+{
+	for (size_t i = 0; i < u->nviews; i++)
+		unwind_table_view__release(&u->views[i].v);
+	u->nviews = 0;
+}
+
+enum stack_walk_code unwinder__code_at(struct unwinder *u, uint32_t tgid, uint64_t addr,
+				       struct unwind_rule *r)
+{
+	const struct proc *p = (const struct proc *)id_table__find(&u->procs, tgid, 0);
+	const struct unwind_table_view *v;
+	const struct unwind_map *m;
+	const struct tab *t;
+	uint64_t off;
+	uint32_t id;
+	int i;
+
+	if (!p)
+		return CODE_NOT_LOADED; /* its note may come */
+	i = proc_map_of(p, addr);
+	if (i < 0)
+		return CODE_OUTSIDE;
+	m = &p->maps[i];
+	t = p->tabs[i];
+	if (t && t->state == TAB_PENDING)
+		return CODE_NOT_LOADED;
+	off = addr - m->start + m->off;
+	if (t && t->state == TAB_OVER_BUDGET)
+		return CODE_NO_ROOM; /* as the BPF walk: by frame pointer, "unwind memory" */
+	if (!t || t->state != TAB_LOADED || off > UINT32_MAX || !(v = tab_view(u, t)))
+		return CODE_NO_TABLE; /* as the BPF walk: by frame pointer */
+	id = unwind_table_view__rule_at(v, off);
+	*r = (struct unwind_rule){ .kind = UNWIND_RULE_NONE };
+	if (id != UNWIND_RULE_ID_NONE && unwind_maps__rule(u->maps, id, r))
+		*r = (struct unwind_rule){ .kind = UNWIND_RULE_UNSUPPORTED };
+	return CODE_RULE;
+}
+
+void unwinder__keep_process(struct unwinder *u, uint32_t tgid)
+{
+	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
+
+	if (p)
+		p->kept_pass = u->pass;
+}
+
 void unwinder__pass(struct unwinder *u)
 {
 	struct table_job *job = table_loader__done(u->loader), *next;
+
+	release_views(u);
 
 	for (; job; job = next) {
 		next = job->next;
@@ -818,6 +945,8 @@ void unwinder__free(struct unwinder *u)
 	id_table__clear(&u->files, release_tab, false);
 	id_table__clear(&u->tabs_by_key, release_tab, false);
 	free(u->vdso);
+	release_views(u);
+	free(u->views);
 	unwind_maps__free(u->maps);
 	free(u->proc_root);
 	free(u);

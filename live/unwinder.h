@@ -23,6 +23,7 @@
 #include "bpf/unwind_maps.h"
 #include "live/table_loader.h"
 #include "symbols/procmaps.h"
+#include "unwind/stack_walk.h"
 
 #define UNWIND_MEMORY_DEFAULT (128u << 20) /* bytes: a busy desktop's code, with room */
 
@@ -43,7 +44,8 @@ struct unwinder_stats {
 	uint64_t refused_fdes; /* FDEs naming a DWARF register past CFA_REG_MAX: cut short */
 	uint64_t unreadable;   /* files a process mapping them may not read: no table for it */
 	size_t processes;   /* processes described to the walk */
-	uint64_t no_slot;   /* notes of processes that found no room */
+	uint64_t no_slot;   /* descriptions of processes that found no slot free ... */
+	uint64_t pool_full; /* ... or no room for their mappings in the pool */
 	uint64_t exits;     /* exit notes of processes described */
 	size_t rows;        /* rows loaded */
 	size_t bytes;       /* kernel memory used by the maps and tables ... */
@@ -112,6 +114,25 @@ void unwinder__hold(struct unwinder *u, bool held);
  * evicts tables over the budget. Once per drain.
  */
 void unwinder__pass(struct unwinder *u);
+
+/*
+ * unwinder__code_at() says what the walk of a stack copied from process
+ * @tgid (unwind/stack_walk.h) finds at @addr: the rule of its table
+ * (CODE_RULE, into *@r), code without a table, code whose table is not in
+ * yet (or a process not described yet), or no code. As the BPF walk would
+ * see it: the process's mappings as last described, even after it exited
+ * while unwinder__keep_process() kept it. Tables read for it stay mapped
+ * until the next unwinder__pass().
+ */
+enum stack_walk_code unwinder__code_at(struct unwinder *u, uint32_t tgid, uint64_t addr,
+				       struct unwind_rule *r);
+
+/*
+ * unwinder__keep_process() keeps process @tgid described to the walks of
+ * copied stacks through the next pass, though it exited (its slot in the
+ * BPF walk goes at once).
+ */
+void unwinder__keep_process(struct unwinder *u, uint32_t tgid);
 
 void unwinder__stats(const struct unwinder *u, struct unwinder_stats *st);
 

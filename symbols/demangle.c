@@ -35,13 +35,13 @@ size_t demangle_name(char *dst, size_t size, const char *raw, bool keep_raw)
 	char *symbol, *pretty, *joined = NULL;
 
 	if (keep_raw || !looks_mangled(raw) || len > MANGLED_MAX_BYTES)
-		return sanitize_name(dst, size, raw, len);
+		return sanitize_name_unique(dst, size, raw, len);
 	symbol = strndup(raw, (size_t)(suffix - raw));
 	pretty = symbol ? cplus_demangle(symbol, DEMANGLE_FLAGS) : NULL;
 	if (pretty && asprintf(&joined, "%s%s", pretty, suffix) < 0)
 		joined = NULL;
-	n = joined ? sanitize_name(dst, size, joined, strlen(joined))
-		   : sanitize_name(dst, size, raw, len);
+	n = joined ? sanitize_name_unique(dst, size, joined, strlen(joined))
+		   : sanitize_name_unique(dst, size, raw, len);
 	free(joined);
 	free(pretty);
 	free(symbol);

@@ -16,7 +16,8 @@
  * recursion limit, so a hostile name fails instead of exhausting the stack),
  * else @raw itself. A suffix after '@' (a version, or "@plt") is kept after
  * the demangled name. When @keep_raw is true nothing is demangled. The result
- * is sanitized and capped like sanitize_name(). Returns the length written.
+ * is sanitized and capped like sanitize_name_unique(): two names cut alike
+ * stay two names. Returns the length written.
  */
 size_t demangle_name(char *dst, size_t size, const char *raw, bool keep_raw);
 

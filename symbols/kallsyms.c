@@ -73,6 +73,7 @@ struct ksym_loader {
 	uint32_t last_module;
 	size_t lines;	   /* lines whose address and type parse (and name, for a text symbol) */
 	bool nonzero_seen; /* some well-formed line had a non-zero address */
+	uint64_t sched_text[2]; /* __sched_text_start and __sched_text_end, 0 when not seen */
 };
 
 /*
@@ -92,6 +93,7 @@ struct ksyms {
 	size_t n;
 	char *arena;
 	bool hidden;
+	uint64_t sched_text[2]; /* the scheduler's text: [start, end), or 0s */
 };
 
 /* A kallsyms line, split in place. */
@@ -231,6 +233,16 @@ static bool ksym_line__is_marker(const struct ksym_line *l)
 	return false;
 }
 
+/* Notes where the scheduler's text (.sched.text) starts or ends, when @l says. */
+static void ksym_loader__note_sched_text(struct ksym_loader *ld, const struct ksym_line *l)
+{
+	static const char *const bounds[] = { "__sched_text_start", "__sched_text_end" };
+
+	for (size_t i = 0; i < 2 && !l->module; i++)
+		if (l->name_len == strlen(bounds[i]) && !memcmp(l->name, bounds[i], l->name_len))
+			ld->sched_text[i] = l->addr;
+}
+
 /* Drops a "__pfx_" or "__cfi_" padding prefix from the name of @l; true when it had one. */
 static bool ksym_line__strip_padding(struct ksym_line *l)
 {
@@ -265,6 +277,7 @@ static int ksym_loader__line(struct ksym_loader *ld, const char *s)
 		ld->nonzero_seen = true;
 	if (rank < 0 || !l.addr)
 		return 0;
+	ksym_loader__note_sched_text(ld, &l);
 	e.addr = l.addr;
 	e.rank = ksym_line__is_marker(&l) ? KSYM_MARKER : (uint8_t)rank;
 	e.padding = ksym_line__strip_padding(&l);
@@ -491,6 +504,8 @@ struct ksyms *ksyms__load(const char *kallsyms_path, const char *modules_path)
 		goto cleanup;
 	}
 	ks->hidden = !ld.nonzero_seen;
+	if (ld.sched_text[0] && ld.sched_text[0] < ld.sched_text[1])
+		memcpy(ks->sched_text, ld.sched_text, sizeof(ks->sched_text));
 	if (!ks->hidden && !ld.n)
 		err = -ENOENT;
 	if (!err)
@@ -528,6 +543,11 @@ bool ksyms__map_addr(const struct ksyms *ks, uint64_t addr, struct ksym *out)
 	out->name = ks->arena + ks->names[lo];
 	out->module = ks->modules[lo] ? ks->arena + ks->module_names[ks->modules[lo] - 1] : NULL;
 	return true;
+}
+
+bool ksyms__in_sched_text(const struct ksyms *ks, uint64_t addr)
+{
+	return addr >= ks->sched_text[0] && addr < ks->sched_text[1];
 }
 
 bool ksyms__hidden(const struct ksyms *ks)

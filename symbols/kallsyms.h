@@ -50,6 +50,14 @@ struct ksyms *ksyms__load(const char *kallsyms_path, const char *modules_path);
 bool ksyms__map_addr(const struct ksyms *ks, uint64_t addr, struct ksym *out);
 
 /*
+ * ksyms__in_sched_text() is true when @addr lies in the scheduler's own
+ * text (.sched.text: __schedule(), schedule(), schedule_timeout() ...),
+ * as the file's __sched_text_start and __sched_text_end bound it; false
+ * when it has no such bounds.
+ */
+bool ksyms__in_sched_text(const struct ksyms *ks, uint64_t addr);
+
+/*
  * ksyms__hidden() is true when every address in the file was zero: the
  * reader lacks privilege (kptr_restrict), and no kernel frame can be named.
  */

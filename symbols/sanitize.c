@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* One unit of input: where it starts, how many bytes it takes, and if it is kept. */
@@ -148,4 +149,29 @@ size_t sanitize_name(char *dst, size_t size, const char *src, size_t len)
 	}
 	dst[out] = '\0';
 	return out;
+}
+
+/* FNV-1a over the @len bytes at @s: which name was cut, in 64 bits. */
+static uint64_t name_hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+#define UNIQUE_TAIL 19 /* "..#" and 16 hex digits */
+
+size_t sanitize_name_unique(char *dst, size_t size, const char *src, size_t len)
+{
+	size_t n;
+
+	len = strnlen(src, len);
+	if (len < size || size < 64) /* sanitized, no name grows; too small a room for a tail */
+		return sanitize_name(dst, size, src, len);
+	n = sanitize_name(dst, size - UNIQUE_TAIL + 2, src, len); /* ends in ".." */
+	n -= 2;
+	return n + (size_t)snprintf(dst + n, size - n, "..#%016llx",
+				    (unsigned long long)name_hash(src, len));
 }

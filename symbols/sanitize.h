@@ -13,8 +13,12 @@
 
 #include <stddef.h>
 
-/* Longest name flametop keeps, in bytes, before the terminating NUL. */
-#define NAME_MAX_BYTES 1024
+/*
+ * Longest name flametop keeps, in bytes, before the terminating NUL: C++
+ * template instantiations reach tens of kilobytes, and two of them that
+ * differ only past a cut would be one frame.
+ */
+#define NAME_MAX_BYTES 65536
 
 /*
  * sanitize_name() copies at most @len bytes of @src (stopping early at a NUL)
@@ -27,5 +31,14 @@
  * with "..". Returns the length written (excluding the NUL).
  */
 size_t sanitize_name(char *dst, size_t size, const char *src, size_t len);
+
+/*
+ * sanitize_name_unique() is sanitize_name() for a name that stands for
+ * one thing (a function): when it does not fit, it is cut at a character
+ * boundary and ends in "..#" and 16 hex digits of a hash of the whole of
+ * @src, so that two names cut alike stay two names (in a @size under 64,
+ * as sanitize_name()).
+ */
+size_t sanitize_name_unique(char *dst, size_t size, const char *src, size_t len);
 
 #endif

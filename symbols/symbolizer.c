@@ -879,6 +879,11 @@ int symbolizer__user_object(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
 	}
 }
 
+bool symbolizer__kernel_in_sched(const struct symbolizer *s, uint64_t ip, bool is_return)
+{
+	return s->ksyms && ksyms__in_sched_text(s->ksyms, lookup_addr(ip, is_return));
+}
+
 int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bool is_return,
 			    struct sym_origin *out)
 {

@@ -208,6 +208,13 @@ int symbolizer__load_kernel_begin(struct symbolizer *s);
 /* True while the kernel table is being read by symbolizer__load_kernel_begin()'s thread. */
 bool symbolizer__kernel_loading(const struct symbolizer *s);
 
+/*
+ * symbolizer__kernel_in_sched() is true when kernel address @ip (a return
+ * address when @is_return) lies in the scheduler's own functions, as the
+ * kernel table last read bounds them (see ksyms__in_sched_text()).
+ */
+bool symbolizer__kernel_in_sched(const struct symbolizer *s, uint64_t ip, bool is_return);
+
 /* True when kernel addresses are hidden from this reader (kptr_restrict). */
 bool symbolizer__kernel_hidden(const struct symbolizer *s);
 

@@ -8,6 +8,19 @@ newest_program_id() {
 	bpftool prog show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n | tail -n 1 | grep . || echo 0
 }
 
+# newest_map_id: the highest id of any BPF map (0 if none).
+newest_map_id() {
+	bpftool map show 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' | sort -n | tail -n 1 | grep . || echo 0
+}
+
+# map_after NAME ID: the id of the first map named NAME made after map ID
+# (the flametop started after ID: other flametops made theirs before or
+# after it, not both), or nothing.
+map_after() {
+	bpftool map show name "$1" 2>/dev/null | sed -nE 's/^([0-9]+): .*/\1/p' |
+		awk -v after="$2" '$1 > after' | sort -n | head -n 1
+}
+
 # flametop_programs_after ID: ids of flametop's programs newer than ID, one
 # per line. Other flametops (and an earlier run's programs, which linger a
 # moment after it exits) have older ids.

@@ -306,7 +306,7 @@ static void count_interval(struct app *a, double span)
 {
 	struct capture_stats now;
 
-	capture__stats(live__capture(a->live), &now);
+	live__stats(a->live, &now);
 	capture_stats__since(&a->recent, &now, &a->mark);
 	a->mark = now;
 	capture_stats__add(&a->counted[a->mode], &a->recent);
@@ -326,7 +326,7 @@ static void reset(struct app *a)
 	now = now_seconds();
 	a->covered[a->mode] = 0;
 	memset(&a->counted[a->mode], 0, sizeof(a->counted[a->mode]));
-	capture__stats(live__capture(a->live), &a->mark); /* from now on */
+	live__stats(a->live, &a->mark); /* from now on */
 	start_figures(a, now);
 	publish(a);
 }

@@ -56,3 +56,48 @@ $FLAMETOP --folded --duration 2 --no-demangle -p "$bg_pid" >"$TEST_TMP/raw.folde
 check "--no-demangle shows the names nm shows (;main;$raw_sum;$raw_churn)" \
 	grep -qF ";main;$raw_sum;$raw_churn " "$TEST_TMP/raw.folded"
 check "--no-demangle: no demangled name" bash -c "! grep -q 'shapes::' '$TEST_TMP/raw.folded'"
+
+# A deep template's function name, 16 KiB demangled: whole in the folded
+# stacks and in pprof, as c++filt writes it (names were cut at 1 KiB, and two
+# instantiations differing past the cut would have been one frame).
+cat >"$TEST_TMP/long_name.cc" <<'SRC'
+#include <cstdlib>
+#include <ctime>
+#include <utility>
+
+template <typename T, int N> struct nest {
+	using type = typename nest<std::pair<T, T>, N - 1>::type;
+};
+template <typename T> struct nest<T, 0> {
+	using type = T;
+};
+
+template <typename T> __attribute__((noinline)) unsigned long spin(T *, unsigned long n)
+{
+	volatile unsigned long s = 0;
+
+	for (unsigned long i = 0; i < n; i++)
+		s = s + i;
+	return s;
+}
+
+int main(int argc, char **argv)
+{
+	std::time_t end = std::time(nullptr) + (argc > 1 ? std::atoi(argv[1]) : 5);
+
+	while (std::time(nullptr) < end)
+		spin<nest<int, 9>::type>(nullptr, 10000000);
+	return 0;
+}
+SRC
+g++ -O2 -g -o "$TEST_TMP/long_name" "$TEST_TMP/long_name.cc"
+long_name=$(nm "$TEST_TMP/long_name" | awk '$3 ~ /spin/ { print $3 }' | head -n 1 | c++filt)
+start_bg "$TEST_TMP/long_name" 4
+$FLAMETOP --folded --duration 2 -p "$bg_pid" --pprof "$TEST_TMP/long.pb.gz" \
+	>"$TEST_TMP/long.folded" 2>"$TEST_TMP/long.err"
+check "the deep template's name is over 4 KiB (${#long_name} bytes, c++filt)" [ "${#long_name}" -gt 4096 ]
+check "... and whole in the folded stacks: main;<its ${#long_name} bytes>" \
+	grep -qF ";main;$long_name " "$TEST_TMP/long.folded"
+# (-raw: pprof's other reports shorten C++ names to their plain name.)
+go tool pprof -raw "$TEST_TMP/long.pb.gz" >"$TEST_TMP/long.raw" 2>/dev/null
+check "... and whole in pprof (go tool pprof -raw)" grep -qF "$long_name" "$TEST_TMP/long.raw"

@@ -135,7 +135,8 @@ static void test_hostile_lines(void **state)
 	perf_map__free(pm);
 }
 
-static void test_long_names_capped(void **state)
+/* A JIT's long names (a line holds up to 4 KiB) are kept whole: two never become one. */
+static void test_long_names_whole(void **state)
 {
 	char text[3000];
 	struct perf_map *pm;
@@ -148,8 +149,8 @@ static void test_long_names_capped(void **state)
 	pm = parse(text, NULL);
 	name = perf_map__lookup(pm, 0x1000);
 	assert_non_null(name);
-	assert_int_equal(strlen(name), NAME_MAX_BYTES);
-	assert_string_equal(name + NAME_MAX_BYTES - 2, "..");
+	assert_int_equal(strlen(name), sizeof(text) - 9);
+	assert_int_equal(strspn(name, "n"), sizeof(text) - 9);
 	perf_map__free(pm);
 }
 
@@ -613,7 +614,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_and_lookup),
 	    cmocka_unit_test(test_later_entry_wins),
 	    cmocka_unit_test(test_hostile_lines),
-	    cmocka_unit_test(test_long_names_capped),
+	    cmocka_unit_test(test_long_names_whole),
 	    cmocka_unit_test(test_long_lines_across_blocks),
 	    cmocka_unit_test(test_read_stops_past_the_budget),
 	    cmocka_unit_test(test_open_by_namespace_pid),

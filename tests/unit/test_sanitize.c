@@ -218,6 +218,34 @@ static void test_terminates_without_reading_past_nul_or_writing_past_size(void *
 	assert_int_equal(dst[4], 'X');
 }
 
+/*
+ * Names that stand for functions stay apart when cut: two that differ only
+ * past the cut end in different hashes; one that fits is left as it is.
+ */
+static void test_unique_cut(void **state)
+{
+	char a[300], b[300], out_a[128], out_b[128], out_c[128];
+	size_t n;
+
+	(void)state;
+	memset(a, 'x', sizeof(a));
+	memcpy(b, a, sizeof(b));
+	b[sizeof(b) - 1] = 'y'; /* differs past any cut */
+	n = sanitize_name_unique(out_a, sizeof(out_a), a, sizeof(a));
+	assert_int_equal(n, strlen(out_a));
+	assert_true(n < sizeof(out_a));
+	sanitize_name_unique(out_b, sizeof(out_b), b, sizeof(b));
+	assert_string_not_equal(out_a, out_b);
+	assert_memory_equal(out_a, out_b, n - 16); /* the same cut, before the hashes */
+	assert_non_null(strstr(out_a, "..#"));
+	/* The same name cut twice is the same name. */
+	sanitize_name_unique(out_c, sizeof(out_c), a, sizeof(a));
+	assert_string_equal(out_a, out_c);
+	/* A name that fits is kept whole, control bytes replaced as sanitize_name() does. */
+	sanitize_name_unique(out_c, sizeof(out_c), "spin\x1b[2J", 9);
+	assert_string_equal(out_c, "spin?[2J");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +263,7 @@ int main(void)
 	    cmocka_unit_test(test_valid_multibyte_kept),
 	    cmocka_unit_test(test_len_and_nul_bound_input),
 	    cmocka_unit_test(test_cut_with_dots),
+	    cmocka_unit_test(test_unique_cut),
 	    cmocka_unit_test(test_cut_at_every_size),
 	    cmocka_unit_test(test_tiny_buffers),
 	    cmocka_unit_test(test_terminates_without_reading_past_nul_or_writing_past_size),

@@ -10,6 +10,8 @@
  */
 #include "tests/unit/unit.h"
 
+#include <errno.h>
+
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <time.h>
@@ -340,16 +342,16 @@ static void test_slots_name_their_process(void **state)
 	int64_t a, b, c;
 
 	(void)state;
-	if (unwind_maps__new(8, &m))
+	if (unwind_maps__new(8, 64, &m))
 		skip(); /* BPF maps need root */
-	a = unwind_maps__put_proc(m, 100, UNWIND_NO_SLOT, maps, 2);
-	b = unwind_maps__put_proc(m, 200, UNWIND_NO_SLOT, maps, 1);
+	a = unwind_maps__put_proc(m, 100, UNWIND_NO_SLOT, maps, 2, false);
+	b = unwind_maps__put_proc(m, 200, UNWIND_NO_SLOT, maps, 1, false);
 	assert_true(a >= 0 && b >= 0 && a != b);
 	assert_int_equal(read_slot(m, (uint32_t)a)->tgid, 100);
 	assert_int_equal(read_slot(m, (uint32_t)a)->n, 2);
 	assert_int_equal(read_slot(m, (uint32_t)b)->tgid, 200);
 
-	c = unwind_maps__put_proc(m, 100, (uint32_t)a, maps, 1); /* 100 remapped */
+	c = unwind_maps__put_proc(m, 100, (uint32_t)a, maps, 1, false); /* 100 remapped */
 	assert_true(c >= 0 && c != a);
 	assert_int_equal(read_slot(m, (uint32_t)c)->tgid, 100);
 	assert_int_equal(read_slot(m, (uint32_t)a)->tgid, 0);
@@ -357,6 +359,75 @@ static void test_slots_name_their_process(void **state)
 	unwind_maps__drop_proc(m, 200, (uint32_t)b); /* 200 exited */
 	assert_int_equal(read_slot(m, (uint32_t)b)->tgid, 0);
 	assert_int_equal(read_slot(m, (uint32_t)c)->tgid, 100);
+	unwind_maps__free(m);
+}
+
+/* What the walk finds for process @tgid in the pids map: its slot, or why it has none. */
+static uint32_t read_pid(struct unwind_maps *m, uint32_t tgid)
+{
+	struct unwind_maps_fds fds;
+	uint32_t slot = UNWIND_NO_SLOT;
+
+	unwind_maps__fds(m, &fds);
+	bpf_map_lookup_elem(fds.pids, &tgid, &slot);
+	return slot;
+}
+
+/* Pool entry @i, as the kernel holds it. */
+static struct unwind_map read_pool(struct unwind_maps *m, uint32_t i)
+{
+	struct unwind_maps_fds fds;
+	struct unwind_map map;
+
+	unwind_maps__fds(m, &fds);
+	assert_int_equal(bpf_map_lookup_elem(fds.mappings, &i, &map), 0);
+	return map;
+}
+
+/*
+ * Every process's mappings share one pool: a process takes a range of it,
+ * gives it back two passes after it left, and one that finds no room (no
+ * slot, or no range) is noted so, for its walks to say why.
+ */
+static void test_mappings_pool(void **state)
+{
+	struct unwind_map maps[40];
+	struct unwind_maps *m;
+	int64_t a, b, c, d;
+
+	(void)state;
+	for (uint32_t i = 0; i < 40; i++)
+		maps[i] = (struct unwind_map){ .start = 0x1000 * (i + 1), .end = 0x1000 * (i + 1) + 0x800,
+					       .off = i };
+	if (unwind_maps__new(3, 64, &m))
+		skip(); /* BPF maps need root */
+	a = unwind_maps__put_proc(m, 100, UNWIND_NO_SLOT, maps, 40, false);
+	assert_true(a >= 0);
+	assert_int_equal(read_slot(m, (uint32_t)a)->n, 40);
+	assert_int_equal(read_pool(m, read_slot(m, (uint32_t)a)->first + 39).off, 39);
+	assert_int_equal(read_pool(m, read_slot(m, (uint32_t)a)->first + 39).start, 0x28000);
+	assert_int_equal(unwind_maps__free_pool(m), 24);
+	/* 30 more do not fit beside them: no range, and the walk is told so. */
+	b = unwind_maps__put_proc(m, 200, UNWIND_NO_SLOT, maps, 30, false);
+	assert_int_equal(b, -ENOBUFS);
+	assert_int_equal(read_pid(m, 200), UNWIND_PID_POOL_FULL);
+	/* Two small ones take the last slots; a fourth finds none. */
+	c = unwind_maps__put_proc(m, 300, UNWIND_NO_SLOT, maps, 10, false);
+	d = unwind_maps__put_proc(m, 400, UNWIND_NO_SLOT, maps, 10, true);
+	assert_true(c >= 0 && d >= 0);
+	assert_int_equal(read_slot(m, (uint32_t)d)->more, 1);
+	assert_int_equal(unwind_maps__put_proc(m, 500, UNWIND_NO_SLOT, maps, 1, false), -ENOSPC);
+	assert_int_equal(read_pid(m, 500), UNWIND_PID_SLOTS_FULL);
+	/* 100 leaves: its slot and range come back two passes later, and 200 fits then. */
+	unwind_maps__drop_proc(m, 100, (uint32_t)a);
+	assert_int_equal(unwind_maps__put_proc(m, 200, UNWIND_NO_SLOT, maps, 30, false), -ENOSPC);
+	unwind_maps__pass(m);
+	unwind_maps__pass(m);
+	assert_int_equal(unwind_maps__free_pool(m), 44);
+	b = unwind_maps__put_proc(m, 200, UNWIND_NO_SLOT, maps, 30, false);
+	assert_true(b >= 0);
+	assert_int_equal(read_pid(m, 200), (uint32_t)b);
+	assert_int_equal(read_pool(m, read_slot(m, (uint32_t)b)->first + 29).off, 29);
 	unwind_maps__free(m);
 }
 
@@ -371,6 +442,7 @@ int main(void)
 	    cmocka_unit_test(test_budget),
 	    cmocka_unit_test(test_hold),
 	    cmocka_unit_test(test_slots_name_their_process),
+	    cmocka_unit_test(test_mappings_pool),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,7 +47,8 @@ TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time st
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c profile/*.c tui/*.c live/*.c)) options.c
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c python/*.c profile/*.c tui/*.c \
+	live/*.c)) options.c
 # C code protoc-c generates from the .proto files (pprof's format), into build/.
 PROTO_SRCS := $(patsubst %.proto,$(BUILD)/%.pb-c.c,$(wildcard profile/*.proto))
 PROTO_HDRS := $(PROTO_SRCS:.c=.h)
@@ -62,7 +63,8 @@ ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) $(wildcard *.h) \
+HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h python/*.h profile/*.h tui/*.h live/*.h) \
+	$(wildcard *.h) \
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -117,7 +119,7 @@ $(BUILD)/vmlinux.h:
 	@test -r /sys/kernel/btf/vmlinux || { echo "flametop needs a kernel with BTF (/sys/kernel/btf/vmlinux), or VMLINUX_H=path" >&2; exit 2; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h unwind/*.h) $(VMLINUX_H)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h unwind/*.h python/*.h) $(VMLINUX_H)
 	@mkdir -p $(BUILD)
 	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(dir $(VMLINUX_H)) -I. -Ibpf -c $< -o $@
 	$(LLVM_STRIP) -g $@

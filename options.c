@@ -44,6 +44,9 @@ const char options_usage[] =
 	"                         each file's CFI, by frame pointer where there are none;\n"
 	"                         fp: by frame pointer only\n"
 	"      --unwind-memory MB kernel memory for unwind tables (default 128)\n"
+	"      --python WHEN      on (default): CPython 3.10-3.13 processes show their Python\n"
+	"                         frames; all: and the interpreter's frames among them;\n"
+	"                         off: their native frames only\n"
 	"  -h, --help             this help\n"
 	"      --version          print the version\n"
 	"\n"
@@ -74,6 +77,7 @@ enum {
 	OPT_UNWIND,
 	OPT_UNWIND_MEMORY,
 	OPT_MIN_BLOCK,
+	OPT_PYTHON,
 	OPT_VERSION,
 };
 
@@ -103,6 +107,7 @@ static const struct option long_options[] = {
 	{ "unwind", required_argument, NULL, OPT_UNWIND },
 	{ "unwind-memory", required_argument, NULL, OPT_UNWIND_MEMORY },
 	{ "min-block", required_argument, NULL, OPT_MIN_BLOCK },
+	{ "python", required_argument, NULL, OPT_PYTHON },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
 };
@@ -284,6 +289,14 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		else
 			o->unwind_memory = (size_t)v << 20;
 		return e;
+	case OPT_PYTHON:
+		if (strcmp(arg, "on") && strcmp(arg, "off") && strcmp(arg, "all")) {
+			snprintf(err, size, "--python: unknown choice '%s' (on, off or all)", arg);
+			return -EINVAL;
+		}
+		o->no_python = strcmp(arg, "off") == 0;
+		o->python_all = strcmp(arg, "all") == 0;
+		return 0;
 	case OPT_MIN_BLOCK:
 		e = parse_uint(arg, 0, 3600000000ul, &v);
 		if (e)

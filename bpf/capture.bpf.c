@@ -7,6 +7,7 @@
  *
  *   stats.bpf.h        each CPU's counters: every event, every loss by reason
  *   stack_store.bpf.h  walked stacks hashed and sent once (the stacks ring)
+ *   python_walk.bpf.h  a CPython thread's Python frames: code objects, instructions, tags
  *   counting.bpf.h     keys counted in the active of two map sets
  *   native_walk.bpf.h  the user stack's native frames: unwind tables, frame pointers
  *   proc_notes.bpf.h   processes to snapshot: new, young, changed, ended
@@ -34,6 +35,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 #include "stats.bpf.h"
 #include "stack_store.bpf.h"
+#include "python_walk.bpf.h"
 #include "counting.bpf.h"
 #include "native_walk.bpf.h"
 #include "proc_notes.bpf.h"

@@ -18,6 +18,7 @@
 #include "bpf/stack_key.h"
 
 struct unwind_maps;
+struct python_maps;
 
 enum capture_mode {
 	CAPTURE_SAMPLE, /* on-CPU sampling: a perf event per online CPU */
@@ -41,6 +42,8 @@ struct capture_opts {
 	uint32_t count_entries;     /* count keys kept (slots per half); 0 chooses */
 	struct unwind_maps *unwind; /* walk user stacks with these tables (--unwind auto); NULL:
 				     * along the frame pointers (--unwind fp) */
+	struct python_maps *python; /* walk the Python frames of these processes (--python on);
+				     * NULL: none */
 	/*
 	 * How long one read (capture__drain(), capture__consume_events()) may
 	 * go on, whatever the rate and the backlog: it ends once @read_budget
@@ -74,6 +77,11 @@ struct capture_stack {
 	int32_t uerr;
 	uint32_t uend;           /* enum unwind_end: why the user walk stopped */
 	uint64_t uhash;
+	const uint64_t *pywords; /* the thread's Python frames, npy words of them (see
+				  * python/py_layout.h), leaf first */
+	uint32_t npy;
+	int32_t pyerr;           /* 0, or why there are none: -errno or STACK_* */
+	uint32_t pyend;          /* enum py_end: why the Python walk stopped */
 	uint64_t count;          /* events (off-CPU mode: waits closed) */
 	uint64_t weight;         /* read mode: bytes requested; off-CPU mode: ns off the CPU */
 };
@@ -249,6 +257,9 @@ const char *capture_mode__name(enum capture_mode mode);
  * pointer", "depth limit"); NULL for UNWIND_WHOLE and unknown values.
  */
 const char *unwind_end__name(uint32_t end);
+
+/* Why a Python walk ended, in a few words ("depth limit"); NULL for PY_END_WHOLE and unknown. */
+const char *py_end__name(uint32_t end);
 
 /* Parses a mode name; returns 0 or -EINVAL. */
 int capture_mode__parse(const char *name, enum capture_mode *mode);

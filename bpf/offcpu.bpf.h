@@ -445,6 +445,9 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	/* Sent now, while they are in the scratch records: counted later, elsewhere. */
 	offcpu_kernel_side(ctx, &w.key, regs, tm ? &tm->kernel : NULL);
 	offcpu_user_side(ctx, &w.key, regs, tm ? &tm->user : NULL, &stale);
+	walk_python_frames(&w.key);
+	if (!w.key.pyerr)
+		w.key.pyerr = send_python_walked(w.key.pystack);
 	open_wait(&w);
 	note_process(&w.key, stale);
 }

@@ -6,6 +6,8 @@
 #ifndef FLAMETOP_STACK_KEY_H
 #define FLAMETOP_STACK_KEY_H
 
+#include "python/py_layout.h"
+
 #define COMM_LEN 16
 #define MAX_STACK_DEPTH 127 /* PERF_MAX_STACK_DEPTH */
 #define MAX_FILTER_TGIDS 64
@@ -21,6 +23,7 @@
 #define STACK_NOT_WALKED (-1000) /* this side was not asked for (-K / -U) */
 #define STACK_NO_USER (-1001)    /* kernel thread, idle or exiting: no user stack */
 #define STACK_NO_KERNEL (-1002)  /* sampled in user mode: there is no kernel stack */
+#define STACK_NO_PYTHON (-1003)  /* a Python process's thread without Python frames now */
 
 /*
  * The records of the stacks ring buffer: a stack, or a counts key. Both
@@ -29,6 +32,7 @@
 enum sent_kind {
 	SENT_STACK,
 	SENT_KEY,
+	SENT_PYSTACK,
 };
 
 /*
@@ -57,6 +61,32 @@ struct sent_stack {
 
 #define SENT_STACK_HEAD 16 /* bytes before ips */
 
+/*
+ * Why a thread's Python walk ended (bpf/python_walk.bpf.h), sent with its
+ * stack and counted by the stats.
+ */
+enum py_end {
+	PY_END_WHOLE,       /* at the thread's first frame */
+	PY_END_NO_THREAD,   /* no thread state is this thread's: it runs no Python */
+	PY_END_UNREADABLE,  /* a thread state or frame could not be read */
+	PY_END_DEPTH,       /* PY_MAX_DEPTH frames (python/py_layout.h) */
+	PY_END_UNSUPPORTED, /* an interpreter whose build did not check out: not walked */
+	PY_END_NR,
+};
+
+/*
+ * A Python stack: the head as a sent_stack's (kind SENT_PYSTACK, end an
+ * enum py_end), then @nr words, PY_WORDS_PER_FRAME per frame, leaf first
+ * (python/py_layout.h says what they hold).
+ */
+struct sent_pystack {
+	__u64 hash;
+	__u32 nr;
+	__u16 kind;
+	__u16 end;
+	__u64 words[PY_WORDS_PER_FRAME * PY_MAX_DEPTH];
+};
+
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
@@ -65,6 +95,9 @@ struct stack_key {
 	__s32 kerr;
 	__s32 uerr;
 	char comm[COMM_LEN];
+	__u64 pystack; /* hash of the thread's Python stack, when pyerr is 0 */
+	__s32 pyerr;
+	__u32 pad;     /* 0 */
 };
 
 struct stack_value {
@@ -203,7 +236,8 @@ enum stat_slot {
 	STAT_KMEMO = STAT_OFFCPU_NS + OFFCPU_STATE_NR,
 	STAT_KMEMO_AUDIT,       /* off-CPU: memo uses walked anyway, to check it */
 	STAT_KMEMO_STALE,       /* off-CPU: ... where the walk found another stack */
-	STAT_NR,
+	STAT_PYWALK,            /* Python walks, by how they ended: + enum py_end */
+	STAT_NR = STAT_PYWALK + PY_END_NR,
 };
 
 /*

@@ -38,8 +38,10 @@ struct live {
 	struct capture *cap;
 	struct symbolizer *sym;
 	struct unwinder *unwinder; /* NULL: user stacks walked by frame pointer */
+	struct python_procs *python; /* NULL: no Python frames walked */
 	struct profile *prof;
 	struct name_cache *names;
+	struct python_frames *py_frames; /* the names' Python frames, with @python */
 	enum live_weight weight;
 	struct idle_account idle;
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
@@ -63,8 +65,8 @@ static double monotonic_seconds(void)
 }
 
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
-	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
-	       size_t err_size)
+	       struct unwinder *unwinder, struct python_procs *python, struct profile *prof,
+	       struct live **out, char *err, size_t err_size)
 {
 	struct live *l = calloc(1, sizeof(*l));
 	struct capture_opts o = *copts;
@@ -77,6 +79,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	}
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
+	o.python = python ? python_procs__maps(python) : NULL;
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
@@ -94,13 +97,16 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	if (unwinder)
 		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm, o.stop, o.stop_ctx);
 	l->names = name_cache__new(sym, prof, capture__mode(l->cap) != CAPTURE_SAMPLE);
-	if (!l->names) {
+	l->py_frames = python ? python_frames__new(python, prof) : NULL;
+	if (!l->names || (python && !l->py_frames)) {
 		live__close(l);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
+	name_cache__set_python(l->names, l->py_frames);
 	l->sym = sym;
 	l->unwinder = unwinder;
+	l->python = python;
 	l->prof = prof;
 	l->weight = weight;
 	l->stop = copts->stop;
@@ -222,6 +228,8 @@ int live__drain(struct live *l)
 		idle_account__update(&l->idle, l->cap, credit_idle, l, false);
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
+	if (l->python)
+		python_procs__pass(l->python);
 	return ret;
 }
 
@@ -280,18 +288,23 @@ static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start
 {
 	struct live *l = ctx;
 	const struct proc_maps *maps;
+	uint64_t gen;
 
 	if (kind == PROC_NOTE_EXIT) {
 		if (l->unwinder)
 			unwinder__process_exited(l->unwinder, tgid);
+		if (l->python)
+			python_procs__exited(l->python, tgid);
 		return;
 	}
-	if (symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime) ||
-	    !l->unwinder)
+	if (symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime))
 		return;
-	maps = symbolizer__maps(l->sym, tgid);
-	if (maps)
-		unwinder__note_process(l->unwinder, tgid, maps, symbolizer__user_gen(l->sym, tgid));
+	gen = symbolizer__user_gen(l->sym, tgid);
+	maps = symbolizer__maps(l->sym, tgid); /* valid until the next call into the symbolizer */
+	if (maps && l->unwinder)
+		unwinder__note_process(l->unwinder, tgid, maps, gen);
+	if (maps && l->python)
+		python_procs__note(l->python, tgid, maps, gen);
 }
 
 void live__handle_events(struct live *l)
@@ -425,5 +438,6 @@ void live__close(struct live *l)
 	capture__close(l->cap);
 	idle_account__free(&l->idle);
 	name_cache__free(l->names);
+	python_frames__free(l->py_frames);
 	free(l);
 }

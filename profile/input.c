@@ -9,6 +9,7 @@
 #include "profile/line_reader.h"
 #include "profile/perf_script.h"
 #include "profile/pprof.h"
+#include "python/frame_names.h"
 #include "symbols/sanitize.h"
 
 #define PPROF_MAX_BYTES (1ul << 30)
@@ -139,6 +140,8 @@ uint32_t input__frame(struct profile *p, const char *s, size_t len, enum frame_k
 	char clean[NAME_MAX_BYTES + 1];
 	size_t n = sanitize_name(clean, sizeof(clean), s, len);
 
+	if (kind == FRAME_USER && py_frame_name_is_python(clean, n))
+		kind = FRAME_PYTHON;
 	return profile__frame(p, clean, n, kind, kind == FRAME_PROCESS || !looks_unnamed(clean, n));
 }
 

@@ -314,6 +314,14 @@ static unsigned int act_toggle_user(struct view *v)
 	return ACT_REBUILD;
 }
 
+static unsigned int act_toggle_interp(struct view *v)
+{
+	v->hide_interp = !v->hide_interp;
+	view__say(v, false, "interpreter frames under Python frames %s",
+		  v->hide_interp ? "hidden" : "shown");
+	return ACT_REBUILD;
+}
+
 /* Keys that only mean something live say so in the file viewer. */
 static bool live_only(struct view *v)
 {
@@ -782,6 +790,7 @@ static const struct key_binding bindings[] = {
 	{ { TK_BACKTAB }, "S-Tab", "previous pane and layout", false, act_backtab },
 	{ { 'K' }, "K", "hide/show kernel frames", false, act_toggle_kernel },
 	{ { 'U' }, "U", "hide/show user frames", false, act_toggle_user },
+	{ { 'I' }, "I", "hide/show interpreter frames", false, act_toggle_interp },
 	{ { 'p' }, "p", "only these pids", false, act_prompt_pid },
 	{ { 'c' }, "c", "only this command", false, act_prompt_comm },
 	{ { '/' }, "/", "only stacks with this text", false, act_prompt_search },

@@ -14,6 +14,8 @@ static const char *const legend[] = {
 	"[+] collapsed, [-] expanded, --- a leaf",
 	"Total%: the stacks through a frame; Self%: ending in it",
 	"python3 [1234]: a process; python3 [1234/1240]: a thread (P groups)",
+	"outer (app.py:12): a Python function, at that line; under Python frames the "
+	"interpreter's own (_PyEval_EvalFrameDefault, *_Vectorcall...) hide until I",
 };
 
 #define NLEGEND (sizeof(legend) / sizeof(legend[0]))

@@ -1,0 +1,465 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * python_walk.bpf.h: a CPython thread's Python frames, walked in BPF. The
+ * loader describes each Python process in python_procs (python/'s
+ * struct py_proc: where its _PyRuntime is, the offsets of the fields the
+ * walk follows); a process not there costs one lookup. For a thread of one
+ * there, the walk finds that thread's PyThreadState (remembered per thread,
+ * checked at each use: it must still name the thread), then follows its
+ * frames from the one running, one per bpf_loop() step, recording per
+ * frame the code object's address, the instruction it is at and the code
+ * object's tag (python/py_layout.h): user space names the frame later, and
+ * only from a code object with that tag. The stack is hashed and sent once,
+ * as the other stacks are (stack_store.bpf.h), counted under a third hash
+ * of the key.
+ */
+#ifndef FLAMETOP_PYTHON_WALK_BPF_H
+#define FLAMETOP_PYTHON_WALK_BPF_H
+
+/* Set once, before load: the loader has python_procs (--python on). */
+const volatile bool walk_python = false;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32); /* tgid */
+	__type(value, struct py_proc);
+	__uint(max_entries, 1); /* the loader's map (bpf/python_maps.c) takes its place */
+} python_procs SEC(".maps");
+
+/*
+ * A thread's thread state, as last found: good while its thread id field
+ * still names the thread (checked at each use). A thread without one is
+ * asked after again PY_MISS_NS later.
+ */
+#define PY_MISS_NS (50 * 1000000ULL)
+#define PY_THREAD_MEMOS 8192
+
+struct py_thread_memo {
+	__u64 tstate; /* 0: none found at miss_ns */
+	__u64 miss_ns;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__type(key, __u32); /* thread id */
+	__type(value, struct py_thread_memo);
+	__uint(max_entries, PY_THREAD_MEMOS);
+} python_threads SEC(".maps");
+
+/*
+ * The walk's state and buffers, per CPU (state in a map, not on the stack:
+ * the verifier checks one step of a loop once). Each buffer is followed by
+ * room for a word read at its last byte's offset.
+ */
+#define PY_BUF PY_READ_MAX
+
+struct py_walk {
+	struct py_proc p;  /* the process's entry, as looked up */
+	__u64 want;        /* the thread's id as its thread state names it */
+	__u64 interp;      /* the thread search: the next interpreter ... */
+	__u64 ts;          /* ... and the thread state to look at next */
+	__u64 found;       /* the thread state found */
+	__u64 frame;       /* the frame to read next */
+	__u64 hash;        /* of the words recorded */
+	__u32 nr;          /* frames recorded */
+	__u32 end;         /* enum py_end */
+	__u32 seq;         /* walks on this CPU: the code tag memo's entries of this walk */
+	__u32 pad;
+	__u8 ts_buf[PY_BUF];
+	__u8 frame_buf[PY_BUF];
+	__u8 code_buf[PY_BUF];
+	__u8 str_buf[PY_BUF];
+	__u8 slack[16];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct py_walk);
+	__uint(max_entries, 1);
+} python_walks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct sent_pystack);
+	__uint(max_entries, 1);
+} python_scratch SEC(".maps");
+
+/*
+ * The tags found in this walk, by code object (direct-mapped): a code
+ * object is alive while a frame of the walked thread runs it (a frame holds
+ * a reference to its code), so within one walk an address is one object;
+ * a recursive function's frames cost one tag.
+ */
+#define PY_TAG_MEMO_WAYS 16
+
+struct py_tag_memo {
+	__u64 code;
+	__u32 tag;
+	__u32 seq;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct py_tag_memo);
+	__uint(max_entries, PY_TAG_MEMO_WAYS);
+} python_tag_memo SEC(".maps");
+
+static __always_inline struct py_walk *py_walk_state(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&python_walks, &zero);
+}
+
+static __always_inline struct sent_pystack *py_scratch(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&python_scratch, &zero);
+}
+
+/* A word (or less) of @buf at offset @off, which the loader keeps inside PY_BUF. */
+static __always_inline __u64 py_u64(const __u8 *buf, __u16 off)
+{
+	__u64 v;
+
+	__builtin_memcpy(&v, buf + (off & (PY_BUF - 1)), 8);
+	return v;
+}
+
+static __always_inline __s32 py_s32(const __u8 *buf, __u16 off)
+{
+	__s32 v;
+
+	__builtin_memcpy(&v, buf + (off & (PY_BUF - 1)), 4);
+	return v;
+}
+
+static __always_inline __u8 py_u8(const __u8 *buf, __u16 off)
+{
+	return buf[off & (PY_BUF - 1)];
+}
+
+/* Reads @size (1 to PY_BUF) bytes at @addr into @buf: 0 or a negative errno. */
+static __always_inline long py_read(__u8 *buf, __u32 size, __u64 addr)
+{
+	if (!addr || !size || size > PY_BUF)
+		return -EFAULT;
+	return bpf_probe_read_user(buf, size, (const void *)addr);
+}
+
+/*
+ * Mixes the string at @addr into tag @h (python/py_layout.h): its head and
+ * the tagged text in one read when the bytes after it are mapped, else its
+ * head, then exactly the text. False when it cannot be read or is no
+ * string the names can read.
+ */
+static __always_inline bool py_tag_str(struct py_walk *w, __u64 addr, __u64 *h)
+{
+	const struct py_layout *l = &w->p.l;
+	__u8 *buf = w->str_buf;
+	__u32 state, off, n;
+	bool head_only = false;
+	__s64 length;
+
+	if (py_read(buf, l->str_compact_size + PY_TAG_TEXT, addr)) {
+		if (py_read(buf, l->str_ascii_size, addr))
+			return false;
+		head_only = true;
+	}
+	length = (__s64)py_u64(buf, l->str_length);
+	state = (__u32)py_u64(buf, l->str_state);
+	if (!py_str_readable(length, state))
+		return false;
+	off = py_str_text_off(l, state) & (PY_STR_READ - 1);
+	n = py_tag_text_bytes(length, state);
+	if (head_only && n &&
+	    bpf_probe_read_user(buf + off, n & (PY_TAG_TEXT * 2 - 1), (const void *)(addr + off)))
+		return false;
+	*h = py_tag_string(*h, addr, length, state, buf + off);
+	return true;
+}
+
+/*
+ * The tag of the code object at @code (0: it could not be read), through
+ * the walk's memo. A global function: the verifier checks it once, apart
+ * from the walk (its reads and text loops would multiply the walk's paths).
+ */
+__attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
+{
+	__u32 way = (__u32)((code >> 4) ^ (code >> 12)) & (PY_TAG_MEMO_WAYS - 1);
+	struct py_tag_memo *m = bpf_map_lookup_elem(&python_tag_memo, &way);
+	const struct py_layout *l;
+	__u64 h;
+	__u32 tag = 0;
+
+	if (!w)
+		return 0;
+	l = &w->p.l;
+	if (m && m->code == code && m->seq == w->seq)
+		return m->tag;
+	if (!py_read(w->code_buf, l->code_bytes, code)) {
+		h = py_tag_code(py_s32(w->code_buf, l->code_firstlineno),
+				py_s32(w->code_buf, l->code_argcount),
+				py_u64(w->code_buf, l->code_linetable));
+		if (py_tag_str(w, py_u64(w->code_buf, l->code_name), &h) &&
+		    py_tag_str(w, py_u64(w->code_buf, l->code_filename), &h))
+			tag = py_tag_end(h);
+	}
+	if (m)
+		*m = (struct py_tag_memo){ .code = code, .tag = tag, .seq = w->seq };
+	return tag;
+}
+
+/* The instruction frame @w->frame_buf is at, in code units into code object @code. */
+static __always_inline __u32 py_lasti(struct py_walk *w, __u64 code)
+{
+	const struct py_layout *l = &w->p.l;
+	__s64 units;
+
+	if (l->model == PY_FRAMES_310)
+		units = py_s32(w->frame_buf, l->frame_instr);
+	else /* a pointer to a code unit (2 bytes) of the code */
+		units = (__s64)(py_u64(w->frame_buf, l->frame_instr) - (code + l->code_adaptive));
+	if (units < 0)
+		return PY_LASTI_NONE;
+	if (l->model != PY_FRAMES_310)
+		units >>= 1;
+	return units >= PY_LASTI_NONE ? PY_LASTI_NONE : (__u32)units;
+}
+
+/*
+ * bpf_loop()'s callback: reads the frame at w->frame and records it (a shim
+ * owned by the C stack is not recorded: it marks the frame recorded before
+ * it as its eval-loop call's first). Returns 1 when the walk ends.
+ */
+static long py_frame_step(__u32 i, void *arg)
+{
+	struct py_walk *w = py_walk_state();
+	struct sent_pystack *t = py_scratch();
+	const struct py_layout *l;
+	__u64 code, frame;
+	__u32 nr, tag, lasti, entry;
+
+	if (!w || !t)
+		return 1;
+	l = &w->p.l;
+	nr = w->nr;
+	frame = w->frame;
+	if (!frame) {
+		w->end = PY_END_WHOLE;
+		return 1;
+	}
+	if (nr >= PY_MAX_DEPTH) {
+		w->end = PY_END_DEPTH;
+		return 1;
+	}
+	if (py_read(w->frame_buf, l->frame_bytes, frame)) {
+		w->end = PY_END_UNREADABLE;
+		return 1;
+	}
+	w->frame = py_u64(w->frame_buf, l->frame_back);
+	if (l->model == PY_FRAMES_312 && py_u8(w->frame_buf, l->frame_owner) == PY_OWNED_BY_CSTACK) {
+		if (nr)
+			t->words[(2 * nr - 1) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] |= PY_ENTRY;
+		return 0;
+	}
+	code = py_u64(w->frame_buf, l->frame_code);
+	lasti = py_lasti(w, code);
+	entry = l->model == PY_FRAMES_310 ||
+		(l->model == PY_FRAMES_311 && py_u8(w->frame_buf, l->frame_entry));
+	tag = py_code_tag(w, code);
+	t->words[(2 * nr) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] = code;
+	t->words[(2 * nr + 1) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] =
+		py_frame_word(tag, entry, lasti);
+	w->nr = nr + 1;
+	return 0;
+}
+
+/*
+ * bpf_loop()'s callback: looks at the next thread state of the search
+ * (or, at a list's end, the next interpreter's first). Returns 1 when the
+ * search ends: w->found set when the thread's state was found.
+ */
+static long py_thread_step(__u32 i, void *arg)
+{
+	struct py_walk *w = py_walk_state();
+	const struct py_layout *l;
+	__u64 ts;
+
+	if (!w)
+		return 1;
+	l = &w->p.l;
+	ts = w->ts;
+	if (!ts) {
+		if (!w->interp || py_read(w->ts_buf, 8, w->interp + l->interp_threads))
+			return 1;
+		w->ts = py_u64(w->ts_buf, 0);
+		if (py_read(w->ts_buf, 8, w->interp + l->interp_next))
+			return 1;
+		w->interp = py_u64(w->ts_buf, 0);
+		return 0;
+	}
+	if (py_read(w->ts_buf, l->ts_bytes, ts)) {
+		w->ts = 0; /* the rest of this list cannot be reached */
+		return 0;
+	}
+	if (py_u64(w->ts_buf, l->ts_native_id != PY_OFF_NONE ? l->ts_native_id : l->ts_thread_id) ==
+	    w->want) {
+		w->found = ts;
+		return 1;
+	}
+	w->ts = py_u64(w->ts_buf, l->ts_next);
+	return 0;
+}
+
+#define PY_THREAD_STEPS 256 /* thread states (and interpreters) a search looks at, at most */
+
+/* The id of the current thread as a thread state names it: its tid, or (3.10) pthread_self(). */
+static __always_inline __u64 py_thread_id(const struct py_layout *l, __u32 tid)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct task_struct *task = (void *)bpf_get_current_task();
+
+	if (l->ts_native_id == PY_OFF_NONE)
+		return BPF_CORE_READ(task, thread.fsbase); /* glibc's thread pointer */
+#endif
+	return tid;
+}
+
+/* Whether the thread state in w->ts_buf (read from @ts) is the thread's. */
+static __always_inline bool py_ts_is(struct py_walk *w, __u64 ts)
+{
+	const struct py_layout *l = &w->p.l;
+
+	return ts && !py_read(w->ts_buf, l->ts_bytes, ts) &&
+	       py_u64(w->ts_buf, l->ts_native_id != PY_OFF_NONE ? l->ts_native_id
+								  : l->ts_thread_id) == w->want;
+}
+
+/*
+ * Finds thread @tid's thread state into w->found (its head in w->ts_buf),
+ * from its memo when that still holds, else by a search of the
+ * interpreters' thread lists; false when it has none (looked for again
+ * PY_MISS_NS later).
+ */
+static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 tid)
+{
+	struct py_thread_memo *m = bpf_map_lookup_elem(&python_threads, &tid), fresh = { .tgid = tgid };
+	__u64 now;
+
+	w->want = py_thread_id(&w->p.l, tid);
+	if (m && m->tgid == tgid && m->tstate && py_ts_is(w, m->tstate)) {
+		w->found = m->tstate;
+		return true;
+	}
+	now = bpf_ktime_get_ns();
+	if (m && m->tgid == tgid && !m->tstate && now - m->miss_ns < PY_MISS_NS)
+		return false;
+	w->found = 0;
+	w->ts = 0;
+	if (py_read(w->ts_buf, 8, w->p.runtime + w->p.l.runtime_interp_head))
+		return false;
+	w->interp = py_u64(w->ts_buf, 0);
+	bpf_loop(PY_THREAD_STEPS, py_thread_step, NULL, 0);
+	fresh.tstate = w->found;
+	fresh.miss_ns = now;
+	bpf_map_update_elem(&python_threads, &tid, &fresh, BPF_ANY);
+	return w->found != 0;
+}
+
+/* The frame thread state @w->found (its head in w->ts_buf) runs now; 0: none, or unreadable. */
+static __always_inline __u64 py_current_frame(struct py_walk *w)
+{
+	const struct py_layout *l = &w->p.l;
+	__u64 at = py_u64(w->ts_buf, l->ts_frame);
+
+	if (l->cframe_frame == PY_OFF_NONE || !at)
+		return at;
+	return py_read(w->frame_buf, 8, at + l->cframe_frame) ? 0 : py_u64(w->frame_buf, 0);
+}
+
+#define PY_STACK_SEED 0x5059 /* "PY": a Python stack never hashes as a native one would */
+
+/*
+ * Walks the Python frames of the current thread (key @key's) into its
+ * Python scratch record, when its process is a Python one the loader
+ * described, and sets key->pystack; key->pyerr says why there is none.
+ * Each walk is counted by how it ended.
+ */
+static __always_inline void walk_python_side(struct stack_key *key)
+{
+	struct sent_pystack *t;
+	const struct py_proc *p;
+	struct py_walk *w;
+	__u32 end;
+
+	key->pyerr = STACK_NOT_WALKED;
+	if (!walk_python || !(p = bpf_map_lookup_elem(&python_procs, &key->tgid)))
+		return;
+	if (!(p->flags & PY_PROC_SUPPORTED) ||
+	    !bpf_core_enum_value_exists(enum bpf_func_id, BPF_FUNC_loop)) {
+		stat_add(STAT_PYWALK + PY_END_UNSUPPORTED, 1);
+		return;
+	}
+	w = py_walk_state();
+	t = py_scratch();
+	if (!w || !t)
+		return;
+	w->p = *p;
+	w->seq++;
+	w->nr = 0;
+	w->end = PY_END_DEPTH; /* unless a step says otherwise: it ran out of steps */
+	key->pyerr = STACK_NO_PYTHON;
+	if (!py_find_thread(w, key->tgid, key->pid)) {
+		stat_add(STAT_PYWALK + PY_END_NO_THREAD, 1);
+		return;
+	}
+	w->frame = py_current_frame(w);
+	bpf_loop(2 * PY_MAX_DEPTH + 2, py_frame_step, NULL, 0); /* frames and shims */
+	end = w->end < PY_END_NR ? w->end : PY_END_DEPTH;
+	stat_add(STAT_PYWALK + end, 1);
+	if (!w->nr)
+		return;
+	t->nr = w->nr * PY_WORDS_PER_FRAME;
+	t->end = end;
+	t->hash = hash_step(HASH_MUL, PY_STACK_SEED);
+	for (__u32 i = 0; i < PY_WORDS_PER_FRAME * PY_MAX_DEPTH; i++) {
+		if (i >= t->nr)
+			break;
+		t->hash = hash_step(t->hash, t->words[i]);
+	}
+	t->hash = hash_end(t->hash, t->nr | end << 16);
+	key->pystack = t->hash;
+	key->pyerr = 0;
+}
+
+/*
+ * Sends the Python stack of hash @hash from its scratch record, unless the
+ * seen map says it was. Returns 0, or a negative errno (counted with the
+ * user stacks' failures: the Python stack is part of the user side).
+ */
+static __always_inline long send_python_walked(__u64 hash)
+{
+	struct sent_pystack *t = py_scratch();
+	__u32 nr;
+	long err;
+
+	if (!t || t->hash != hash)
+		return -EFAULT;
+	nr = t->nr;
+	if (nr > PY_WORDS_PER_FRAME * PY_MAX_DEPTH)
+		nr = PY_WORDS_PER_FRAME * PY_MAX_DEPTH;
+	t->kind = SENT_PYSTACK;
+	err = send_once(t, hash, SENT_STACK_HEAD + nr * sizeof(__u64));
+	if (err)
+		stack_failed(err, true);
+	return err;
+}
+
+#endif

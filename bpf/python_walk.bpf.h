@@ -154,35 +154,39 @@ static __always_inline long py_read(__u8 *buf, __u32 size, __u64 addr)
 }
 
 /*
- * Mixes the string at @addr into tag @h (python/py_layout.h): its head and
- * the tagged text in one read when the bytes after it are mapped, else its
- * head, then exactly the text. False when it cannot be read or is no
- * string the names can read.
+ * Tag @h (python/py_layout.h) with the string at @addr mixed in: its head
+ * and the tagged text read at once when the bytes after it are mapped,
+ * else its head, then exactly the text. 0 when it cannot be read or is no
+ * string the names can read (a tag that came out 0 is taken for one too).
+ * A global function, as py_code_tag() is: apart, each fits the stack.
  */
-static __always_inline bool py_tag_str(struct py_walk *w, __u64 addr, __u64 *h)
+__attribute__((noinline)) __u64 py_tag_str(struct py_walk *w, __u64 addr, __u64 h)
 {
-	const struct py_layout *l = &w->p.l;
-	__u8 *buf = w->str_buf;
+	const struct py_layout *l;
 	__u32 state, off, n;
 	bool head_only = false;
 	__s64 length;
+	__u8 *buf;
 
+	if (!w)
+		return 0;
+	l = &w->p.l;
+	buf = w->str_buf;
 	if (py_read(buf, l->str_compact_size + PY_TAG_TEXT, addr)) {
 		if (py_read(buf, l->str_ascii_size, addr))
-			return false;
+			return 0;
 		head_only = true;
 	}
 	length = (__s64)py_u64(buf, l->str_length);
 	state = (__u32)py_u64(buf, l->str_state);
 	if (!py_str_readable(length, state))
-		return false;
+		return 0;
 	off = py_str_text_off(l, state) & (PY_STR_READ - 1);
 	n = py_tag_text_bytes(length, state);
 	if (head_only && n &&
 	    bpf_probe_read_user(buf + off, n & (PY_TAG_TEXT * 2 - 1), (const void *)(addr + off)))
-		return false;
-	*h = py_tag_string(*h, addr, length, state, buf + off);
-	return true;
+		return 0;
+	return py_tag_string(h, addr, length, state, buf + off);
 }
 
 /*
@@ -207,9 +211,9 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 		h = py_tag_code(py_s32(w->code_buf, l->code_firstlineno),
 				py_s32(w->code_buf, l->code_argcount),
 				py_u64(w->code_buf, l->code_linetable));
-		if (py_tag_str(w, py_u64(w->code_buf, l->code_name), &h) &&
-		    py_tag_str(w, py_u64(w->code_buf, l->code_filename), &h))
-			tag = py_tag_end(h);
+		h = py_tag_str(w, py_u64(w->code_buf, l->code_name), h);
+		h = h ? py_tag_str(w, py_u64(w->code_buf, l->code_filename), h) : 0;
+		tag = h ? py_tag_end(h) : 0;
 	}
 	if (m)
 		*m = (struct py_tag_memo){ .code = code, .tag = tag, .seq = w->seq };

@@ -47,6 +47,7 @@ struct live {
 	double events_quiet_until; /* live__poll_events() leaves the events alone until then */
 	double notes_read_at;      /* when notes were last read */
 	uint64_t walks_shown[UNWIND_END_NR]; /* user walks by ending, at the last interval */
+	uint64_t py_shown[PY_END_NR];        /* Python walks by ending, at the last interval */
 	uint64_t offcpu_shown[OFFCPU_STATE_NR]; /* off-CPU ns by state, at the last interval */
 	uint64_t short_shown;                   /* waits dropped as short, at the last interval */
 	double trimmed;                         /* when freed memory was last given back */
@@ -340,6 +341,39 @@ static uint64_t shown_part(uint64_t *shown, uint64_t total, bool interval)
 	return part;
 }
 
+/*
+ * Appends how the Python walks counted in @st ended, when there were some:
+ * "; python: 120 whole, 3 without a thread state, 2 cut (depth limit: 2),
+ * 5 in unsupported builds" (with @interval: since the last such call).
+ */
+static void python_walks_text(struct live *l, const struct capture_stats *st, bool interval,
+			      struct textbuf *t)
+{
+	uint64_t walks[PY_END_NR], any = 0, cut;
+
+	for (uint32_t end = 0; end < PY_END_NR; end++) {
+		walks[end] = shown_part(&l->py_shown[end], st->slot[STAT_PYWALK + end], interval);
+		any += walks[end];
+	}
+	if (!any)
+		return;
+	cut = walks[PY_END_UNREADABLE] + walks[PY_END_DEPTH];
+	textbuf__add(t, "; python: %" PRIu64 " whole", walks[PY_END_WHOLE]);
+	if (walks[PY_END_NO_THREAD])
+		textbuf__add(t, ", %" PRIu64 " without a thread state", walks[PY_END_NO_THREAD]);
+	if (cut) {
+		textbuf__add(t, ", %" PRIu64 " cut", cut);
+		textbuf__list(t, " (");
+		for (uint32_t end = PY_END_UNREADABLE; end <= PY_END_DEPTH; end++)
+			if (walks[end])
+				textbuf__item(t, "%s: %" PRIu64, py_end__name(end), walks[end]);
+		textbuf__end_list(t, ")");
+	}
+	if (walks[PY_END_UNSUPPORTED])
+		textbuf__add(t, ", %" PRIu64 " in unsupported builds (native frames only)",
+			     walks[PY_END_UNSUPPORTED]);
+}
+
 void live__walks_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
 		      size_t size)
 {
@@ -367,6 +401,7 @@ void live__walks_text(struct live *l, const struct capture_stats *st, bool inter
 			textbuf__item(&t, "%s: %" PRIu64, unwind_end__name(end), walks[end]);
 	}
 	textbuf__end_list(&t, ")");
+	python_walks_text(l, st, interval, &t);
 }
 
 void live__offcpu_text(struct live *l, const struct capture_stats *st, bool interval, char *buf,
@@ -404,6 +439,23 @@ void live__offcpu_text(struct live *l, const struct capture_stats *st, bool inte
 			     st->slot[STAT_KMEMO_STALE]);
 }
 
+/* Adds to the list @t what kept Python frames from being named, when something did. */
+static void python_names_text(const struct live *l, struct textbuf *t)
+{
+	struct python_procs_stats st;
+
+	if (!l->python)
+		return;
+	python_procs__stats(l->python, &st);
+	if (st.gone)
+		textbuf__item(t, "%" PRIu64 " Python frame%s whose code object was gone (freed, "
+				 "maybe made anew) when read: [python: code object gone]",
+			      st.gone, st.gone == 1 ? "" : "s");
+	if (st.unreadable)
+		textbuf__item(t, "%" PRIu64 " Python frame%s whose code object could not be read",
+			      st.unreadable, st.unreadable == 1 ? "" : "s");
+}
+
 void live__symbols_text(const struct live *l, char *buf, size_t size)
 {
 	struct symbolizer_stats st;
@@ -413,6 +465,7 @@ void live__symbols_text(const struct live *l, char *buf, size_t size)
 	symbolizer__stats(l->sym, &st);
 	textbuf__start(&t, buf, size);
 	textbuf__list(&t, "symbols: ");
+	python_names_text(l, &t);
 	if (st.perf_maps_dropped)
 		textbuf__item(&t, "%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
 			      st.perf_maps_dropped, st.perf_maps_dropped == 1 ? "" : "s",

@@ -41,9 +41,11 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 # ... and the consumers the tests check its output with (make test, make screenshots):
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
-# no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
-# strace, to see which system calls flametop makes (tests/integration/processes.sh).
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace
+# no frame pointers: tests/integration/unwind.sh, test_cfi_table) and whose Python frames to
+# walk (tests/integration/python.sh), with its headers (python3-dev) to check the walk's
+# offsets against (test_python); GNU time for the benchmarks; strace, to see which system
+# calls flametop makes (tests/integration/processes.sh).
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 python3-dev time strace
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
@@ -196,6 +198,13 @@ $(BUILD)/fixtures/%.debug: $(BUILD)/fixtures/%.so
 	objcopy --only-keep-debug $< $@
 
 $(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTURES)
+
+# The offsets CPython's own headers give, for each interpreter whose headers are installed
+# here (pyenv's; Debian's python3-dev), for tests/unit/test_python.c to compare the tables with.
+$(BUILD)/py_offsets/.made: tests/tools/cpython/offsets.sh tests/tools/cpython/py_offsets.c
+	bash tests/tools/cpython/offsets.sh $(BUILD)/py_offsets && touch $@
+
+$(BUILD)/tests/test_python $(BUILD)/tests/asan/test_python: $(BUILD)/py_offsets/.made
 
 # Test workloads are built as users build their programs: -O2 -g, without
 # frame pointers, calling libc's functions. tests/workloads/frames.h keeps

@@ -118,10 +118,10 @@ static int str_text(const struct py_mem *mem, const struct py_str *s, size_t cap
 		memcpy(&c, raw + i * kind, kind); /* host order, as the process wrote it */
 		len += put_utf8(utf8 + len, c);
 	}
-	if (!err)
-		sanitize_name(out, size, utf8, len);
-	if (!err && (size_t)s->length > chars && strlen(out) + 2 < size)
-		strcat(out, ".."); /* cut: a name of more than @cap characters */
+	/* A name of more than @cap characters ends in "..", as sanitize_name() cuts one. */
+	if (!err && sanitize_name(out, size - 2, utf8, len) && (size_t)s->length > chars &&
+	    strcmp(out + strlen(out) - 2, ".."))
+		strcat(out, "..");
 	free(raw);
 	free(utf8);
 	return err;

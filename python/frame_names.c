@@ -49,13 +49,13 @@ bool py_frame_name_split(const char *name, size_t len, struct py_frame_parts *pa
 	for (size_t d = i; d < len - 1; d++)
 		line = line * 10 + (unsigned long)(name[d] - '0');
 	colon = i - 1;
-	for (i = colon; i > 1; i--) {
-		if (name[i - 1] != '(' || name[i - 2] != ' ')
+	for (i = 1; i + 1 < colon; i++) {
+		if (name[i] != ' ' || name[i + 1] != '(')
 			continue;
-		if (i == colon || i < 3)
-			return false; /* no file name, or no qualname */
-		*parts = (struct py_frame_parts){ .qualname_len = i - 2, .file_at = i,
-						  .file_len = colon - i, .line = line };
+		if (i + 2 == colon)
+			return false; /* no file name */
+		*parts = (struct py_frame_parts){ .qualname_len = i, .file_at = i + 2,
+						  .file_len = colon - i - 2, .line = line };
 		return true;
 	}
 	return false;

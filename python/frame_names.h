@@ -43,7 +43,8 @@ struct py_frame_parts {
 /*
  * py_frame_name_split() reads @name (@len bytes) as flametop and py-spy
  * name Python frames: a qualname, " (", a file name, ":", the line's
- * digits, ")" at its end; the last " (" before the colon opens the file.
+ * digits, ")" at its end; the first " (" opens the file (a qualname has
+ * no blank, a file name may).
  * Returns true with @parts filled when it is one.
  */
 bool py_frame_name_split(const char *name, size_t len, struct py_frame_parts *parts);

@@ -445,7 +445,9 @@ static __always_inline void walk_python_side(struct stack_key *key)
 
 /*
  * Sends the Python stack of hash @hash from its scratch record, unless the
- * seen map says it was. Returns 0, or a negative errno (counted with the
+ * seen map says it was. A record that holds another stack was not walked
+ * for this event: off-CPU mode counts a wait when it closes, its stacks
+ * sent when it opened. Returns 0, or a negative errno (counted with the
  * user stacks' failures: the Python stack is part of the user side).
  */
 static __always_inline long send_python_walked(__u64 hash)
@@ -454,8 +456,10 @@ static __always_inline long send_python_walked(__u64 hash)
 	__u32 nr;
 	long err;
 
-	if (!t || t->hash != hash)
+	if (!t)
 		return -EFAULT;
+	if (t->hash != hash)
+		return 0;
 	nr = t->nr;
 	if (nr > PY_WORDS_PER_FRAME * PY_MAX_DEPTH)
 		nr = PY_WORDS_PER_FRAME * PY_MAX_DEPTH;

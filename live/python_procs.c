@@ -181,7 +181,8 @@ static bool find_layout(const struct python_procs *pp, uint32_t tgid, const stru
 	if (in->hexversion_addr &&
 	    (py_mem__word(&mem, in->hexversion_addr, &hexversion) || hexversion >> 16 != in->version))
 		return false; /* Py_Version says another version than the file's name */
-	if (in->version < 0x0300 + PY_MINOR_FIRST || in->version > 0x0300 + PY_MINOR_LAST)
+	if (in->version < 0x0300 + PY_MINOR_FIRST || in->version > 0x0300 + PY_MINOR_LAST ||
+	    in->abi_flags) /* another layout: a debug build's objects, a free-threaded one's */
 		return false;
 #if !defined(__x86_64__)
 	if (in->version == 0x030a) /* its threads are told apart by the thread pointer: x86-64's */
@@ -231,8 +232,10 @@ void python_procs__note(struct python_procs *pp, uint32_t tgid, const struct pro
 {
 	struct py_process *p = find_process(pp, tgid);
 
-	if (p && p->maps_gen == maps_gen && p->state != PYS_PENDING) {
+	if (p && p->maps_gen == maps_gen) { /* the same maps: only a pending check, again */
 		p->ended = false;
+		if (p->state == PYS_PENDING)
+			check(pp, p);
 		return;
 	}
 	if (!p) {

@@ -48,7 +48,9 @@ struct python_maps *python_procs__maps(struct python_procs *pp);
 /*
  * python_procs__note() looks at process @tgid, whose maps are @maps
  * (generation @maps_gen, the symbolizer's): a generation seen already
- * costs a lookup.
+ * costs a lookup, and for an interpreter not running yet a check of its
+ * memory (a young process is noted every few milliseconds: it is walked
+ * from the note after its interpreter starts).
  */
 void python_procs__note(struct python_procs *pp, uint32_t tgid, const struct proc_maps *maps,
 			uint64_t maps_gen);

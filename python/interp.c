@@ -47,17 +47,30 @@ static bool is_so_suffix(const char *s)
 	return true;
 }
 
-uint32_t py_interp__version_of(const char *name)
+/* Skips a build's ABI flags after its version ("d" debug, "t" free-threaded); true when some. */
+static bool abi_flags(const char **s)
+{
+	const char *start = *s;
+
+	while (**s == 'd' || **s == 't')
+		(*s)++;
+	return *s != start;
+}
+
+uint32_t py_interp__version_of(const char *name, bool *flags)
 {
 	const char *end;
 	uint32_t v;
 
+	*flags = false;
 	if (strncmp(name, "libpython", 9) == 0) {
 		v = parse_version(name + 9, &end);
+		*flags = v && abi_flags(&end);
 		return v && is_so_suffix(end) ? v : 0;
 	}
 	if (strncmp(name, "python", 6) == 0) {
 		v = parse_version(name + 6, &end);
+		*flags = v && abi_flags(&end);
 		return v && !*end ? v : 0;
 	}
 	return 0;
@@ -71,11 +84,12 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out)
 	for (size_t i = 0; i < maps->n; i++) {
 		const struct proc_map *m = &maps->maps[i];
 		const char *name;
+		bool flags;
 
 		if (m->kind != MAP_FILE || !(m->perms & MAP_PERM_X))
 			continue;
 		name = base_name(m->path);
-		if (!py_interp__version_of(name))
+		if (!py_interp__version_of(name, &flags))
 			continue;
 		if (!strncmp(name, "lib", 3) && !lib)
 			lib = m;
@@ -86,7 +100,7 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out)
 	if (!out->map)
 		return -ENOENT;
 	out->shared = lib != NULL;
-	out->version = py_interp__version_of(base_name(out->map->path));
+	out->version = py_interp__version_of(base_name(out->map->path), &out->abi_flags);
 	return 0;
 }
 

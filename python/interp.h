@@ -22,17 +22,19 @@ struct py_interp {
 	const struct proc_map *map; /* the interpreter's first mapping (borrowed from the maps) */
 	uint32_t version;  /* major << 8 | minor, from the file's name: 0x030b */
 	bool shared;       /* libpython3.X.so (else the python3.X executable) */
+	bool abi_flags;    /* a debug ("3.11d") or free-threaded ("3.13t") build's name */
 	uint64_t runtime;  /* the address of _PyRuntime in the process; 0: not found */
 	uint64_t hexversion_addr; /* the address of Py_Version (3.11+); 0: none */
 };
 
 /*
  * py_interp__version_of() reads the version a file's base name @name says:
- * "python3.11" or "libpython3.11.so..." gives 0x030b. Returns it, or 0
- * when the name is not an interpreter's (a debug build's python3.11d, a
- * python3.11-config script, "python3").
+ * "python3.11" or "libpython3.11.so..." gives 0x030b; so do a debug or a
+ * free-threaded build's "python3.11d", "libpython3.13t.so..." (and set
+ * *@abi_flags, else cleared). Returns it, or 0 when the name is not an
+ * interpreter's (a python3.11-config script, "python3").
  */
-uint32_t py_interp__version_of(const char *name);
+uint32_t py_interp__version_of(const char *name, bool *abi_flags);
 
 /*
  * py_interp__find() looks through the executable mappings of @maps

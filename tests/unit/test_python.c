@@ -355,6 +355,7 @@ static void test_frame_names(void **state)
 {
 	struct py_frame_parts parts;
 	const char *n = "Foo.bar.<locals>.<lambda> (/srv/app (v2)/app.py:1234)";
+	bool flags;
 
 	(void)state;
 	assert_true(py_frame_name_split(n, strlen(n), &parts));
@@ -383,13 +384,17 @@ static void test_frame_names(void **state)
 	assert_true(py_file_is_python("/usr/lib/python3.11/json/decoder.py"));
 	assert_true(py_file_is_python("<frozen importlib._bootstrap>"));
 	assert_false(py_file_is_python("/src/main.go"));
-	assert_int_equal(py_interp__version_of("python3.11"), 0x030b);
-	assert_int_equal(py_interp__version_of("libpython3.12.so.1.0"), 0x030c);
-	assert_int_equal(py_interp__version_of("libpython3.9.so"), 0x0309);
-	assert_int_equal(py_interp__version_of("python3"), 0);
-	assert_int_equal(py_interp__version_of("python3.11-config"), 0);
-	assert_int_equal(py_interp__version_of("python3.11d"), 0);
-	assert_int_equal(py_interp__version_of("libpython3.11.so.x"), 0);
+	assert_int_equal(py_interp__version_of("python3.11", &flags), 0x030b);
+	assert_false(flags);
+	assert_int_equal(py_interp__version_of("libpython3.12.so.1.0", &flags), 0x030c);
+	assert_int_equal(py_interp__version_of("libpython3.9.so", &flags), 0x0309);
+	assert_int_equal(py_interp__version_of("python3", &flags), 0);
+	assert_int_equal(py_interp__version_of("python3.11-config", &flags), 0);
+	assert_int_equal(py_interp__version_of("libpython3.11.so.x", &flags), 0);
+	assert_int_equal(py_interp__version_of("python3.11d", &flags), 0x030b);
+	assert_true(flags);
+	assert_int_equal(py_interp__version_of("libpython3.13t.so.1.0", &flags), 0x030d);
+	assert_true(flags);
 }
 
 static void test_interp_find(void **state)

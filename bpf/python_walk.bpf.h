@@ -12,6 +12,12 @@
  * only from a code object with that tag. The stack is hashed and sent once,
  * as the other stacks are (stack_store.bpf.h), counted under a third hash
  * of the key.
+ *
+ * The cost is the reads of the process's memory, a hundred nanoseconds or
+ * so each: frames are read a window at a time (PY_WIN), a code object's
+ * tag and a string's part of it once per walk (python_tag_memo,
+ * python_str_memo), and on 3.12+ a code object's tag is kept across walks
+ * by its co_version (python_code_cache).
  */
 #ifndef FLAMETOP_PYTHON_WALK_BPF_H
 #define FLAMETOP_PYTHON_WALK_BPF_H
@@ -55,6 +61,14 @@ struct {
  */
 #define PY_BUF PY_READ_MAX
 
+/*
+ * 3.11+ frames of a thread lie one above the other in its data stack, a
+ * caller below its callees: one read of the PY_WIN bytes below a frame's
+ * end holds the frames it was called from, as many as fit (a read costs
+ * about as much for 2 KiB as for a frame's 100 bytes).
+ */
+#define PY_WIN 2048
+
 struct py_walk {
 	struct py_proc p;  /* the process's entry, as looked up */
 	__u64 want;        /* the thread's id as its thread state names it */
@@ -62,15 +76,19 @@ struct py_walk {
 	__u64 ts;          /* ... and the thread state to look at next */
 	__u64 found;       /* the thread state found */
 	__u64 frame;       /* the frame to read next */
+	__u64 win_lo;      /* win_buf holds the process's bytes [win_lo, win_hi) */
+	__u64 win_hi;
 	__u64 hash;        /* of the words recorded */
 	__u32 nr;          /* frames recorded */
 	__u32 end;         /* enum py_end */
+	__u64 ident;       /* the process image and interpreter, for python_code_cache; 0: none */
 	__u32 seq;         /* walks on this CPU: the code tag memo's entries of this walk */
 	__u32 pad;
 	__u8 ts_buf[PY_BUF];
 	__u8 frame_buf[PY_BUF];
 	__u8 code_buf[PY_BUF];
 	__u8 str_buf[PY_BUF];
+	__u8 win_buf[PY_WIN + PY_BUF]; /* a frame's bytes start within its first PY_WIN */
 	__u8 slack[16];
 };
 
@@ -89,25 +107,70 @@ struct {
 } python_scratch SEC(".maps");
 
 /*
- * The tags found in this walk, by code object (direct-mapped): a code
- * object is alive while a frame of the walked thread runs it (a frame holds
- * a reference to its code), so within one walk an address is one object;
- * a recursive function's frames cost one tag.
+ * The tags found in this walk, by code object, and the strings' parts of
+ * them, by string (direct-mapped): a code object is alive while a frame of
+ * the walked thread runs it (a frame holds a reference to its code, the
+ * code to its name and file), so within one walk an address is one object;
+ * a recursive function's frames cost one tag, a file's functions one read
+ * of its name.
  */
-#define PY_TAG_MEMO_WAYS 16
+#define PY_MEMO_WAYS 16
 
-struct py_tag_memo {
-	__u64 code;
-	__u32 tag;
-	__u32 seq;
+struct py_memo {
+	__u64 addr;
+	__u64 val;
+	__u32 seq; /* the walk's (struct py_walk's seq) */
+	__u32 pad;
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct py_tag_memo);
-	__uint(max_entries, PY_TAG_MEMO_WAYS);
+	__type(value, struct py_memo);
+	__uint(max_entries, PY_MEMO_WAYS);
 } python_tag_memo SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct py_memo);
+	__uint(max_entries, PY_MEMO_WAYS);
+} python_str_memo SEC(".maps");
+
+/*
+ * The tags of code objects found in walks before, per CPU, by code object
+ * (direct-mapped), for interpreters whose code objects carry a version
+ * (3.12+: co_version, from a counter of the interpreter's that no two of
+ * its code objects share). A code object read again with the same address,
+ * version, interpreter and process image (struct py_walk's ident) is the
+ * same object, and its tag the same: its name and file are not read again.
+ * Without the version (3.10, 3.11) an object freed and another made at its
+ * address can look alike in every field but their strings' text (exec()
+ * in a loop does this), so each walk reads the strings.
+ */
+#define PY_CODE_CACHE_WAYS 1024
+
+struct py_code_cached {
+	__u64 code;
+	__u64 ident;
+	__u32 version; /* co_version; never 0 here (0: the counter ran out) */
+	__u32 tag;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct py_code_cached);
+	__uint(max_entries, PY_CODE_CACHE_WAYS);
+} python_code_cache SEC(".maps");
+
+/* The memo entry @memo (a py_memo map) has for address @addr: that of this walk or another. */
+static __always_inline struct py_memo *py_memo_of(void *memo, __u64 addr)
+{
+	__u32 way = (__u32)((addr >> 4) ^ (addr >> 12)) & (PY_MEMO_WAYS - 1);
+
+	return bpf_map_lookup_elem(memo, &way);
+}
 
 static __always_inline struct py_walk *py_walk_state(void)
 {
@@ -123,21 +186,22 @@ static __always_inline struct sent_pystack *py_scratch(void)
 	return bpf_map_lookup_elem(&python_scratch, &zero);
 }
 
-/* A word (or less) of @buf at offset @off, which the loader keeps inside PY_BUF. */
+/*
+ * A word of @buf at offset @off, which the loader keeps inside PY_BUF: one
+ * load (the buffers and the frames in win_buf start 8-aligned, as CPython's
+ * fields are; a layout with one unaligned costs nothing more on x86-64 and
+ * arm64, whose loads need no alignment). A byte-wise copy would take 8
+ * loads, and the registers to hold them (py_code_tag() went over the
+ * stack's 512 bytes so).
+ */
 static __always_inline __u64 py_u64(const __u8 *buf, __u16 off)
 {
-	__u64 v;
-
-	__builtin_memcpy(&v, buf + (off & (PY_BUF - 1)), 8);
-	return v;
+	return *(const __u64 *)(buf + (off & (PY_BUF - 1)));
 }
 
 static __always_inline __s32 py_s32(const __u8 *buf, __u16 off)
 {
-	__s32 v;
-
-	__builtin_memcpy(&v, buf + (off & (PY_BUF - 1)), 4);
-	return v;
+	return *(const __s32 *)(buf + (off & (PY_BUF - 1)));
 }
 
 static __always_inline __u8 py_u8(const __u8 *buf, __u16 off)
@@ -154,39 +218,50 @@ static __always_inline long py_read(__u8 *buf, __u32 size, __u64 addr)
 }
 
 /*
- * Tag @h (python/py_layout.h) with the string at @addr mixed in: its head
- * and the tagged text read at once when the bytes after it are mapped,
- * else its head, then exactly the text. 0 when it cannot be read or is no
- * string the names can read (a tag that came out 0 is taken for one too).
- * A global function, as py_code_tag() is: apart, each fits the stack.
+ * The part of the tag (python/py_layout.h) of the string at @addr, through
+ * the walk's memo: its head and the tagged text read at once when the bytes
+ * after it are mapped, else its head, then exactly the text. 0 when it
+ * cannot be read or is no string the names can read. A global function, as
+ * py_code_tag() is: apart, each fits the stack.
  */
-__attribute__((noinline)) __u64 py_tag_str(struct py_walk *w, __u64 addr, __u64 h)
+__attribute__((noinline)) __u64 py_tag_str(struct py_walk *w, __u64 addr)
 {
+	struct py_memo *m = py_memo_of(&python_str_memo, addr);
 	const struct py_layout *l;
 	__u32 state, off, n;
 	bool head_only = false;
 	__s64 length;
+	__u64 part = 0;
 	__u8 *buf;
 
 	if (!w)
 		return 0;
+	if (m && m->addr == addr && m->seq == w->seq)
+		return m->val;
 	l = &w->p.l;
 	buf = w->str_buf;
 	if (py_read(buf, l->str_compact_size + PY_TAG_TEXT, addr)) {
 		if (py_read(buf, l->str_ascii_size, addr))
-			return 0;
+			goto out;
 		head_only = true;
 	}
 	length = (__s64)py_u64(buf, l->str_length);
 	state = (__u32)py_u64(buf, l->str_state);
 	if (!py_str_readable(length, state))
-		return 0;
+		goto out;
 	off = py_str_text_off(l, state) & (PY_STR_READ - 1);
 	n = py_tag_text_bytes(length, state);
 	if (head_only && n &&
 	    bpf_probe_read_user(buf + off, n & (PY_TAG_TEXT * 2 - 1), (const void *)(addr + off)))
-		return 0;
-	return py_tag_string(h, addr, length, state, buf + off);
+		goto out;
+	part = py_tag_string(addr, length, state, buf + off);
+out:
+	if (m) {
+		m->addr = addr;
+		m->val = part;
+		m->seq = w->seq;
+	}
+	return part;
 }
 
 /*
@@ -196,45 +271,105 @@ __attribute__((noinline)) __u64 py_tag_str(struct py_walk *w, __u64 addr, __u64 
  */
 __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 {
-	__u32 way = (__u32)((code >> 4) ^ (code >> 12)) & (PY_TAG_MEMO_WAYS - 1);
-	struct py_tag_memo *m = bpf_map_lookup_elem(&python_tag_memo, &way);
+	struct py_memo *m = py_memo_of(&python_tag_memo, code);
+	struct py_code_cached *c = NULL;
 	const struct py_layout *l;
-	__u64 h;
-	__u32 tag = 0;
+	__u64 h, name, file;
+	__u32 tag = 0, version = 0, way;
 
 	if (!w)
 		return 0;
 	l = &w->p.l;
-	if (m && m->code == code && m->seq == w->seq)
-		return m->tag;
-	if (!py_read(w->code_buf, l->code_bytes, code)) {
-		h = py_tag_code(py_s32(w->code_buf, l->code_firstlineno),
-				py_s32(w->code_buf, l->code_argcount),
-				py_u64(w->code_buf, l->code_linetable));
-		h = py_tag_str(w, py_u64(w->code_buf, l->code_name), h);
-		h = h ? py_tag_str(w, py_u64(w->code_buf, l->code_filename), h) : 0;
-		tag = h ? py_tag_end(h) : 0;
+	if (m && m->addr == code && m->seq == w->seq)
+		return (__u32)m->val;
+	if (w->ident && l->code_version != PY_OFF_NONE) {
+		/* the version alone first: a cached object's fields are not needed */
+		if (py_read(w->code_buf, 4, code + l->code_version))
+			goto out;
+		version = (__u32)py_s32(w->code_buf, 0);
+		way = (__u32)((code >> 4) ^ (code >> 14) ^ w->ident) & (PY_CODE_CACHE_WAYS - 1);
+		c = version ? bpf_map_lookup_elem(&python_code_cache, &way) : NULL;
+		if (c && c->code == code && c->ident == w->ident && c->version == version) {
+			tag = c->tag;
+			goto out;
+		}
 	}
-	if (m)
-		*m = (struct py_tag_memo){ .code = code, .tag = tag, .seq = w->seq };
+	if (py_read(w->code_buf, l->code_bytes, code) ||
+	    (c && (__u32)py_s32(w->code_buf, l->code_version) != version))
+		goto out;
+	h = py_tag_code(py_s32(w->code_buf, l->code_firstlineno),
+			py_s32(w->code_buf, l->code_argcount), py_u64(w->code_buf, l->code_linetable));
+	file = py_u64(w->code_buf, l->code_filename);
+	name = py_tag_str(w, py_u64(w->code_buf, l->code_name));
+	file = name ? py_tag_str(w, file) : 0;
+	tag = file ? py_tag_end(py_tag_mix(py_tag_mix(h, name), file)) : 0;
+	if (c && tag) {
+		c->code = code;
+		c->ident = w->ident;
+		c->version = version;
+		c->tag = tag;
+	}
+out:
+	if (m) {
+		m->addr = code;
+		m->val = tag;
+		m->seq = w->seq;
+	}
 	return tag;
 }
 
-/* The instruction frame @w->frame_buf is at, in code units into code object @code. */
-static __always_inline __u32 py_lasti(struct py_walk *w, __u64 code)
+/* The instruction frame @fb (its bytes) is at, in code units into code object @code. */
+static __always_inline __u32 py_lasti(struct py_walk *w, const __u8 *fb, __u64 code)
 {
 	const struct py_layout *l = &w->p.l;
 	__s64 units;
 
 	if (l->model == PY_FRAMES_310)
-		units = py_s32(w->frame_buf, l->frame_instr);
+		units = py_s32(fb, l->frame_instr);
 	else /* a pointer to a code unit (2 bytes) of the code */
-		units = (__s64)(py_u64(w->frame_buf, l->frame_instr) - (code + l->code_adaptive));
+		units = (__s64)(py_u64(fb, l->frame_instr) - (code + l->code_adaptive));
 	if (units < 0)
 		return PY_LASTI_NONE;
 	if (l->model != PY_FRAMES_310)
 		units >>= 1;
 	return units >= PY_LASTI_NONE ? PY_LASTI_NONE : (__u32)units;
+}
+
+/*
+ * The bytes of the frame at @frame (l->frame_bytes of them, and those up to
+ * PY_BUF after, which are not the frame's), in w->win_buf: from the last
+ * read when it holds them, else read, with the PY_WIN bytes below when the
+ * frames are in a data stack and those are mapped, else from the frame's
+ * page on. NULL when the frame cannot be read.
+ */
+static __always_inline const __u8 *py_frame_bytes(struct py_walk *w, __u64 frame)
+{
+	__u64 end = frame + w->p.l.frame_bytes, lo = frame;
+	__u32 size;
+
+	if (frame >= w->win_lo && end <= w->win_hi)
+		return w->win_buf + ((frame - w->win_lo) & (PY_WIN - 1));
+	w->win_hi = 0;
+	if (!frame || end - frame > PY_BUF || end < frame)
+		return NULL;
+	if (w->p.l.model != PY_FRAMES_310 && end > PY_WIN) {
+		lo = end - PY_WIN;
+		if (bpf_probe_read_user(w->win_buf, PY_WIN, (const void *)lo)) {
+			lo = frame & ~0xfffULL; /* the frame's own pages are mapped, if it is one */
+			if (lo < end - PY_WIN)
+				lo = end - PY_WIN;
+			lo = frame - lo > PY_WIN - PY_BUF ? frame : lo;
+		} else {
+			goto read;
+		}
+	}
+	size = (__u32)(end - lo);
+	if (size > PY_WIN || bpf_probe_read_user(w->win_buf, size, (const void *)lo))
+		return NULL;
+read:
+	w->win_lo = lo;
+	w->win_hi = end;
+	return w->win_buf + ((frame - lo) & (PY_WIN - 1));
 }
 
 /*
@@ -249,6 +384,7 @@ static long py_frame_step(__u32 i, void *arg)
 	const struct py_layout *l;
 	__u64 code, frame;
 	__u32 nr, tag, lasti, entry;
+	const __u8 *fb;
 
 	if (!w || !t)
 		return 1;
@@ -263,20 +399,21 @@ static long py_frame_step(__u32 i, void *arg)
 		w->end = PY_END_DEPTH;
 		return 1;
 	}
-	if (py_read(w->frame_buf, l->frame_bytes, frame)) {
+	fb = py_frame_bytes(w, frame);
+	if (!fb) {
 		w->end = PY_END_UNREADABLE;
 		return 1;
 	}
-	w->frame = py_u64(w->frame_buf, l->frame_back);
-	if (l->model == PY_FRAMES_312 && py_u8(w->frame_buf, l->frame_owner) == PY_OWNED_BY_CSTACK) {
+	w->frame = py_u64(fb, l->frame_back);
+	if (l->model == PY_FRAMES_312 && py_u8(fb, l->frame_owner) == PY_OWNED_BY_CSTACK) {
 		if (nr)
 			t->words[(2 * nr - 1) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] |= PY_ENTRY;
 		return 0;
 	}
-	code = py_u64(w->frame_buf, l->frame_code);
-	lasti = py_lasti(w, code);
+	code = py_u64(fb, l->frame_code);
+	lasti = py_lasti(w, fb, code);
 	entry = l->model == PY_FRAMES_310 ||
-		(l->model == PY_FRAMES_311 && py_u8(w->frame_buf, l->frame_entry));
+		(l->model == PY_FRAMES_311 && py_u8(fb, l->frame_entry));
 	tag = py_code_tag(w, code);
 	t->words[(2 * nr) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] = code;
 	t->words[(2 * nr + 1) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] =
@@ -377,6 +514,28 @@ static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 
 	return w->found != 0;
 }
 
+/*
+ * What python_code_cache knows the interpreter of thread state @w->found
+ * (its head in w->ts_buf) by: the process (its leader's start, the count
+ * of its execs, its tgid @tgid) and the interpreter's id; 0 (no cache)
+ * for a version without co_version, or an id that cannot be read.
+ */
+static __always_inline __u64 py_ident(struct py_walk *w, __u32 tgid)
+{
+	struct task_struct *task = (void *)bpf_get_current_task();
+	const struct py_layout *l = &w->p.l;
+	__u64 h;
+
+	if (l->code_version == PY_OFF_NONE || l->interp_id == PY_OFF_NONE ||
+	    py_read(w->frame_buf, 8, py_u64(w->ts_buf, l->ts_interp) + l->interp_id))
+		return 0;
+	h = py_tag_mix(PY_TAG_MUL, py_u64(w->frame_buf, 0));
+	h = py_tag_mix(h, BPF_CORE_READ(task, group_leader, start_time));
+	h = py_tag_mix(h, BPF_CORE_READ(task, self_exec_id));
+	h = py_tag_mix(h, tgid);
+	return h ? h : 1;
+}
+
 /* The frame thread state @w->found (its head in w->ts_buf) runs now; 0: none, or unreadable. */
 static __always_inline __u64 py_current_frame(struct py_walk *w)
 {
@@ -418,12 +577,14 @@ static __always_inline void walk_python_side(struct stack_key *key)
 	w->p = *p;
 	w->seq++;
 	w->nr = 0;
+	w->win_hi = 0;
 	w->end = PY_END_DEPTH; /* unless a step says otherwise: it ran out of steps */
 	key->pyerr = STACK_NO_PYTHON;
 	if (!py_find_thread(w, key->tgid, key->pid)) {
 		stat_add(STAT_PYWALK + PY_END_NO_THREAD, 1);
 		return;
 	}
+	w->ident = py_ident(w, key->tgid);
 	w->frame = py_current_frame(w);
 	bpf_loop(2 * PY_MAX_DEPTH + 2, py_frame_step, NULL, 0); /* frames and shims */
 	end = w->end < PY_END_NR ? w->end : PY_END_DEPTH;

@@ -164,8 +164,8 @@ int py_code__read(const struct py_mem *mem, const struct py_layout *l, uint64_t 
 	if (err)
 		return err;
 	h = py_tag_code(s32_at(buf, l->code_firstlineno), s32_at(buf, l->code_argcount), linetable);
-	h = py_tag_string(h, name.addr, name.length, name.state, name.text);
-	h = py_tag_string(h, file.addr, file.length, file.state, file.text);
+	h = py_tag_mix(h, py_tag_string(name.addr, name.length, name.state, name.text));
+	h = py_tag_mix(h, py_tag_string(file.addr, file.length, file.state, file.text));
 	out->tag = py_tag_end(h);
 	if (want_tag && want_tag != out->tag)
 		return -ESTALE;

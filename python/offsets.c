@@ -16,39 +16,39 @@
 #define NONE PY_OFF_NONE
 
 static const struct py_layout table_310 = {
-	.runtime_interp_head = 32, .interp_next = 0, .interp_threads = 8,
+	.runtime_interp_head = 32, .interp_next = 0, .interp_threads = 8, .interp_id = NONE,
 	.ts_next = 8, .ts_interp = 16, .ts_thread_id = 176, .ts_native_id = NONE,
 	.ts_frame = 24, .cframe_frame = NONE,
 	.frame_code = 32, .frame_back = 24, .frame_instr = 96, .frame_entry = NONE,
 	.frame_owner = NONE,
 	.code_adaptive = NONE, .code_filename = 104, .code_name = 112, .code_linetable = 120,
-	.code_firstlineno = 40, .code_argcount = 16,
+	.code_firstlineno = 40, .code_argcount = 16, .code_version = NONE,
 	.str_length = 16, .str_state = 32, .str_ascii_size = 48, .str_compact_size = 72,
 	.bytes_size = 16, .bytes_data = 32,
 	.model = PY_FRAMES_310,
 };
 
 static const struct py_layout table_311 = {
-	.runtime_interp_head = 40, .interp_next = 0, .interp_threads = 16,
+	.runtime_interp_head = 40, .interp_next = 0, .interp_threads = 16, .interp_id = NONE,
 	.ts_next = 8, .ts_interp = 16, .ts_thread_id = 152, .ts_native_id = 160,
 	.ts_frame = 56, .cframe_frame = 8,
 	.frame_code = 32, .frame_back = 48, .frame_instr = 56, .frame_entry = 68,
 	.frame_owner = 69,
 	.code_adaptive = 184, .code_filename = 112, .code_name = 128, .code_linetable = 136,
-	.code_firstlineno = 72, .code_argcount = 56,
+	.code_firstlineno = 72, .code_argcount = 56, .code_version = NONE,
 	.str_length = 16, .str_state = 32, .str_ascii_size = 48, .str_compact_size = 72,
 	.bytes_size = 16, .bytes_data = 32,
 	.model = PY_FRAMES_311,
 };
 
 static const struct py_layout table_312 = {
-	.runtime_interp_head = 40, .interp_next = 0, .interp_threads = 72,
+	.runtime_interp_head = 40, .interp_next = 0, .interp_threads = 72, .interp_id = 8,
 	.ts_next = 8, .ts_interp = 16, .ts_thread_id = 136, .ts_native_id = 144,
 	.ts_frame = 56, .cframe_frame = 0,
 	.frame_code = 0, .frame_back = 8, .frame_instr = 56, .frame_entry = NONE,
 	.frame_owner = 70,
 	.code_adaptive = 192, .code_filename = 112, .code_name = 128, .code_linetable = 136,
-	.code_firstlineno = 68, .code_argcount = 52,
+	.code_firstlineno = 68, .code_argcount = 52, .code_version = 92,
 	.str_length = 16, .str_state = 32, .str_ascii_size = 40, .str_compact_size = 56,
 	.bytes_size = 16, .bytes_data = 32,
 	.model = PY_FRAMES_312,
@@ -75,7 +75,7 @@ static void set_read_sizes(struct py_layout *l)
 							 l->frame_owner }, 5);
 	l->code_bytes = bytes_covering((const __u16[]){ l->code_filename, l->code_name,
 							l->code_linetable, l->code_firstlineno,
-							l->code_argcount }, 5);
+							l->code_argcount, l->code_version }, 6);
 }
 
 int py_layout__table(uint32_t version, struct py_layout *l)
@@ -108,6 +108,7 @@ enum debug_offsets_313 {
 	DO_RUNTIME_SIZE = 24,
 	DO_RUNTIME_INTERP_HEAD = 40,
 	DO_INTERP_SIZE = 48,
+	DO_INTERP_ID = 56,
 	DO_INTERP_NEXT = 64,
 	DO_INTERP_THREADS = 72,
 	DO_TS_SIZE = 152,
@@ -160,6 +161,21 @@ static bool field(const uint8_t *buf, size_t size_at, size_t at, uint64_t limit,
 	return true;
 }
 
+/*
+ * Where co_version is in 3.13's code objects: the debug offsets do not say.
+ * In the code object CPython's headers lay out (tests/unit/test_python.c
+ * checks), it is at 92, before co_localsplusnames, co_localspluskinds and
+ * co_filename; a build with the other fields elsewhere has it nowhere the
+ * walk would trust (PY_OFF_NONE: its code objects are tagged at each walk).
+ */
+static __u16 code_version_313(const struct py_layout *l)
+{
+	return l->code_filename == 112 && l->code_name == 128 && l->code_linetable == 136 &&
+		       l->code_firstlineno == 68 && l->code_argcount == 52
+		       ? 92
+		       : NONE;
+}
+
 int py_layout__debug_offsets(const uint8_t *buf, size_t len, struct py_layout *l,
 			     uint64_t *hexversion)
 {
@@ -175,6 +191,7 @@ int py_layout__debug_offsets(const uint8_t *buf, size_t len, struct py_layout *l
 	ok = field(buf, DO_RUNTIME_SIZE, DO_RUNTIME_INTERP_HEAD, 0x10000, &l->runtime_interp_head) &&
 	     field(buf, DO_INTERP_SIZE, DO_INTERP_NEXT, 0x10000, &l->interp_next) &&
 	     field(buf, DO_INTERP_SIZE, DO_INTERP_THREADS, 0x10000, &l->interp_threads) &&
+	     field(buf, DO_INTERP_SIZE, DO_INTERP_ID, 0x10000, &l->interp_id) &&
 	     field(buf, DO_TS_SIZE, DO_TS_NEXT, PY_READ_MAX, &l->ts_next) &&
 	     field(buf, DO_TS_SIZE, DO_TS_INTERP, PY_READ_MAX, &l->ts_interp) &&
 	     field(buf, DO_TS_SIZE, DO_TS_THREAD_ID, PY_READ_MAX, &l->ts_thread_id) &&
@@ -205,6 +222,7 @@ int py_layout__debug_offsets(const uint8_t *buf, size_t len, struct py_layout *l
 		return -EPROTO;
 	l->cframe_frame = NONE;
 	l->frame_entry = NONE;
+	l->code_version = code_version_313(l);
 	l->model = PY_FRAMES_312;
 	set_read_sizes(l);
 	return 0;

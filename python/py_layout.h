@@ -39,6 +39,7 @@ struct py_layout {
 	__u16 runtime_interp_head; /* _PyRuntimeState.interpreters.head */
 	__u16 interp_next;         /* PyInterpreterState.next */
 	__u16 interp_threads;      /* .threads.head (3.10: .tstate_head) */
+	__u16 interp_id;           /* .id (3.12+): never another interpreter's in the process */
 	__u16 ts_next;             /* PyThreadState.next */
 	__u16 ts_interp;           /* .interp */
 	__u16 ts_thread_id;        /* .thread_id: pthread_self() of its thread */
@@ -56,6 +57,7 @@ struct py_layout {
 	__u16 code_linetable;      /* co_linetable */
 	__u16 code_firstlineno;    /* co_firstlineno (an int) */
 	__u16 code_argcount;       /* co_argcount (an int) */
+	__u16 code_version;        /* co_version (3.12+): never another code object's in an interpreter */
 	__u16 str_length;          /* PyASCIIObject.length */
 	__u16 str_state;           /* .state: kind, compact and ascii bits */
 	__u16 str_ascii_size;      /* sizeof(PyASCIIObject): where an ascii string's text begins */
@@ -183,16 +185,18 @@ static inline __u64 py_tag_code(__s32 firstlineno, __s32 argcount, __u64 linetab
 }
 
 /*
- * Mixes a string into the tag: its address, length, kind bits, and the
- * py_tag_text_bytes() bytes of its text at @text (readable to PY_TAG_TEXT).
+ * A string's part of the tag (never 0): its address, length, kind bits, and
+ * the py_tag_text_bytes() bytes of its text at @text (readable to
+ * PY_TAG_TEXT). py_tag_mix() puts it in a code object's, name then file.
  */
-static inline __u64 py_tag_string(__u64 h, __u64 addr, __s64 length, __u32 state,
-				  const __u8 *text)
+static inline __u64 py_tag_string(__u64 addr, __s64 length, __u32 state, const __u8 *text)
 {
-	h = py_tag_mix(h, addr);
+	__u64 h = py_tag_mix(PY_TAG_MUL, addr);
+
 	h = py_tag_mix(h, (__u64)length);
 	h = py_tag_mix(h, state & PY_STR_BITS);
-	return py_tag_text(h, text, py_tag_text_bytes(length, state));
+	h = py_tag_text(h, text, py_tag_text_bytes(length, state));
+	return h ? h : 1;
 }
 
 #endif

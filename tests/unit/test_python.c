@@ -28,10 +28,12 @@ static const struct {
 	size_t at;
 } layout_fields[] = {
 #define F(f) { #f, offsetof(struct py_layout, f) }
-	F(runtime_interp_head), F(interp_next), F(interp_threads), F(ts_next), F(ts_interp),
+	F(runtime_interp_head), F(interp_next), F(interp_threads), F(interp_id), F(ts_next),
+	F(ts_interp),
 	F(ts_thread_id), F(ts_native_id), F(ts_frame), F(cframe_frame), F(frame_code),
 	F(frame_back), F(frame_instr), F(frame_entry), F(frame_owner), F(code_adaptive),
 	F(code_filename), F(code_name), F(code_linetable), F(code_firstlineno), F(code_argcount),
+	F(code_version),
 	F(str_length), F(str_state), F(str_ascii_size), F(str_compact_size), F(bytes_size),
 	F(bytes_data),
 #undef F
@@ -187,6 +189,19 @@ static void test_debug_offsets_hostile(void **state)
 	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
 	assert_int_equal(l.ts_native_id, 16);
 	assert_int_equal(l.str_compact_size, 56);
+	/* Code objects laid out otherwise than CPython's headers: no co_version trusted. */
+	assert_int_equal(l.code_version, PY_OFF_NONE);
+	put_word(buf, 280, 112); /* co_filename, co_qualname, co_linetable, co_firstlineno, ... */
+	put_word(buf, 296, 128);
+	put_word(buf, 304, 136);
+	put_word(buf, 312, 68);
+	put_word(buf, 320, 52);
+	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
+	assert_int_equal(l.code_version, 92);
+	put_word(buf, 320, 56);
+	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
+	assert_int_equal(l.code_version, PY_OFF_NONE);
+	plausible_debug_offsets(buf);
 	/* Too short, another cookie, another version, free-threaded. */
 	assert_int_equal(py_layout__debug_offsets(buf, 583, &l, &v), -EPROTO);
 	buf[0] = 'X';

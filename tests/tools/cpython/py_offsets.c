@@ -37,6 +37,9 @@ static void interpreter(void)
 	SHOW("ts_next", offsetof(PyThreadState, next));
 	SHOW("ts_interp", offsetof(PyThreadState, interp));
 	SHOW("ts_thread_id", offsetof(PyThreadState, thread_id));
+#if PY_MINOR_VERSION >= 12
+	SHOW("interp_id", offsetof(PyInterpreterState, id));
+#endif
 }
 
 static void frames(void)
@@ -78,6 +81,9 @@ static void objects(void)
 	SHOW("code_linetable", offsetof(PyCodeObject, co_linetable));
 	SHOW("code_firstlineno", offsetof(PyCodeObject, co_firstlineno));
 	SHOW("code_argcount", offsetof(PyCodeObject, co_argcount));
+#if PY_MINOR_VERSION >= 12
+	SHOW("code_version", offsetof(PyCodeObject, co_version));
+#endif
 	SHOW("str_length", offsetof(PyASCIIObject, length));
 	SHOW("str_state", offsetof(PyASCIIObject, state));
 	SHOW("str_ascii_size", sizeof(PyASCIIObject));
@@ -96,6 +102,7 @@ static void debug_offsets(void)
 		.runtime_state = { .size = sizeof(_PyRuntimeState),
 				   .interpreters_head = offsetof(_PyRuntimeState, interpreters.head) },
 		.interpreter_state = { .size = sizeof(PyInterpreterState),
+				       .id = offsetof(PyInterpreterState, id),
 				       .next = offsetof(PyInterpreterState, next),
 				       .threads_head = offsetof(PyInterpreterState, threads.head) },
 		.thread_state = { .size = sizeof(PyThreadState),

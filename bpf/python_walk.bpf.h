@@ -60,6 +60,7 @@ struct {
  * room for a word read at its last byte's offset.
  */
 #define PY_BUF PY_READ_MAX
+#define PY_WORDS_MASK (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1) /* words[]'s: a power of 2 */
 
 /*
  * 3.11+ frames of a thread lie one above the other in its data stack, a
@@ -172,6 +173,16 @@ static __always_inline struct py_memo *py_memo_of(void *memo, __u64 addr)
 	return bpf_map_lookup_elem(memo, &way);
 }
 
+/* The value of @addr in this walk (@seq) is @val, in entry @m (NULL: none). */
+static __always_inline void py_memo_put(struct py_memo *m, __u64 addr, __u64 val, __u32 seq)
+{
+	if (!m)
+		return;
+	m->addr = addr; /* field by field: a struct built on the stack takes its room */
+	m->val = val;
+	m->seq = seq;
+}
+
 static __always_inline struct py_walk *py_walk_state(void)
 {
 	__u32 zero = 0;
@@ -256,11 +267,7 @@ __attribute__((noinline)) __u64 py_tag_str(struct py_walk *w, __u64 addr)
 		goto out;
 	part = py_tag_string(addr, length, state, buf + off);
 out:
-	if (m) {
-		m->addr = addr;
-		m->val = part;
-		m->seq = w->seq;
-	}
+	py_memo_put(m, addr, part, w->seq);
 	return part;
 }
 
@@ -298,7 +305,8 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 	    (c && (__u32)py_s32(w->code_buf, l->code_version) != version))
 		goto out;
 	h = py_tag_code(py_s32(w->code_buf, l->code_firstlineno),
-			py_s32(w->code_buf, l->code_argcount), py_u64(w->code_buf, l->code_linetable));
+			py_s32(w->code_buf, l->code_argcount),
+			py_u64(w->code_buf, l->code_linetable));
 	file = py_u64(w->code_buf, l->code_filename);
 	name = py_tag_str(w, py_u64(w->code_buf, l->code_name));
 	file = name ? py_tag_str(w, file) : 0;
@@ -310,11 +318,7 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 		c->tag = tag;
 	}
 out:
-	if (m) {
-		m->addr = code;
-		m->val = tag;
-		m->seq = w->seq;
-	}
+	py_memo_put(m, code, tag, w->seq);
 	return tag;
 }
 
@@ -407,7 +411,7 @@ static long py_frame_step(__u32 i, void *arg)
 	w->frame = py_u64(fb, l->frame_back);
 	if (l->model == PY_FRAMES_312 && py_u8(fb, l->frame_owner) == PY_OWNED_BY_CSTACK) {
 		if (nr)
-			t->words[(2 * nr - 1) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] |= PY_ENTRY;
+			t->words[(2 * nr - 1) & PY_WORDS_MASK] |= PY_ENTRY;
 		return 0;
 	}
 	code = py_u64(fb, l->frame_code);
@@ -415,8 +419,8 @@ static long py_frame_step(__u32 i, void *arg)
 	entry = l->model == PY_FRAMES_310 ||
 		(l->model == PY_FRAMES_311 && py_u8(fb, l->frame_entry));
 	tag = py_code_tag(w, code);
-	t->words[(2 * nr) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] = code;
-	t->words[(2 * nr + 1) & (PY_WORDS_PER_FRAME * PY_MAX_DEPTH - 1)] =
+	t->words[(2 * nr) & PY_WORDS_MASK] = code;
+	t->words[(2 * nr + 1) & PY_WORDS_MASK] =
 		py_frame_word(tag, entry, lasti);
 	w->nr = nr + 1;
 	return 0;
@@ -491,7 +495,8 @@ static __always_inline bool py_ts_is(struct py_walk *w, __u64 ts)
  */
 static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 tid)
 {
-	struct py_thread_memo *m = bpf_map_lookup_elem(&python_threads, &tid), fresh = { .tgid = tgid };
+	struct py_thread_memo *m = bpf_map_lookup_elem(&python_threads, &tid);
+	struct py_thread_memo fresh = { .tgid = tgid };
 	__u64 now;
 
 	w->want = py_thread_id(&w->p.l, tid);

@@ -178,8 +178,8 @@ static bool find_layout(const struct python_procs *pp, uint32_t tgid, const stru
 	proc->runtime = in->runtime;
 	proc->version = in->version;
 	py_proc_mem__init(&box, pp->proc_root, tgid, &mem);
-	if (in->hexversion_addr &&
-	    (py_mem__word(&mem, in->hexversion_addr, &hexversion) || hexversion >> 16 != in->version))
+	if (in->hexversion_addr && (py_mem__word(&mem, in->hexversion_addr, &hexversion) ||
+				    hexversion >> 16 != in->version))
 		return false; /* Py_Version says another version than the file's name */
 	if (in->version < 0x0300 + PY_MINOR_FIRST || in->version > 0x0300 + PY_MINOR_LAST ||
 	    in->abi_flags) /* another layout: a debug build's objects, a free-threaded one's */
@@ -278,8 +278,8 @@ void python_procs__pass(struct python_procs *pp)
 		for (struct id_node *n = pp->procs.buckets[b]; n; n = n->next) {
 			struct py_process *p = (struct py_process *)n;
 
-			if (p->ended && !array__grow((void **)&pp->ended, &pp->ended_cap, nended + 1,
-						     sizeof(*pp->ended), 16))
+			if (p->ended && !array__grow((void **)&pp->ended, &pp->ended_cap,
+						     nended + 1, sizeof(*pp->ended), 16))
 				pp->ended[nended++] = p;
 			else if (p->state == PYS_PENDING)
 				check(pp, p);
@@ -369,8 +369,9 @@ int python_procs__name(struct python_procs *pp, uint32_t tgid, uint64_t code, ui
 	c = p && p->state == PYS_WALKED ? code_of(pp, p, code, (uint32_t)(word >> 32), &status)
 					 : NULL;
 	if (c) {
-		py_code__frame_name(c, py_code__line(c, p->proc.version, (uint32_t)word & PY_LASTI_NONE),
-				    buf, size);
+		uint32_t lasti = (uint32_t)word & PY_LASTI_NONE;
+
+		py_code__frame_name(c, py_code__line(c, p->proc.version, lasti), buf, size);
 		return PY_NAMED;
 	}
 	snprintf(buf, size, "[python: code object %s]", status == PY_GONE ? "gone" : "unreadable");

@@ -188,7 +188,8 @@ int py_layout__debug_offsets(const uint8_t *buf, size_t len, struct py_layout *l
 		return -EPROTO;
 	memset(l, 0, sizeof(*l));
 	l->ts_native_id = NONE;
-	ok = field(buf, DO_RUNTIME_SIZE, DO_RUNTIME_INTERP_HEAD, 0x10000, &l->runtime_interp_head) &&
+	ok = field(buf, DO_RUNTIME_SIZE, DO_RUNTIME_INTERP_HEAD, 0x10000,
+		   &l->runtime_interp_head) &&
 	     field(buf, DO_INTERP_SIZE, DO_INTERP_NEXT, 0x10000, &l->interp_next) &&
 	     field(buf, DO_INTERP_SIZE, DO_INTERP_THREADS, 0x10000, &l->interp_threads) &&
 	     field(buf, DO_INTERP_SIZE, DO_INTERP_ID, 0x10000, &l->interp_id) &&
@@ -234,8 +235,8 @@ static int read_field(const struct py_mem *mem, uint64_t addr, __u16 off, uint64
 	return py_mem__word(mem, addr + off, v);
 }
 
-int py_layout__check(const struct py_mem *mem, const struct py_proc *p, py_has_thread_fn *has_thread,
-		     void *ctx)
+int py_layout__check(const struct py_mem *mem, const struct py_proc *p,
+		     py_has_thread_fn *has_thread, void *ctx)
 {
 	const struct py_layout *l = &p->l;
 	uint64_t interp, tstate, back, id, next, frame;

@@ -53,7 +53,7 @@ typedef bool py_has_thread_fn(void *ctx, uint64_t tid);
  * interpreter or thread state: ask again later), -EPROTO when it does not
  * check out, or -errno from a read.
  */
-int py_layout__check(const struct py_mem *mem, const struct py_proc *p, py_has_thread_fn *has_thread,
-		     void *ctx);
+int py_layout__check(const struct py_mem *mem, const struct py_proc *p,
+		     py_has_thread_fn *has_thread, void *ctx);
 
 #endif

@@ -39,7 +39,7 @@ struct py_layout {
 	__u16 runtime_interp_head; /* _PyRuntimeState.interpreters.head */
 	__u16 interp_next;         /* PyInterpreterState.next */
 	__u16 interp_threads;      /* .threads.head (3.10: .tstate_head) */
-	__u16 interp_id;           /* .id (3.12+): never another interpreter's in the process */
+	__u16 interp_id;           /* .id (3.12+): each interpreter's own */
 	__u16 ts_next;             /* PyThreadState.next */
 	__u16 ts_interp;           /* .interp */
 	__u16 ts_thread_id;        /* .thread_id: pthread_self() of its thread */
@@ -57,7 +57,7 @@ struct py_layout {
 	__u16 code_linetable;      /* co_linetable */
 	__u16 code_firstlineno;    /* co_firstlineno (an int) */
 	__u16 code_argcount;       /* co_argcount (an int) */
-	__u16 code_version;        /* co_version (3.12+): never another code object's in an interpreter */
+	__u16 code_version;        /* co_version (3.12+): each code object's own */
 	__u16 str_length;          /* PyASCIIObject.length */
 	__u16 str_state;           /* .state: kind, compact and ascii bits */
 	__u16 str_ascii_size;      /* sizeof(PyASCIIObject): where an ascii string's text begins */

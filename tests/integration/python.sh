@@ -73,6 +73,22 @@ start_each() {
 	pid_list=$(IFS=,; echo "${PIDS[*]}")
 }
 
+# profile_each OUT FLAMETOP_ARGS...: flametop --folded --group pid on the processes
+# start_each started, into OUT.folded (OUT.err); SIGUSR1 restarts the scripts' own
+# count once flametop runs (its load takes about a second), so that they count what
+# it saw; then ends them and writes their frames to OUT.frames.
+profile_each() {
+	local out=$1
+	shift
+	sleep 1
+	$FLAMETOP --folded --group pid -p "$pid_list" "$@" >"$out.folded" 2>"$out.err" &
+	sleep 1
+	kill -USR1 "${PIDS[@]}"
+	wait $!
+	end_bg "${PIDS[@]}"
+	frames "$out.folded" >"$out.frames"
+}
+
 # in_group PID: an awk test that a stack's group ($2, by --group pid or tid) is PID's.
 in_group() { echo "index(\$2, \"[$1]\") || index(\$2, \"[$1/\")"; }
 
@@ -87,15 +103,8 @@ test_split() {
 	chain_a="<module>@$script:$(mark "$script" call_main) > main@$script:$(mark "$script" call_outer) > outer@$script:$(mark "$script" call_middle) > middle@$script:$(mark "$script" call_a) > leaf_a@$script:"
 	chain_b="${chain_a/middle@$script:$(mark "$script" call_a) > leaf_a/middle@$script:$(mark "$script" call_b) > leaf_b}"
 	start_each split.py $LONG %o.times
-	sleep 1
-	# Each leaf share within 2 points wants thousands of samples of each process; the
-	# scripts count from flametop's start (its load takes about a second) to its end.
-	$FLAMETOP --folded --group pid -F 1999 --duration 15 -p "$pid_list" >"$out.folded" 2>"$out.err" &
-	sleep 1
-	kill -USR1 "${PIDS[@]}"
-	wait $!
-	end_bg "${PIDS[@]}"
-	frames "$out.folded" >"$out.frames"
+	# Each leaf share within 2 points wants thousands of samples of each process.
+	profile_each "$out" -F 1999 --duration 15
 	for i in "${!LABELS[@]}"; do
 		label=${LABELS[$i]}
 		# Every stack in a leaf: its whole chain, each frame at the line it runs (the
@@ -224,14 +233,7 @@ test_processes() {
 test_offcpu() {
 	local out=$TEST_TMP/off i label ratio a b mine
 	start_each waits.py $LONG %o.times
-	sleep 1
-	$FLAMETOP --folded --group pid --mode offcpu --duration 5 -p "$pid_list" >"$out.folded" 2>"$out.err" &
-	# The scripts count from flametop's start (its load takes about this long) to its end.
-	sleep 1
-	kill -USR1 "${PIDS[@]}"
-	wait $!
-	end_bg "${PIDS[@]}"
-	frames "$out.folded" >"$out.frames"
+	profile_each "$out" --mode offcpu --duration 5
 	for i in "${!LABELS[@]}"; do
 		label=${LABELS[$i]}
 		awk -F'\t' "$PYLEAF"'!('"$(in_group "${PIDS[$i]}")"') { next } { l = pyleaf($3) }

@@ -105,8 +105,8 @@ static int compare_offsets(const char *path, uint32_t version)
 			continue;
 		}
 		if (layout_field(&l, name) != value)
-			fail_msg("%s: %s is %zu in CPython's headers, %u in flametop", path, name, value,
-				 layout_field(&l, name));
+			fail_msg("%s: %s is %zu in CPython's headers, %u in flametop", path, name,
+				 value, layout_field(&l, name));
 		compared++;
 	}
 	fclose(f);
@@ -237,7 +237,8 @@ static void check_linetables(const struct lt_case *cases, size_t n)
 			int want = k->ranges[r].line < 0 ? k->firstlineno : k->ranges[r].line;
 
 			for (int off = k->ranges[r].start; off < k->ranges[r].end; off += 2) {
-				int got = py_line(k->version, k->table, k->len, k->firstlineno, off / 2);
+				int got = py_line(k->version, k->table, k->len, k->firstlineno,
+						  off / 2);
 
 				if (got != want)
 					fail_msg("%x %s: byte %d is at line %d, flametop says %d",
@@ -312,7 +313,10 @@ static void test_linetable_hostile(void **state)
 	assert_int_equal(py_line(0x030c, NULL, 0, 9, 3), 9);
 }
 
-/* The merge of natives @roles (a string: 'e' eval loop, 't' trampoline, else other) and Python frames. */
+/*
+ * The merge of natives @roles (a string: 'e' eval loop, 't' trampoline, else
+ * other) and Python frames.
+ */
 static void merge(const char *roles, bool native_cut, const char *entries, bool py_cut,
 		  const char *want)
 {

@@ -193,9 +193,10 @@ static uint8_t *evil_names(void)
 	for (int i = 32; i < 64; i++)
 		junk_table[i] = (uint8_t)(i * 37);
 	for (int i = 0; i < 6; i++) {
-		/* The rewritten one runs at its first line, whatever its instruction: no line table. */
-		uint8_t *c = code(names[i], i == 4 ? ascii("/tmp/\033]0;title\a.py") : ascii("/evil.py"),
-				  i == 5 ? 0 : (uint64_t)(uintptr_t)junk_table, 100 + i);
+		/* The rewritten one runs at its first line, whatever its instruction: no table. */
+		uint8_t *file = i == 4 ? ascii("/tmp/\033]0;title\a.py") : ascii("/evil.py");
+		uint8_t *c = code(names[i], file, i == 5 ? 0 : (uint64_t)(uintptr_t)junk_table,
+				  100 + i);
 
 		if (i == 5)
 			mutable_code = c;

@@ -100,7 +100,8 @@ static void debug_offsets(void)
 		.cookie = "xdebugpy",
 		.version = PY_VERSION_HEX,
 		.runtime_state = { .size = sizeof(_PyRuntimeState),
-				   .interpreters_head = offsetof(_PyRuntimeState, interpreters.head) },
+				   .interpreters_head =
+					   offsetof(_PyRuntimeState, interpreters.head) },
 		.interpreter_state = { .size = sizeof(PyInterpreterState),
 				       .id = offsetof(PyInterpreterState, id),
 				       .next = offsetof(PyInterpreterState, next),

@@ -6,7 +6,8 @@
  * stay; K and U treat Python frames as user frames; folded stacks keep
  * py-spy's "qualname (file:LINE)" and read back as Python frames; pprof
  * puts the qualname, file and line in its Function and Line, and reads
- * them back; the SVG draws them in a colour of their own.
+ * them back; the SVG draws them in a colour of their own; the screen shows
+ * a file by its base name, the flat list's object column the whole path.
  */
 #include "tests/unit/profile_fixture.h"
 
@@ -17,6 +18,8 @@
 #include "profile/pprof.h"
 #include "profile/pprof.pb-c.h"
 #include "profile/svg.h"
+#include "tui/flat_view.h"
+#include "tui/frame_label.h"
 
 static const char *const PY_STACK[] = {
 	"python3.11", "_start", "main", "Py_BytesMain", "_PyEval_EvalFrameDefault",
@@ -268,6 +271,32 @@ static void test_svg_colour(void **state)
 	profile__free(p);
 }
 
+static void test_screen_names(void **state)
+{
+	struct profile *p = profile__new();
+	char label[FRAME_LABEL_MAX], object[256];
+	uint32_t py, bare, native;
+
+	(void)state;
+	assert_non_null(p);
+	py = frame(p, "Foo.<locals>.<lambda> (/srv/app (v2)/lib/app.py:13)", FRAME_PYTHON);
+	bare = frame(p, "<module> (<string>:1)", FRAME_PYTHON);
+	native = frame(p, "outer (/srv/app.py:12)", FRAME_USER); /* not a Python frame */
+	/* The tree, the icicle: the file by its base name. */
+	assert_string_equal(frame_label__text(p, py, label, sizeof(label)),
+			    "Foo.<locals>.<lambda> (app.py:13)");
+	assert_string_equal(frame_label__text(p, bare, label, sizeof(label)),
+			    "<module> (<string>:1)");
+	assert_string_equal(frame_label__text(p, native, label, sizeof(label)),
+			    "outer (/srv/app.py:12)");
+	/* The flat list's object column: the whole path. */
+	frame_object(p, py, object, sizeof(object));
+	assert_string_equal(object, "/srv/app (v2)/lib/app.py");
+	frame_object(p, bare, object, sizeof(object));
+	assert_string_equal(object, "<string>");
+	profile__free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_folded_round_trip),
 		cmocka_unit_test(test_pprof),
 		cmocka_unit_test(test_svg_colour),
+		cmocka_unit_test(test_screen_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,19 +46,21 @@ DEB_PACKAGES := gcc g++ make binutils libc6-dev clang llvm libbpf-dev libelf-dev
 # ... and the consumers the tests check its output with (make test, make screenshots):
 # a browser for the SVG, Go's pprof, perf for perf script's text and the unwinder's
 # ground truth, an XML checker; Debian's python3 as a program to unwind (its binary has
-# no frame pointers: tests/integration/unwind.sh, test_cfi_table); GNU time for the benchmarks;
-# strace, to see which system calls flametop makes (tests/integration/processes.sh); bpftrace,
-# whose print of a map keyed by stacks -i reads (tests/integration/formats_live.sh); libc's
-# debug file and sources, the annotate view's lines and text of a libc function
-# (tests/integration/annotate.sh).
-TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 time strace bpftrace \
-	libclang-rt-14-dev libxml2-dev libc6-dbg glibc-source
+# no frame pointers: tests/integration/unwind.sh, test_cfi_table) and whose Python frames to
+# walk (tests/integration/python.sh), with its headers (python3-dev) to check the walk's
+# offsets against (test_python); GNU time for the benchmarks; strace, to see which system
+# calls flametop makes (tests/integration/processes.sh); bpftrace, whose print of a map keyed
+# by stacks -i reads (tests/integration/formats_live.sh); libc's debug file and sources, the
+# annotate view's lines and text of a libc function (tests/integration/annotate.sh).
+TEST_DEB_PACKAGES := chromium golang-go linux-perf libxml2-utils python3 python3-dev time strace \
+	bpftrace libclang-rt-14-dev libxml2-dev libc6-dbg glibc-source
 # (libclang-rt-14-dev: clang's libFuzzer and sanitizer runtimes, for the fuzz targets;
 # libxml2-dev: they check that the SVG written is well-formed XML.)
 
 BPF_SRCS  := $(wildcard bpf/*.bpf.c)
 BPF_SKELS := $(patsubst bpf/%.bpf.c,$(BUILD)/%.skel.h,$(BPF_SRCS))
-LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c profile/*.c tui/*.c live/*.c)) options.c
+LIB_SRCS  := $(filter-out %.bpf.c,$(wildcard bpf/*.c symbols/*.c unwind/*.c python/*.c profile/*.c tui/*.c \
+	live/*.c)) options.c
 # C code protoc-c generates from the .proto files (pprof's format), into build/.
 PROTO_SRCS := $(patsubst %.proto,$(BUILD)/%.pb-c.c,$(wildcard profile/*.proto))
 PROTO_HDRS := $(PROTO_SRCS:.c=.h)
@@ -73,7 +75,8 @@ ASAN_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/asan/%,$(UNIT_SRCS))
 WORKLOADS := $(patsubst tests/workloads/%.c,$(BUILD)/workloads/%,$(wildcard tests/workloads/*.c))
 BENCHES   := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 TOOLS     := $(patsubst tests/tools/%.c,$(BUILD)/tools/%,$(wildcard tests/tools/*.c))
-HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h profile/*.h tui/*.h live/*.h) $(wildcard *.h) \
+HEADERS   := $(wildcard bpf/*.h symbols/*.h unwind/*.h python/*.h profile/*.h tui/*.h live/*.h) \
+	$(wildcard *.h) \
 	$(PROTO_HDRS)
 SANITIZE  := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 # Fuzz targets: libFuzzer programs built by clang, with the sanitizers above, against the
@@ -138,7 +141,7 @@ $(BUILD)/vmlinux.h:
 	@test -r /sys/kernel/btf/vmlinux || { echo "flametop needs a kernel with BTF (/sys/kernel/btf/vmlinux), or VMLINUX_H=path" >&2; exit 2; }
 	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h unwind/*.h) $(VMLINUX_H)
+$(BUILD)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h unwind/*.h python/*.h) $(VMLINUX_H)
 	@mkdir -p $(BUILD)
 	$(CLANG) -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(dir $(VMLINUX_H)) -I. -Ibpf -c $< -o $@
 	$(LLVM_STRIP) -g $@
@@ -218,6 +221,13 @@ $(BUILD)/fixtures/%.debug: $(BUILD)/fixtures/%.so
 
 $(BUILD)/tests/test_cfi_table $(BUILD)/tests/asan/test_cfi_table: $(UNWIND_FIXTURES)
 $(BUILD)/tests/test_cfa_program $(BUILD)/tests/asan/test_cfa_program: $(UNWIND_FIXTURES)
+
+# The offsets CPython's own headers give, for each interpreter whose headers are installed
+# here (pyenv's; Debian's python3-dev), for tests/unit/test_python.c to compare the tables with.
+$(BUILD)/py_offsets/.made: tests/tools/cpython/offsets.sh tests/tools/cpython/py_offsets.c
+	bash tests/tools/cpython/offsets.sh $(BUILD)/py_offsets && touch $@
+
+$(BUILD)/tests/test_python $(BUILD)/tests/asan/test_python: $(BUILD)/py_offsets/.made
 
 # Test workloads are built as users build their programs: -O2 -g, without
 # frame pointers, calling libc's functions. tests/workloads/frames.h keeps

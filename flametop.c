@@ -412,6 +412,7 @@ static void filter_from(const struct options *o, struct view_filter *f, int32_t 
 		.window = WINDOW_CUMULATIVE,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
+		.hide_interp = !o->python_all,
 		.tgids = tgids,
 		.ntgids = o->ntgids,
 		.comm = o->comm,
@@ -653,6 +654,7 @@ static int run_batch_live(const struct options *o)
 	struct capture_opts copts;
 	struct symbolizer *sym = NULL;
 	struct unwinder *unwinder = NULL;
+	struct python_procs *python = NULL;
 	struct profile *prof = NULL;
 	struct live *live = NULL;
 	struct outputs out;
@@ -687,6 +689,10 @@ static int run_batch_live(const struct options *o)
 		ret = fail("can't make the unwind tables' maps: %s", strerror(-ret));
 		goto cleanup;
 	}
+	if (!o->no_python && !o->kernel_only && (ret = python_procs__new(NULL, &python))) {
+		ret = fail("can't make the Python processes' map: %s", strerror(-ret));
+		goto cleanup;
+	}
 	ret = EXIT_USAGE;
 	/*
 	 * Until the hooks are attached the deadline counts from before the
@@ -696,7 +702,7 @@ static int run_batch_live(const struct options *o)
 	if (o->duration > 0)
 		cutoff.at = now_seconds() + o->duration;
 	symbolizer__load_kernel_begin(sym); /* while the programs load */
-	if (live__open(&copts, live_units(o->mode, o->weight).weight, sym, unwinder, prof, &live,
+	if (live__open(&copts, live_units(o->mode, o->weight).weight, sym, unwinder, python, prof, &live,
 		       err, sizeof(err))) {
 		fail("%s", err);
 		goto cleanup;
@@ -770,6 +776,7 @@ cleanup:
 	signal_pauses = NULL;
 	live__close(live);
 	unwinder__free(unwinder);
+	python_procs__free(python);
 	profile__free(prof);
 	symbolizer__free(sym);
 	return close_outputs(o, &out, ret);
@@ -820,8 +827,10 @@ static void app_config_from(const struct options *o, struct app_config *c)
 		.color = !o->no_color,
 		.hide_kernel = o->user_only,
 		.hide_user = o->kernel_only,
+		.hide_interp = !o->python_all,
 		.unwind = { .memory_bytes = o->unwind_memory },
 		.unwind_fp = o->unwind_fp,
+		.python = !o->no_python,
 		.group = o->group,
 		.source_dirs = o->source_dirs,
 		.nsource_dirs = o->nsource_dirs,

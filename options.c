@@ -27,6 +27,7 @@ enum {
 	OPT_ANNOTATE,
 	OPT_ANNOTATE_FORMAT,
 	OPT_SOURCE_DIR,
+	OPT_PYTHON,
 	OPT_VERSION,
 };
 
@@ -94,6 +95,10 @@ static const struct flag flags[] = {
 	  "fp: by frame pointer only" },
 	{ OPT_UNWIND_MEMORY, "unwind-memory", "MB",
 	  "kernel memory for unwind tables (default 128)" },
+	{ OPT_PYTHON, "python", "WHEN",
+	  "on (default): CPython 3.10-3.13 processes show their Python\n"
+	  "frames; all: and the interpreter's frames among them;\n"
+	  "off: their native frames only" },
 	{ 'h', "help", NULL, "this help" },
 	{ OPT_VERSION, "version", NULL, "print the version" },
 };
@@ -358,6 +363,14 @@ static int apply(struct options *o, int opt, const char *arg, const char *name, 
 		else
 			o->unwind_memory = (size_t)v << 20;
 		return e;
+	case OPT_PYTHON:
+		if (strcmp(arg, "on") && strcmp(arg, "off") && strcmp(arg, "all")) {
+			snprintf(err, size, "--python: unknown choice '%s' (on, off or all)", arg);
+			return -EINVAL;
+		}
+		o->no_python = strcmp(arg, "off") == 0;
+		o->python_all = strcmp(arg, "all") == 0;
+		return 0;
 	case OPT_MIN_BLOCK:
 		e = parse_uint(arg, 0, 3600000000ul, &v);
 		if (e)

@@ -46,6 +46,8 @@ struct options {
 	uint32_t max_stacks;       /* --max-stacks: stacks a live profile keeps, more fold */
 	bool unwind_fp;            /* --unwind fp: user stacks along frame pointers only */
 	size_t unwind_memory;      /* --unwind-memory: bytes; 0 is the default */
+	bool no_python;            /* --python off: no Python frames walked */
+	bool python_all;           /* --python all: the interpreter's frames shown among them */
 	uint64_t min_block_us;     /* --min-block: off-CPU waits shorter are dropped */
 	bool min_block_set;        /* --min-block was given */
 	const char *annotate;      /* --annotate SYMBOL: print its hot lines after the run */

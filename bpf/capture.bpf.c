@@ -7,6 +7,7 @@
  *
  *   stats.bpf.h        each CPU's counters: every event, every loss by reason
  *   stack_store.bpf.h  walked stacks hashed and sent once (the stacks ring)
+ *   python_walk.bpf.h  a CPython thread's Python frames: code objects, instructions, tags
  *   counting.bpf.h     keys counted in the active of two map sets
  *   user_regs.bpf.h    the user registers a user stack walk starts from
  *   cold_stack.bpf.h   stacks the walk could not finish, copied to be walked later
@@ -37,6 +38,7 @@ char LICENSE[] SEC("license") = "GPL";
 
 #include "stats.bpf.h"
 #include "stack_store.bpf.h"
+#include "python_walk.bpf.h"
 #include "counting.bpf.h"
 #include "user_regs.bpf.h"
 #include "cold_stack.bpf.h"

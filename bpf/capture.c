@@ -25,6 +25,7 @@
 #include "array.h"
 #include "bpf/capture.h"
 #include "bpf/hook_chain.h"
+#include "bpf/python_maps.h"
 #include "bpf/unwind_maps.h"
 #include "capture.skel.h"
 #include "profile/hash_index.h" /* a generic index: no profile type comes with it */
@@ -48,7 +49,7 @@ struct stack_entry {
 	size_t off;     /* into stack_table.arena */
 	uint32_t nr;
 	uint16_t epoch; /* the table's epoch when it was last sent (mod 2^16) */
-	uint16_t end;   /* enum unwind_end, or STACK_COPIED */
+	uint16_t end;   /* enum unwind_end (a Python stack's: enum py_end), or STACK_COPIED */
 	bool drained;   /* a copy's: passed on by a drain before */
 };
 
@@ -214,6 +215,18 @@ const char *unwind_end__name(uint32_t end)
 	};
 
 	return end < UNWIND_END_NR ? names[end] : NULL;
+}
+
+const char *py_end__name(uint32_t end)
+{
+	static const char *const names[PY_END_NR] = {
+		[PY_END_NO_THREAD] = "no thread state",
+		[PY_END_UNREADABLE] = "frame chain unreadable",
+		[PY_END_DEPTH] = "depth limit",
+		[PY_END_UNSUPPORTED] = "unsupported build",
+	};
+
+	return end < PY_END_NR ? names[end] : NULL;
 }
 
 int capture_mode__parse(const char *name, enum capture_mode *mode)
@@ -777,6 +790,17 @@ static int use_unwind_maps(struct capture *cap)
 	       bpf_map__reuse_fd(s->maps.unwind_mappings, fds.mappings);
 }
 
+/* Loads the programs against the Python processes' map, when Python frames are walked. */
+static int use_python_maps(struct capture *cap)
+{
+	struct capture_bpf *s = cap->skel;
+
+	s->rodata->walk_python = cap->opts->python != NULL;
+	return cap->opts->python
+		       ? bpf_map__reuse_fd(s->maps.python_procs, python_maps__fd(cap->opts->python))
+		       : 0;
+}
+
 static int size_maps(struct capture *cap)
 {
 	struct capture_bpf *s = cap->skel;
@@ -784,7 +808,8 @@ static int size_maps(struct capture *cap)
 	int err = bpf_map__set_max_entries(s->maps.stacks, cap->ring_bytes) ?:
 		  bpf_map__set_max_entries(s->maps.stats, (uint32_t)cap->npossible) ?:
 		  bpf_map__reuse_fd(s->maps.seen, cap->seen.outer) ?:
-		  bpf_map__reuse_fd(s->maps.key_slots, cap->key_slots.outer) ?: use_unwind_maps(cap);
+		  bpf_map__reuse_fd(s->maps.key_slots, cap->key_slots.outer) ?: use_unwind_maps(cap) ?:
+		  use_python_maps(cap);
 
 	for (int i = 0; i < 2 && !err; i++)
 		err = bpf_map__set_max_entries(counts[i], 2 * cap->count_entries);
@@ -957,6 +982,10 @@ static int on_stack_record(void *ctx, void *data, size_t size)
 				 r->end < UNWIND_END_NR ? r->end : UNWIND_BAD_FRAME);
 	else if (r->kind == SENT_COLD && size >= SENT_COLD_HEAD)
 		stack_table__add_copy(&cap->stacks, data, size);
+	else if (r->kind == SENT_PYSTACK && r->nr <= PY_WORDS_PER_FRAME * PY_MAX_DEPTH &&
+		 size >= SENT_STACK_HEAD + (size_t)r->nr * sizeof(uint64_t))
+		stack_table__add(&cap->stacks, r->hash, (const uint64_t *)r->ips, r->nr,
+				 r->end < PY_END_NR ? r->end : PY_END_UNREADABLE);
 	else if (r->kind == SENT_KEY && size >= sizeof(*k) && k->slot < 2 * cap->count_entries)
 		cap->slot_keys[k->slot] = (struct slot_key){ .key = k->key, .known = true };
 	return read_ends(cap, 1) ? -ECANCELED : 0; /* the records after it wait */
@@ -1323,6 +1352,7 @@ static void emit_stack(struct stack_table *t, const struct stack_key *k,
 		st.ucopy_new = !e->drained;
 		e->drained = true;
 	}
+	resolve_side(t, k->pystack, k->pyerr, &st.pywords, &st.npy, &st.pyerr, &st.pyend);
 	st.khash = k->kstack;
 	st.uhash = k->ustack;
 	fn(ctx, &st);
@@ -1421,6 +1451,8 @@ static void keep_open_wait(struct capture *cap, const struct offcpu_wait *w)
 		stack_table__keep(&cap->stacks, w->key.kstack);
 	if (!w->key.uerr)
 		stack_table__keep(&cap->stacks, w->key.ustack);
+	if (!w->key.pyerr)
+		stack_table__keep(&cap->stacks, w->key.pystack);
 }
 
 #define WAITS_BATCH 256 /* waits read by one system call */

@@ -19,6 +19,7 @@
 #include "unwind/stack_walk.h"
 
 struct unwind_maps;
+struct python_maps;
 
 enum capture_mode {
 	CAPTURE_SAMPLE, /* on-CPU sampling: a perf event per online CPU */
@@ -44,6 +45,8 @@ struct capture_opts {
 				     * along the frame pointers (--unwind fp) */
 	bool cold_copies;           /* with them, copy the user stacks the walk could not finish
 				     * for want of tables (capture_stack.ucopy) */
+	struct python_maps *python; /* walk the Python frames of these processes (--python on);
+				     * NULL: none */
 	/*
 	 * How long one read (capture__drain(), capture__consume_events()) may
 	 * go on, whatever the rate and the backlog: it ends once @read_budget
@@ -84,6 +87,11 @@ struct capture_stack {
 	 */
 	struct stack_copy ucopy;
 	bool ucopy_new;          /* ... passed on for the first time (a wait's comes at each drain) */
+	const uint64_t *pywords; /* the thread's Python frames, npy words of them (see
+				  * python/py_layout.h), leaf first */
+	uint32_t npy;
+	int32_t pyerr;           /* 0, or why there are none: -errno or STACK_* */
+	uint32_t pyend;          /* enum py_end: why the Python walk stopped */
 	uint64_t count;          /* events (off-CPU mode: waits closed) */
 	uint64_t weight;         /* read mode: bytes requested; off-CPU mode: ns off the CPU */
 };
@@ -269,6 +277,9 @@ const char *capture_mode__name(enum capture_mode mode);
  * pointer", "depth limit"); NULL for UNWIND_WHOLE and unknown values.
  */
 const char *unwind_end__name(uint32_t end);
+
+/* Why a Python walk ended, in a few words ("depth limit"); NULL for PY_END_WHOLE and unknown. */
+const char *py_end__name(uint32_t end);
 
 /* Parses a mode name; returns 0 or -EINVAL. */
 int capture_mode__parse(const char *name, enum capture_mode *mode);

@@ -137,7 +137,8 @@ struct {
 /* The memo entry where @key would be, or NULL (never). */
 static __always_inline struct key_memo_entry *key_memo_at(const struct stack_key *key)
 {
-	__u64 h = (key->kstack ^ key->ustack ^ ((__u64)key->tgid << 32 | key->pid)) * HASH_MUL;
+	__u64 h = (key->kstack ^ key->ustack ^ key->pystack ^ ((__u64)key->tgid << 32 | key->pid)) *
+		  HASH_MUL;
 	__u32 way = (h >> 32) & (KEY_MEMO_WAYS - 1);
 
 	return bpf_map_lookup_elem(&key_memo, &way);
@@ -175,6 +176,8 @@ static __always_inline long key_slot(struct stack_key *key, struct key_memo_entr
 		key->kerr = send_walked(false, key->kstack);
 	if (!key->uerr)
 		key->uerr = send_walked(true, key->ustack);
+	if (!key->pyerr)
+		key->pyerr = send_python_walked(key->pystack);
 	slots = bpf_map_lookup_elem(&key_slots, &half);
 	if (!slots) /* never: the loader fills both slots before attaching */
 		return -EFAULT;

@@ -120,6 +120,8 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	w.state = offcpu_state(preempt, state);
 	/* Sent as they are walked: counted later, elsewhere. */
 	memo_walk_stacks(ctx, &w.key, &in_kernel, &stale);
+	if (!w.key.pyerr)
+		w.key.pyerr = send_python_walked(w.key.pystack);
 	open_wait(&w);
 	note_process(&w.key, stale);
 }
@@ -164,6 +166,7 @@ static __always_inline bool seed_wait(struct task_struct *task, unsigned int sta
 	if (!task_wanted(task, &w.key) || bpf_map_lookup_elem(&offcpu_waits, &w.key.pid))
 		return false;
 	w.start = w.from = bpf_ktime_get_ns();
+	w.key.pyerr = STACK_NOT_WALKED; /* the walk reads the current task's memory only */
 	w.key.kerr = walk_kernel ? walk_task_kernel_stack(task, &w.key.kstack) : STACK_NOT_WALKED;
 	if (!w.key.kerr)
 		w.key.kerr = send_walked(false, w.key.kstack);

@@ -138,6 +138,15 @@ static __always_inline void walk_user_side(void *ctx, struct stack_key *key,
 		key->uerr = walk_user_stack(ctx, &at->user, key->tgid, &key->ustack, stale);
 }
 
+/* Walks a Python thread's Python frames into @key, once its user side is walked. */
+static __always_inline void walk_python_frames(struct stack_key *key)
+{
+	if (walk_user && key->uerr != STACK_NO_USER)
+		walk_python_side(key);
+	else
+		key->pyerr = STACK_NOT_WALKED;
+}
+
 /*
  * Walks the current task's stacks, as the event @at met them, into @key
  * (its identity filled in by event_wanted()). *@stale as
@@ -148,6 +157,7 @@ static __always_inline void walk_stacks(void *ctx, struct stack_key *key, const 
 {
 	walk_kernel_side(ctx, key, at);
 	walk_user_side(ctx, key, at, stale);
+	walk_python_frames(key);
 }
 
 /* Tells user space about the process of @key, walked: new, or its maps changed (@stale). */

@@ -6,6 +6,7 @@
 #ifndef FLAMETOP_STACK_KEY_H
 #define FLAMETOP_STACK_KEY_H
 
+#include "python/py_layout.h"
 #include "unwind/unwind_end.h"
 
 #define COMM_LEN 16
@@ -23,6 +24,7 @@
 #define STACK_NOT_WALKED (-1000) /* this side was not asked for (-K / -U) */
 #define STACK_NO_USER (-1001)    /* kernel thread, idle or exiting: no user stack */
 #define STACK_NO_KERNEL (-1002)  /* sampled in user mode: there is no kernel stack */
+#define STACK_NO_PYTHON (-1003)  /* a Python process's thread without Python frames now */
 
 /*
  * The records of the stacks ring buffer: a stack, or a counts key. Both
@@ -32,6 +34,7 @@ enum sent_kind {
 	SENT_STACK,
 	SENT_KEY,
 	SENT_COLD,
+	SENT_PYSTACK,
 };
 
 /* A stack: the head, then @nr addresses, leaf first. */
@@ -73,6 +76,32 @@ struct sent_cold {
 
 #define SENT_COLD_HEAD (56 + 8 * MAX_STACK_DEPTH) /* bytes before bytes[] */
 
+/*
+ * Why a thread's Python walk ended (bpf/python_walk.bpf.h), sent with its
+ * stack and counted by the stats.
+ */
+enum py_end {
+	PY_END_WHOLE,       /* at the thread's first frame */
+	PY_END_NO_THREAD,   /* no thread state is this thread's: it runs no Python */
+	PY_END_UNREADABLE,  /* a thread state or frame could not be read */
+	PY_END_DEPTH,       /* PY_MAX_DEPTH frames (python/py_layout.h) */
+	PY_END_UNSUPPORTED, /* an interpreter whose build did not check out: not walked */
+	PY_END_NR,
+};
+
+/*
+ * A Python stack: the head as a sent_stack's (kind SENT_PYSTACK, end an
+ * enum py_end), then @nr words, PY_WORDS_PER_FRAME per frame, leaf first
+ * (python/py_layout.h says what they hold).
+ */
+struct sent_pystack {
+	__u64 hash;
+	__u32 nr;
+	__u16 kind;
+	__u16 end;
+	__u64 words[PY_WORDS_PER_FRAME * PY_MAX_DEPTH];
+};
+
 struct stack_key {
 	__u32 tgid;
 	__u32 pid;
@@ -81,6 +110,9 @@ struct stack_key {
 	__s32 kerr;
 	__s32 uerr;
 	char comm[COMM_LEN];
+	__u64 pystack; /* hash of the thread's Python stack, when pyerr is 0 */
+	__s32 pyerr;
+	__u32 pad;     /* 0 */
 };
 
 struct stack_value {
@@ -245,11 +277,12 @@ enum stat_slot {
 	STAT_COLD_SENT,         /* user stacks copied to be walked later (struct sent_cold) */
 	STAT_COLD_BUDGET,       /* ... not copied: over the copies' budget (cold_per_sec) */
 	STAT_COLD_LOST,         /* ... not sent: no room in the stacks ring */
+	STAT_PYWALK,            /* Python walks, by how they ended: + enum py_end */
 	/*
 	 * Copies walked later, in user space (live/cold_stacks.c, never here), by
 	 * how they ended: + enum unwind_end, + UNWIND_END_NR for a copy too short.
 	 */
-	STAT_COLD_WALK,
+	STAT_COLD_WALK = STAT_PYWALK + PY_END_NR,
 	STAT_NR = STAT_COLD_WALK + UNWIND_END_NR + 1,
 };
 

@@ -121,28 +121,39 @@ static __always_inline long ring_send(void *data, __u64 size)
 	return bpf_ringbuf_output(&stacks, data, size, wakeup);
 }
 
-/* Sends @t to user space, once (its hash goes in the seen map in use). */
-static __always_inline long send_stack(struct sent_stack *t)
+/*
+ * Sends the record @rec of @size bytes, a stack of hash @hash, to user
+ * space once: its hash goes in the seen map in use.
+ */
+static __always_inline long send_once(void *rec, __u64 hash, __u64 size)
 {
-	__u32 sel = *(volatile __u32 *)&seen_sel & 1, nr = t->nr;
+	__u32 sel = *(volatile __u32 *)&seen_sel & 1;
 	void *sent = bpf_map_lookup_elem(&seen, &sel);
 	__u8 one = 1;
 	long err;
 
 	if (!sent)
 		return -EFAULT; /* never: the loader fills both slots before attaching */
-	if (bpf_map_lookup_elem(sent, &t->hash))
+	if (bpf_map_lookup_elem(sent, &hash))
 		return 0;
-	err = bpf_map_update_elem(sent, &t->hash, &one, BPF_NOEXIST);
+	err = bpf_map_update_elem(sent, &hash, &one, BPF_NOEXIST);
 	if (err)
 		return err == -EEXIST ? 0 : err; /* -EEXIST: another CPU sends it */
+	err = ring_send(rec, size);
+	if (err)
+		bpf_map_delete_elem(sent, &hash); /* not sent: try again next time */
+	return err;
+}
+
+/* Sends @t to user space, once. */
+static __always_inline long send_stack(struct sent_stack *t)
+{
+	__u32 nr = t->nr;
+
 	if (nr > MAX_STACK_DEPTH)
 		nr = MAX_STACK_DEPTH;
 	t->kind = SENT_STACK;
-	err = ring_send(t, SENT_STACK_HEAD + nr * sizeof(__u64));
-	if (err)
-		bpf_map_delete_elem(sent, &t->hash); /* not sent: try again next time */
-	return err;
+	return send_once(t, t->hash, SENT_STACK_HEAD + nr * sizeof(__u64));
 }
 
 /*

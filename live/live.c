@@ -40,9 +40,11 @@ struct live {
 	struct capture *cap;
 	struct symbolizer *sym;
 	struct unwinder *unwinder; /* NULL: user stacks walked by frame pointer */
+	struct python_procs *python; /* NULL: no Python frames walked */
 	struct profile *prof;
 	struct name_cache *names;
 	struct cold_stacks *cold; /* copied user stacks, walked once their tables are in */
+	struct python_frames *py_frames; /* the names' Python frames, with @python */
 	enum live_weight weight;
 	bool sampled; /* events are samples: a stack's leaf is where the code was */
 	struct idle_account idle;
@@ -64,8 +66,8 @@ static double monotonic_seconds(void)
 }
 
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
-	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
-	       size_t err_size)
+	       struct unwinder *unwinder, struct python_procs *python, struct profile *prof,
+	       struct live **out, char *err, size_t err_size)
 {
 	struct live *l = calloc(1, sizeof(*l));
 	struct capture_opts o = *copts;
@@ -79,6 +81,7 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	idle_account__init(&l->idle);
 	o.unwind = unwinder ? unwinder__maps(unwinder) : NULL;
 	o.cold_copies = unwinder && (l->cold = cold_stacks__new()) != NULL;
+	o.python = python ? python_procs__maps(python) : NULL;
 	ret = capture__open(&o, &l->cap, err, err_size);
 	if (ret) {
 		live__close(l);
@@ -96,13 +99,16 @@ int live__open(const struct capture_opts *copts, enum live_weight weight, struct
 	if (unwinder)
 		unwinder__note_running(unwinder, o.tgids, o.ntgids, o.comm, o.stop, o.stop_ctx);
 	l->names = name_cache__new(sym, prof, capture__mode(l->cap) != CAPTURE_SAMPLE);
-	if (!l->names) {
+	l->py_frames = python ? python_frames__new(python, prof) : NULL;
+	if (!l->names || (python && !l->py_frames)) {
 		live__close(l);
 		snprintf(err, err_size, "out of memory");
 		return -ENOMEM;
 	}
+	name_cache__set_python(l->names, l->py_frames);
 	l->sym = sym;
 	l->unwinder = unwinder;
+	l->python = python;
 	l->prof = prof;
 	l->weight = weight;
 	l->sampled = capture__mode(l->cap) == CAPTURE_SAMPLE;
@@ -247,6 +253,8 @@ int live__drain(struct live *l)
 	retry_cold(l, false);
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
+	if (l->python)
+		python_procs__pass(l->python);
 	return ret;
 }
 
@@ -324,18 +332,23 @@ static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start
 {
 	struct live *l = ctx;
 	const struct proc_maps *maps;
+	uint64_t gen;
 
 	if (kind == PROC_NOTE_EXIT) {
 		if (l->unwinder)
 			unwinder__process_exited(l->unwinder, tgid);
+		if (l->python)
+			python_procs__exited(l->python, tgid);
 		return;
 	}
-	if (symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime) ||
-	    !l->unwinder)
+	if (symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime))
 		return;
-	maps = symbolizer__maps(l->sym, tgid);
-	if (maps)
-		unwinder__note_process(l->unwinder, tgid, maps, symbolizer__user_gen(l->sym, tgid));
+	gen = symbolizer__user_gen(l->sym, tgid);
+	maps = symbolizer__maps(l->sym, tgid); /* valid until the next call into the symbolizer */
+	if (maps && l->unwinder)
+		unwinder__note_process(l->unwinder, tgid, maps, gen);
+	if (maps && l->python)
+		python_procs__note(l->python, tgid, maps, gen);
 }
 
 void live__handle_events(struct live *l)
@@ -387,6 +400,38 @@ static void refused_tables_text(const struct unwinder *u, struct textbuf *t)
 			      st.unreadable == 1 ? "" : "s");
 }
 
+
+/*
+ * Appends how the Python walks counted in @st ended, when there were some:
+ * "; python: 120 whole, 3 without a thread state, 2 cut (depth limit: 2),
+ * 5 in unsupported builds".
+ */
+static void python_walks_text(const struct capture_stats *st, struct textbuf *t)
+{
+	const uint64_t *walks = st->slot + STAT_PYWALK;
+	uint64_t any = 0, cut;
+
+	for (uint32_t end = 0; end < PY_END_NR; end++)
+		any += walks[end];
+	if (!any)
+		return;
+	cut = walks[PY_END_UNREADABLE] + walks[PY_END_DEPTH];
+	textbuf__add(t, "; python: %" PRIu64 " whole", walks[PY_END_WHOLE]);
+	if (walks[PY_END_NO_THREAD])
+		textbuf__add(t, ", %" PRIu64 " without a thread state", walks[PY_END_NO_THREAD]);
+	if (cut) {
+		textbuf__add(t, ", %" PRIu64 " cut", cut);
+		textbuf__list(t, " (");
+		for (uint32_t end = PY_END_UNREADABLE; end <= PY_END_DEPTH; end++)
+			if (walks[end])
+				textbuf__item(t, "%s: %" PRIu64, py_end__name(end), walks[end]);
+		textbuf__end_list(t, ")");
+	}
+	if (walks[PY_END_UNSUPPORTED])
+		textbuf__add(t, ", %" PRIu64 " in unsupported builds (native frames only)",
+			     walks[PY_END_UNSUPPORTED]);
+}
+
 void live__walks_text(const struct live *l, const struct capture_stats *st, bool share, char *buf,
 		      size_t size)
 {
@@ -424,6 +469,7 @@ void live__walks_text(const struct live *l, const struct capture_stats *st, bool
 		textbuf__add(&t, "; %" PRIu64 " walked from copies of the stack, later", copied);
 	if (l->unwinder)
 		refused_tables_text(l->unwinder, &t);
+	python_walks_text(st, &t);
 }
 
 void live__offcpu_text(const struct capture_stats *st, char *buf, size_t size)
@@ -488,6 +534,23 @@ static void debug_refused_text(const struct symbolizer_stats *st, struct textbuf
 				      why[r]);
 }
 
+/* Adds to the list @t what kept Python frames from being named, when something did. */
+static void python_names_text(const struct live *l, struct textbuf *t)
+{
+	struct python_procs_stats st;
+
+	if (!l->python)
+		return;
+	python_procs__stats(l->python, &st);
+	if (st.gone)
+		textbuf__item(t, "%" PRIu64 " Python frame%s whose code object was gone (freed, "
+				 "maybe made anew) when read: [python: code object gone]",
+			      st.gone, st.gone == 1 ? "" : "s");
+	if (st.unreadable)
+		textbuf__item(t, "%" PRIu64 " Python frame%s whose code object could not be read",
+			      st.unreadable, st.unreadable == 1 ? "" : "s");
+}
+
 void live__symbols_text(const struct live *l, char *buf, size_t size)
 {
 	struct symbolizer_stats st;
@@ -497,6 +560,7 @@ void live__symbols_text(const struct live *l, char *buf, size_t size)
 	symbolizer__stats(l->sym, &st);
 	textbuf__start(&t, buf, size);
 	textbuf__list(&t, "symbols: ");
+	python_names_text(l, &t);
 	if (st.perf_maps_dropped)
 		textbuf__item(&t, "%" PRIu64 " perf map%s dropped (over their %zu MiB budget)",
 			      st.perf_maps_dropped, st.perf_maps_dropped == 1 ? "" : "s",
@@ -547,5 +611,6 @@ void live__close(struct live *l)
 	cold_stacks__free(l->cold);
 	idle_account__free(&l->idle);
 	name_cache__free(l->names);
+	python_frames__free(l->py_frames);
 	free(l);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bpf/capture.h"
+#include "live/python_procs.h"
 #include "live/unwinder.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
@@ -41,8 +42,9 @@ struct live;
 
 /*
  * live__open() starts capturing with @copts into @prof, naming frames with
- * @sym and walking user stacks with @unwinder's tables (NULL: along the
- * frame pointers); all three borrowed: they must outlive the source. The
+ * @sym, walking user stacks with @unwinder's tables (NULL: along the frame
+ * pointers) and the Python frames of @python's processes (NULL: none); all
+ * borrowed: they must outlive the source. The
  * processes running now (those of the filters) are described to the
  * unwinder once the programs are loaded; while the symbolizer's kernel
  * table is still being read, their tables wait for it (live__start()).
@@ -52,8 +54,8 @@ struct live;
  * On failure returns -errno and writes one line to @err.
  */
 int live__open(const struct capture_opts *copts, enum live_weight weight, struct symbolizer *sym,
-	       struct unwinder *unwinder, struct profile *prof, struct live **out, char *err,
-	       size_t err_size);
+	       struct unwinder *unwinder, struct python_procs *python, struct profile *prof,
+	       struct live **out, char *err, size_t err_size);
 
 /*
  * live__start() finishes starting, while sampling has begun: it reads the

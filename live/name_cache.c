@@ -146,6 +146,7 @@ struct name_cache {
 	struct comm_slot comms[COMM_SLOTS];
 	struct depth_memo user_memo;
 	uint64_t frames_gen; /* the profile's numbering of frames these ids are of */
+	struct python_frames *python; /* merges Python frames in; NULL: none */
 };
 
 enum { HOOK_UNKNOWN, HOOK_NO, HOOK_YES };
@@ -660,6 +661,11 @@ static uint32_t code_depth(struct name_cache *nc, uint32_t tgid, const uint64_t 
 	return n;
 }
 
+void name_cache__set_python(struct name_cache *nc, struct python_frames *pf)
+{
+	nc->python = pf;
+}
+
 uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st, uint32_t *frames,
 			   uint32_t *sites)
 {
@@ -681,6 +687,9 @@ uint32_t name_cache__stack(struct name_cache *nc, const struct capture_stack *st
 		n = append_frames(nc, frames, sites, n, st->tgid, names_gen(nc, st->tgid), st->uips,
 				  nu, true, &nc->user_memo);
 	}
+	if (nc->python && st->npy)
+		n = 1 + python_frames__merge(nc->python, st, frames + 1, sites + 1, n - 1,
+					     st->uerr || st->uend != UNWIND_WHOLE);
 	n = append_lost(nc, frames, sites, n, st->kerr, FRAME_KERNEL);
 	if (st->nk)
 		n = kernel_frames(nc, frames, sites, n, st->khash, st->kips, st->nk);
@@ -772,6 +781,8 @@ void name_cache__begin_drain(struct name_cache *nc, profile_gone_fn *gone, void 
 		forget_names(nc);
 	if (nc->kstack_len > MAX_KSTACK_FRAMES || nc->nkstacks > MAX_NAMES)
 		forget_kstacks(nc);
+	if (nc->python)
+		python_frames__begin_drain(nc->python);
 	nc->drain++;
 }
 

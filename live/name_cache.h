@@ -16,11 +16,12 @@
 #include <stdint.h>
 
 #include "bpf/capture.h"
+#include "live/python_frames.h"
 #include "profile/profile.h"
 #include "symbols/symbolizer.h"
 
 /* The most frames name_cache__stack() writes. */
-#define NAME_CACHE_MAX_FRAMES (3 + 2 * (MAX_STACK_DEPTH + 1))
+#define NAME_CACHE_MAX_FRAMES (3 + 2 * (MAX_STACK_DEPTH + 1) + PYTHON_FRAMES_MAX)
 
 struct name_cache;
 
@@ -32,6 +33,13 @@ struct name_cache;
  * NULL when out of memory.
  */
 struct name_cache *name_cache__new(struct symbolizer *sym, struct profile *prof, bool traced);
+
+/*
+ * name_cache__set_python() merges the Python frames of the stacks named
+ * from now on with @pf (borrowed; NULL: none), in place of the
+ * interpreter's frames that run them.
+ */
+void name_cache__set_python(struct name_cache *nc, struct python_frames *pf);
 
 /*
  * name_cache__begin_drain() starts a drain: placeholders named before are

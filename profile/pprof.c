@@ -8,6 +8,7 @@
 #include "profile/pprof.h"
 #include "profile/pprof.pb-c.h"
 #include "profile/strtab.h"
+#include "python/frame_names.h"
 #include "symbols/sanitize.h"
 
 typedef Perftools__Profiles__Profile pb_profile;
@@ -117,6 +118,28 @@ static bool file_offset(const char *name, size_t *file_len, uint64_t *offset)
 	return true;
 }
 
+/*
+ * A Python frame's function, "qualname (file:LINE)": its qualname, its file
+ * and its line into @fn and @line. False when out of memory.
+ */
+static bool python_function(struct pprof_builder *b, const char *name, pb_function *fn,
+			    pb_line *line)
+{
+	struct py_frame_parts parts;
+	int64_t qualname, file;
+
+	if (!py_frame_name_split(name, strlen(name), &parts))
+		return true; /* a placeholder: its name as it is */
+	qualname = string_index(b, name, parts.qualname_len);
+	file = string_index(b, name + parts.file_at, parts.file_len);
+	if (qualname < 0 || file < 0)
+		return false;
+	fn->name = fn->system_name = qualname;
+	fn->filename = file;
+	line->line = (int64_t)parts.line;
+	return true;
+}
+
 /* The location of @frame, made with its function on first use; 0 when out of memory. */
 static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 {
@@ -145,6 +168,8 @@ static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 	perftools__profiles__function__init(fn);
 	loc->id = line->function_id = fn->id = b->nlocs + 1;
 	fn->name = fn->system_name = name_index;
+	if (fr->kind == FRAME_PYTHON && !python_function(b, name, fn, line))
+		return 0;
 	if (fr->kind == FRAME_KERNEL) {
 		loc->mapping_id = mapping_id(b, KERNEL_MAPPING, strlen(KERNEL_MAPPING), "", true);
 		if (!loc->mapping_id)
@@ -169,7 +194,8 @@ static uint64_t location_id(struct pprof_builder *b, uint32_t frame)
 static bool hidden(const struct view_filter *f, const struct frame *fr)
 {
 	return (f->hide_kernel && fr->kind == FRAME_KERNEL) ||
-	       (f->hide_user && fr->kind == FRAME_USER);
+	       (f->hide_user && (fr->kind == FRAME_USER || fr->kind == FRAME_PYTHON)) ||
+	       (f->hide_interp && fr->interp);
 }
 
 /* @count x @scale as pprof's signed values hold it: saturated at INT64_MAX, as counts saturate. */
@@ -588,6 +614,24 @@ static bool kernel_file(const char *file)
 	return strncmp(file, "[kernel", 7) == 0 || strncmp(base, "vmlinux", 7) == 0;
 }
 
+/*
+ * The user frame of function @name at @line of @file (NULL: none): a
+ * Python function's (py_file_is_python()) is "name (file:LINE)", a Python
+ * frame, as flametop writes them; any other's its name.
+ */
+static uint32_t line_frame(struct pprof_reader *r, const char *name, const char *file,
+			   int64_t line)
+{
+	char buf[NAME_MAX_BYTES + 1];
+	int n;
+
+	if (!file || line <= 0 || !py_file_is_python(file))
+		return reader__frame(r->p, name, strlen(name), FRAME_USER);
+	n = snprintf(buf, sizeof(buf), "%s (%s:%lld)", name, file, (long long)line);
+	return reader__frame(r->p, buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1,
+			    FRAME_USER);
+}
+
 /* The frames of location @li, outermost first, made on first use. Returns 0 or -errno. */
 static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **out)
 {
@@ -630,8 +674,11 @@ static int location_frames(struct pprof_reader *r, size_t li, const uint32_t **o
 		}
 		if (!name[0])
 			name = string_at(r->m, r->m->function[fi]->system_name) ?: "";
-		id = reader__frame(r->p, name[0] ? name : "[unknown]", name[0] ? strlen(name) : 9,
-				  kind);
+		id = kind == FRAME_USER && name[0]
+			     ? line_frame(r, name, string_at(r->m, r->m->function[fi]->filename),
+					  loc->line[i]->line)
+			     : reader__frame(r->p, name[0] ? name : "[unknown]",
+					     name[0] ? strlen(name) : 9, kind);
 		if (id == PROFILE_NONE) {
 			free(frames);
 			return -ENOMEM;

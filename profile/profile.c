@@ -11,6 +11,7 @@
 #include "profile/profile.h"
 #include "profile/stack_sort.h"
 #include "profile/strtab.h"
+#include "python/frame_names.h"
 #include "symbols/sanitize.h"
 
 struct stack_entry {
@@ -96,6 +97,8 @@ struct profile {
 	size_t nrenumbered;
 
 	struct addr_counts *addrs; /* profile__keep_addresses(), or NULL */
+	uint32_t *scratch; /* profile__add(): a stack with its interp twins */
+	size_t scratch_cap;
 };
 
 struct profile *profile__new(void)
@@ -113,9 +116,9 @@ struct profile *profile__new(void)
 	return p;
 }
 
-static uint64_t frame_hash(uint32_t name, uint32_t object, uint8_t kind)
+static uint64_t frame_hash(uint32_t name, uint32_t object, uint8_t kind, bool interp)
 {
-	uint32_t w[3] = { name, object, kind };
+	uint32_t w[3] = { name, object, kind | (uint32_t)interp << 8 };
 
 	return hash_words(w, 3, 0);
 }
@@ -124,6 +127,7 @@ struct frame_probe {
 	const struct profile *p;
 	uint32_t name, object;
 	uint8_t kind;
+	bool interp;
 };
 
 static bool same_frame(const void *ctx, uint32_t id)
@@ -131,7 +135,8 @@ static bool same_frame(const void *ctx, uint32_t id)
 	const struct frame_probe *fp = ctx;
 	const struct frame *f = &fp->p->frames[id];
 
-	return f->name == fp->name && f->object == fp->object && f->kind == fp->kind;
+	return f->name == fp->name && f->object == fp->object && f->kind == fp->kind &&
+	       f->interp == fp->interp;
 }
 
 /* The hash of frame @id of the array @frames (a profile's frames). */
@@ -139,15 +144,18 @@ static uint64_t rehash_frame(const void *frames, uint32_t id)
 {
 	const struct frame *f = (const struct frame *)frames + id;
 
-	return frame_hash(f->name, f->object, f->kind);
+	return frame_hash(f->name, f->object, f->kind, f->interp);
 }
 
-/* Interns the frame (@name, @object, @kind); @object is a string id or PROFILE_NONE. */
+/*
+ * Interns the frame (@name, @object, @kind), or with @interp its interp
+ * twin; @object is a string id or PROFILE_NONE.
+ */
 static uint32_t intern_frame(struct profile *p, uint32_t name, uint32_t object,
-			     enum frame_kind kind, bool named)
+			     enum frame_kind kind, bool named, bool interp)
 {
-	struct frame_probe probe = { p, name, object, kind };
-	uint64_t hash = frame_hash(name, object, kind);
+	struct frame_probe probe = { p, name, object, kind, interp };
+	uint64_t hash = frame_hash(name, object, kind, interp);
 	struct hash_slot *slot = hash_index__find(&p->frame_index, hash, same_frame, &probe);
 
 	if (slot->entry1)
@@ -155,8 +163,8 @@ static uint32_t intern_frame(struct profile *p, uint32_t name, uint32_t object,
 	if (array__grow((void **)&p->frames, &p->frames_cap, p->nframes + 1, sizeof(*p->frames),
 			256))
 		return PROFILE_NONE;
-	p->frames[p->nframes] =
-		(struct frame){ .name = name, .object = object, .kind = kind, .named = named };
+	p->frames[p->nframes] = (struct frame){ .name = name, .object = object, .kind = kind,
+						.named = named, .interp = interp };
 	if (hash_index__insert(&p->frame_index, hash, p->nframes, rehash_frame, p->frames))
 		return PROFILE_NONE;
 	return p->nframes++;
@@ -167,7 +175,8 @@ uint32_t profile__frame(struct profile *p, const char *name, size_t len, enum fr
 {
 	uint32_t id = strtab__intern(p->names, name, len);
 
-	return id == STRTAB_NONE ? PROFILE_NONE : intern_frame(p, id, PROFILE_NONE, kind, named);
+	return id == STRTAB_NONE ? PROFILE_NONE
+				 : intern_frame(p, id, PROFILE_NONE, kind, named, false);
 }
 
 uint32_t profile__frame_in(struct profile *p, const char *name, size_t len, enum frame_kind kind,
@@ -178,7 +187,7 @@ uint32_t profile__frame_in(struct profile *p, const char *name, size_t len, enum
 
 	if (id == STRTAB_NONE || obj == STRTAB_NONE)
 		return PROFILE_NONE;
-	return intern_frame(p, id, obj, kind, named);
+	return intern_frame(p, id, obj, kind, named, false);
 }
 
 struct addr_counts *profile__keep_addresses(struct profile *p)
@@ -380,9 +389,57 @@ static struct stack_entry *stack_of(struct profile *p, const struct sample *s)
 	return &p->stacks[p->nstacks - 1];
 }
 
+enum { DISPATCH_UNKNOWN, DISPATCH_NO, DISPATCH_YES };
+
+/* Whether user frame @id is named as the interpreter's dispatch machinery; decided once. */
+static bool is_dispatch(struct profile *p, uint32_t id)
+{
+	struct frame *f = &p->frames[id];
+
+	if (f->dispatch == DISPATCH_UNKNOWN)
+		f->dispatch = py_frame_is_interpreter(strtab__str(p->names, f->name),
+						      f->object != PROFILE_NONE
+							      ? strtab__str(p->names, f->object)
+							      : NULL)
+				      ? DISPATCH_YES
+				      : DISPATCH_NO;
+	return f->dispatch == DISPATCH_YES;
+}
+
+/*
+ * @s with the interp twins of its dispatch frames, in the profile's scratch
+ * (@out's frames), when it has Python frames; else @s. NULL when out of
+ * memory.
+ */
+static const struct sample *with_interp_frames(struct profile *p, const struct sample *s,
+					       struct sample *out)
+{
+	uint32_t i = 1;
+
+	while (i < s->n && p->frames[s->frames[i]].kind != FRAME_PYTHON)
+		i++;
+	if (i == s->n)
+		return s;
+	if (array__grow((void **)&p->scratch, &p->scratch_cap, s->n, sizeof(*p->scratch), 256))
+		return NULL;
+	for (i = 0; i < s->n; i++) {
+		const struct frame *f = &p->frames[s->frames[i]];
+
+		p->scratch[i] = s->frames[i];
+		if (f->kind == FRAME_USER && !f->interp && is_dispatch(p, s->frames[i]))
+			p->scratch[i] = intern_frame(p, f->name, f->object, FRAME_USER, f->named, true);
+		if (p->scratch[i] == PROFILE_NONE)
+			return NULL;
+	}
+	*out = *s;
+	out->frames = p->scratch;
+	return out;
+}
+
 int profile__add(struct profile *p, const struct sample *s)
 {
 	struct stack_entry *e;
+	struct sample twins;
 
 	if (s->n == 0 || s->frames[0] >= p->nframes || p->frames[s->frames[0]].kind != FRAME_PROCESS)
 		return -EINVAL;
@@ -390,6 +447,9 @@ int profile__add(struct profile *p, const struct sample *s)
 		if (s->frames[i] >= p->nframes)
 			return -EINVAL;
 	}
+	s = with_interp_frames(p, s, &twins);
+	if (!s)
+		return -ENOMEM;
 	e = stack_of(p, s);
 	if (!e)
 		return -ENOMEM;
@@ -1086,7 +1146,7 @@ static int copy_used_frames(const struct profile *p, uint32_t *map, struct strta
 			to->object = strtab__intern(names, strtab__str(p->names, f->object),
 						    strtab__len(p->names, f->object));
 		if (to->name == STRTAB_NONE || (f->object != PROFILE_NONE && to->object == STRTAB_NONE) ||
-		    hash_index__insert(index, frame_hash(to->name, to->object, to->kind), n,
+		    hash_index__insert(index, frame_hash(to->name, to->object, to->kind, to->interp), n,
 				       rehash_frame, frames))
 			return -ENOMEM;
 		map[id] = n++;
@@ -1295,5 +1355,6 @@ void profile__free(struct profile *p)
 	free(p->sorted);
 	free(p->renumbered);
 	addr_counts__free(p->addrs);
+	free(p->scratch);
 	free(p);
 }

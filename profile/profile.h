@@ -23,6 +23,7 @@ enum frame_kind {
 	FRAME_PROCESS, /* the root of a stack: a comm such as "bash" or "swapper/0" */
 	FRAME_USER,
 	FRAME_KERNEL,
+	FRAME_PYTHON,  /* a Python function: "qualname (file:LINE)"; a user frame */
 };
 
 struct frame {
@@ -30,6 +31,14 @@ struct frame {
 	uint32_t object; /* string id of its shared object, or PROFILE_NONE */
 	uint8_t kind;    /* enum frame_kind */
 	bool named;      /* false for "[unknown]", "lib.so+0x1f" and other placeholders */
+	/*
+	 * A user frame of the interpreter's dispatch machinery
+	 * (python/frame_names.h) in a stack with Python frames, which a view
+	 * may hide (view_filter.hide_interp). profile__add() gives such a
+	 * stack these frames in place of the plain ones of the same name.
+	 */
+	bool interp;
+	uint8_t dispatch; /* private to profile.c: whether its name is dispatch's, once known */
 };
 
 struct sample {
@@ -166,7 +175,9 @@ bool profile__origin(const struct profile *p, uint32_t id, struct frame_origin *
  * stack @s describes (frames, process and thread; stored on first sight) in
  * the cumulative window and in the interval now open, and to its sites
  * (@s->sites) when the profile keeps addresses; sums saturate at
- * COUNT_MAX (see profile__saturated()). Returns 0, -EINVAL
+ * COUNT_MAX (see profile__saturated()). In a stack with Python frames the
+ * interpreter's dispatch frames are stored as their interp twins (see
+ * struct frame). Returns 0, -EINVAL
  * for an empty stack, one that
  * does not start with a process frame or holds an unknown frame id, or
  * -ENOMEM (nothing changed).

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "profile/reader.h"
+#include "python/frame_names.h"
 #include "symbols/sanitize.h"
 #include "symbols/text_line.h"
 

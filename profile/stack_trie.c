@@ -609,7 +609,8 @@ bool view_filter__keeps(const struct view_filter *f, const struct profile *p,
 static bool frame_hidden(const struct view_filter *f, const struct frame *fr)
 {
 	return (f->hide_kernel && fr->kind == FRAME_KERNEL) ||
-	       (f->hide_user && fr->kind == FRAME_USER);
+	       (f->hide_user && (fr->kind == FRAME_USER || fr->kind == FRAME_PYTHON)) ||
+	       (f->hide_interp && fr->interp);
 }
 
 /*
@@ -623,7 +624,7 @@ static int mark_frames(struct stack_trie *t, const struct profile *p, const stru
 
 	if (array__grow((void **)&t->marks, &t->marks_cap, n ? n : 1, 1, 1024))
 		return -ENOMEM;
-	t->hiding = f->hide_kernel || f->hide_user;
+	t->hiding = f->hide_kernel || f->hide_user || f->hide_interp;
 	t->hide_kernel = f->hide_kernel;
 	t->hide_user = f->hide_user;
 	for (size_t i = 0; i < n; i++) {
@@ -660,8 +661,9 @@ static uint32_t shown_frames(const struct stack_trie *t, const struct trie_stack
 
 	if (!t->hiding)
 		return s->n;
-	if (s->kernel_at != PROFILE_NONE)
-		return t->hide_user ? 1 + (t->hide_kernel ? 0 : s->n - s->kernel_at) : s->kernel_at;
+	if (s->kernel_at != PROFILE_NONE) /* its process frame, its user part, its kernel part */
+		return 1 + (t->hide_user ? 0 : s->kernel_at - 1) +
+		       (t->hide_kernel ? 0 : s->n - s->kernel_at);
 	for (uint32_t i = 0; i < s->n; i++)
 		n += !(t->marks[trie_stack__frame(t, s, i)] & MARK_HIDDEN);
 	return n;

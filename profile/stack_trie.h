@@ -46,7 +46,9 @@
 struct view_filter {
 	enum profile_window window;
 	bool hide_kernel;	  /* drop kernel frames (stacks keep their user part) */
-	bool hide_user;		  /* drop user frames */
+	bool hide_user;		  /* drop user frames (Python frames are user frames) */
+	bool hide_interp;	  /* drop the interpreter's dispatch frames under Python frames
+				   * (struct frame's interp) */
 	const int32_t *tgids;	  /* keep only these processes ... */
 	size_t ntgids;		  /* ... when ntgids > 0 */
 	const char *comm;	  /* keep only processes with this exact name (perf's "name-PID"

@@ -184,6 +184,8 @@ static void frame_colour(const char *name, enum frame_kind kind, bool root, int 
 		rgb[0] = 170 + c, rgb[1] = 160 + c, rgb[2] = 200 + c;
 	} else if (kind == FRAME_KERNEL) {
 		rgb[0] = 60 + a, rgb[1] = 130 + b, rgb[2] = 210 + c;
+	} else if (kind == FRAME_PYTHON) {
+		rgb[0] = 70 + a, rgb[1] = 175 + c + c / 2, rgb[2] = 60 + b;
 	} else {
 		rgb[0] = 205 + c + c / 2, rgb[1] = 80 + a + b, rgb[2] = 40 + b / 2;
 	}
@@ -270,7 +272,7 @@ static void put_frame(struct svg_page *pg, uint32_t frame, uint64_t total, uint3
 	enum frame_kind kind = root ? FRAME_PROCESS
 				    : (enum frame_kind)profile__frame_info(pg->p, frame)->kind;
 	double y = pg->height - BOTTOM - (double)(depth + 1) * ROW_HEIGHT;
-	static const char *const classes[] = {"p", "u", "k"};
+	static const char *const classes[] = {"p", "u", "k", "y"}; /* enum frame_kind's */
 	int rgb[3];
 
 	frame_colour(name, kind, root, rgb);

@@ -347,6 +347,14 @@ static unsigned int act_user_only(struct view *v)
 	return only_side(v, false);
 }
 
+static unsigned int act_toggle_interp(struct view *v)
+{
+	v->hide_interp = !v->hide_interp;
+	view__say(v, false, "interpreter frames under Python frames %s",
+		  v->hide_interp ? "hidden" : "shown");
+	return ACT_REBUILD;
+}
+
 /* Keys that only mean something live say so in the file viewer. */
 static bool live_only(struct view *v)
 {
@@ -948,6 +956,7 @@ static const struct key_binding bindings[] = {
 	{ { TK_BACKTAB }, "S-Tab", "previous pane and layout", false, act_backtab },
 	{ { 'K' }, "K", "kernel frames only / all", false, act_kernel_only },
 	{ { 'U' }, "U", "user frames only / all", false, act_user_only },
+	{ { 'I' }, "I", "hide/show interpreter frames", false, act_toggle_interp },
 	{ { 'p' }, "p", "only these pids", false, act_prompt_pid },
 	{ { 'c' }, "c", "only this command", false, act_prompt_comm },
 	{ { '\\', TK_F(4) }, "\\ F4", "only stacks with this text", false, act_prompt_filter },

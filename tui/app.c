@@ -41,6 +41,7 @@ struct app {
 	/* live */
 	struct symbolizer *sym;
 	struct unwinder *unwinder;
+	struct python_procs *python;
 	struct profile *profs[CAPTURE_MODE_NR];   /* each mode keeps its own */
 	struct live *live;
 	enum capture_mode mode;
@@ -158,7 +159,8 @@ static int open_source(struct app *a, enum capture_mode mode, char *err, size_t 
 	copts.ntgids = capture_pids(&a->view, pids);
 	copts.tgids = pids;
 	copts.comm = a->view.comm[0] ? a->view.comm : NULL;
-	ret = live__open(&copts, weight, a->sym, a->unwinder, a->profs[mode], &a->live, err, size);
+	ret = live__open(&copts, weight, a->sym, a->unwinder, a->python, a->profs[mode], &a->live,
+			 err, size);
 	if (ret)
 		return ret;
 	a->mode = mode;
@@ -590,6 +592,7 @@ static int start_view(struct app *a, bool live)
 		return -ENOMEM;
 	v->hide_kernel = a->cfg->hide_kernel;
 	v->hide_user = a->cfg->hide_user;
+	v->hide_interp = a->cfg->hide_interp;
 	v->group = a->cfg->group;
 	v->ntgids = c->ntgids < VIEW_MAX_PIDS ? c->ntgids : VIEW_MAX_PIDS;
 	for (size_t i = 0; i < v->ntgids; i++)
@@ -618,6 +621,7 @@ static void free_app(struct app *a)
 	for (int i = 0; i < CAPTURE_MODE_NR; i++)
 		profile__free(a->profs[i]);
 	unwinder__free(a->unwinder);
+	python_procs__free(a->python);
 	symbolizer__free(a->sym);
 	view__free(&a->view);
 	screen__free(&a->screen);
@@ -635,6 +639,11 @@ int app__run_live(const struct app_config *c, char *err, size_t err_size)
 	a.sym = ret ? NULL : symbolizer__new(&c->symbols);
 	if (a.sym && !c->unwind_fp && (ret = unwinder__new(&c->unwind, &a.unwinder))) {
 		snprintf(err, err_size, "can't make the unwind tables' maps: %s", strerror(-ret));
+		free_app(&a);
+		return ret;
+	}
+	if (a.sym && c->python && (ret = python_procs__new(NULL, &a.python))) {
+		snprintf(err, err_size, "can't make the Python processes' map: %s", strerror(-ret));
 		free_app(&a);
 		return ret;
 	}

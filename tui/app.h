@@ -27,10 +27,12 @@ struct app_config {
 	struct symbolizer_opts symbols;
 	struct unwinder_opts unwind;
 	bool unwind_fp;                /* user stacks by frame pointer only (--unwind fp) */
+	bool python;                   /* walk Python processes' Python frames (--python on) */
 	double delay;                  /* seconds between refreshes */
 	size_t max_stacks;             /* stacks a live profile keeps; more fold (live__fold()) */
 	bool color;
 	bool hide_kernel, hide_user;   /* start with these frames hidden */
+	bool hide_interp;              /* ... and the interpreter's under Python frames */
 	enum profile_group group;      /* the tree's first level to start with */
 	const char *const *source_dirs; /* --source-dir: where else the annotate view looks */
 	size_t nsource_dirs;

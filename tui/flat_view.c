@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "python/frame_names.h"
 #include "tui/flat_view.h"
 #include "tui/frame_label.h"
 #include "tui/scroll.h"
@@ -156,9 +157,12 @@ void frame_object(const struct profile *p, uint32_t frame, char *buf, size_t siz
 	const char *object = profile__frame_object(p, frame);
 	const char *name = profile__frame_name(p, frame);
 	const char *plus = strstr(name, "+0x");
+	struct py_frame_parts parts;
 
 	if (object)
 		snprintf(buf, size, "%s", object);
+	else if (f->kind == FRAME_PYTHON && py_frame_name_split(name, strlen(name), &parts))
+		snprintf(buf, size, "%.*s", (int)parts.file_len, name + parts.file_at);
 	else if (f->kind == FRAME_KERNEL)
 		snprintf(buf, size, "%s", kernel_object(name));
 	else if (!f->named && plus)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "profile/text_match.h"
+#include "python/frame_names.h"
 #include "tui/frame_label.h"
 
 enum screen_role frame_role(const struct profile *p, uint32_t frame)
@@ -14,7 +15,25 @@ enum screen_role frame_role(const struct profile *p, uint32_t frame)
 		return ROLE_PROCESS;
 	if (!f->named)
 		return ROLE_UNKNOWN;
+	if (f->kind == FRAME_PYTHON)
+		return ROLE_PYTHON;
 	return f->kind == FRAME_KERNEL ? ROLE_KERNEL : ROLE_USER;
+}
+
+const char *frame_label__text(const struct profile *p, uint32_t frame, char *buf, size_t size)
+{
+	const char *name = profile__frame_name(p, frame), *file, *slash;
+	struct py_frame_parts parts;
+
+	if (profile__frame_info(p, frame)->kind != FRAME_PYTHON ||
+	    !py_frame_name_split(name, strlen(name), &parts))
+		return name;
+	file = name + parts.file_at;
+	slash = memrchr(file, '/', parts.file_len);
+	if (!slash)
+		return name;
+	snprintf(buf, size, "%.*s(%s", (int)parts.file_at - 1, name, slash + 1);
+	return buf;
 }
 
 uint8_t heat_level(uint64_t part, uint64_t whole)
@@ -153,7 +172,8 @@ int frame_label__draw(struct screen *s, int row, int col, int width, const struc
 		      uint32_t frame, const char *match, uint8_t attr)
 {
 	struct cell_style st = { .role = frame_role(p, frame), .attr = attr };
-	const char *name = profile__frame_name(p, frame);
+	char buf[FRAME_LABEL_MAX];
+	const char *name = frame_label__text(p, frame, buf, sizeof(buf));
 	bool kernel = profile__frame_info(p, frame)->kind == FRAME_KERNEL;
 	int mark = kernel ? (int)strlen(KERNEL_MARK) : 0;
 	int name_width = width - mark > 2 ? width - mark : width;

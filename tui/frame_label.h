@@ -21,8 +21,19 @@
 #define NUMBERS_COLUMNS 25 /* two shares, a count and a gap: where names start */
 #define NO_SHARE UINT64_MAX
 
-/* The role of frame @frame: process, user, kernel or unknown (no name). */
+/* The role of frame @frame: process, user, kernel, Python or unknown (no name). */
 enum screen_role frame_role(const struct profile *p, uint32_t frame);
+
+/* The most bytes frame_label__text() writes, with its NUL. */
+#define FRAME_LABEL_MAX 1100
+
+/*
+ * frame_label__text() is the name of frame @frame as the screen shows it:
+ * its name; a Python frame's, "qualname (file:LINE)", with the base name
+ * of its file (the whole path is in the flat list's object column and in
+ * the outputs). Returns the name, or @buf (@size bytes) holding it.
+ */
+const char *frame_label__text(const struct profile *p, uint32_t frame, char *buf, size_t size);
 
 /*
  * heat_level() maps the share @part / @whole to 0 .. HEAT_LEVELS - 1; the

@@ -241,7 +241,9 @@ static void draw_box(struct screen *s, int row, int col, const struct icicle_box
 		.heat = heat_level(n->total, t->nodes[d->top].total),
 		.attr = ATTR_BLOCK,
 	};
-	const char *name = b->node == TRIE_ROOT ? d->root_label : profile__frame_name(d->prof, n->frame);
+	char buf[FRAME_LABEL_MAX];
+	const char *name = b->node == TRIE_ROOT ? d->root_label
+						: frame_label__text(d->prof, n->frame, buf, sizeof(buf));
 
 	screen__fill(s, row, col + b->x, b->w, ' ', st);
 	if (b->w == 1) { /* a sliver */

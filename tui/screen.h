@@ -34,6 +34,7 @@ enum screen_role {
 	ROLE_PROCESS, /* frames by kind: the process (comm) ... */
 	ROLE_USER,
 	ROLE_KERNEL,
+	ROLE_PYTHON,  /* a Python function */
 	ROLE_UNKNOWN, /* a frame without a name ("[unknown]", "lib.so+0x1f") */
 	ROLE_NR,
 };

@@ -464,9 +464,10 @@ struct colors {
 static const short heat_256[HEAT_LEVELS] = { 34, 142, 178, 208, 196 };
 static const short heat_8[HEAT_LEVELS] = { COLOR_GREEN, COLOR_GREEN, COLOR_YELLOW, COLOR_YELLOW,
 					   COLOR_RED };
-/* Icicle boxes: user frames warm (flame graph), kernel frames blue, others grey. */
+/* Icicle boxes: user frames warm (flame graph), kernel frames blue, Python green, others grey. */
 static const short user_box_256[HEAT_LEVELS] = { 229, 222, 215, 209, 203 };
 static const short kernel_box_256[HEAT_LEVELS] = { 153, 117, 111, 75, 69 };
+static const short python_box_256[HEAT_LEVELS] = { 194, 157, 120, 114, 77 };
 static const short other_box_256[HEAT_LEVELS] = { 252, 250, 248, 246, 244 };
 
 static struct colors box_colors(const struct cell_style *st)
@@ -476,6 +477,7 @@ static struct colors box_colors(const struct cell_style *st)
 	if (term.ncolors == 256) {
 		const short *bg = st->role == ROLE_USER	    ? user_box_256
 				  : st->role == ROLE_KERNEL ? kernel_box_256
+				  : st->role == ROLE_PYTHON ? python_box_256
 							    : other_box_256;
 
 		return (struct colors){ COLOR_BLACK, bg[st->heat], 0 };
@@ -486,6 +488,8 @@ static struct colors box_colors(const struct cell_style *st)
 	case ROLE_KERNEL:
 		return (struct colors){ hot ? COLOR_WHITE : COLOR_BLACK, hot ? COLOR_BLUE : COLOR_CYAN,
 					0 };
+	case ROLE_PYTHON:
+		return (struct colors){ COLOR_BLACK, COLOR_GREEN, hot ? A_BOLD : 0 };
 	default:
 		return (struct colors){ COLOR_BLACK, COLOR_WHITE, 0 };
 	}
@@ -513,6 +517,8 @@ static struct colors role_colors(const struct cell_style *st)
 					st->heat >= HEAT_LEVELS - 2 ? A_BOLD : 0 };
 	case ROLE_KERNEL:
 		return (struct colors){ c256 ? 81 : COLOR_CYAN, -1, 0 };
+	case ROLE_PYTHON:
+		return (struct colors){ c256 ? 114 : COLOR_GREEN, -1, 0 };
 	case ROLE_UNKNOWN:
 		return (struct colors){ c256 ? 245 : COLOR_WHITE, -1, c256 ? 0 : A_DIM };
 	default:

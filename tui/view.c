@@ -76,6 +76,7 @@ void view__filter(const struct view *v, struct view_filter *f)
 		.window = v->window,
 		.hide_kernel = v->hide_kernel,
 		.hide_user = v->hide_user,
+		.hide_interp = v->hide_interp,
 		.tgids = v->ntgids ? v->tgids : NULL,
 		.ntgids = v->ntgids,
 		.comm = v->comm[0] ? v->comm : NULL,
@@ -283,13 +284,14 @@ void view__search_end(struct view *v)
 static uint64_t filter_digest(const struct view_filter *f, const char *mode)
 {
 	const char *text[] = { mode ? mode : "", f->comm ? f->comm : "", f->text ? f->text : "" };
-	uint32_t w[4 + 2 * 3] = { f->window, f->hide_kernel, f->hide_user, f->group };
+	uint32_t w[5 + 2 * 3] = { f->window, f->hide_kernel, f->hide_user, f->group,
+				  f->hide_interp };
 
 	for (size_t i = 0; i < 3; i++) {
 		uint64_t h = hash_bytes(text[i], strlen(text[i]));
 
-		w[4 + 2 * i] = (uint32_t)h;
-		w[5 + 2 * i] = (uint32_t)(h >> 32);
+		w[5 + 2 * i] = (uint32_t)h;
+		w[6 + 2 * i] = (uint32_t)(h >> 32);
 	}
 	return hash_words((const uint32_t *)f->tgids, f->ntgids,
 			  hash_words(w, sizeof(w) / sizeof(w[0]), 0));

@@ -72,6 +72,7 @@ struct view {
 	enum profile_group group;      /* the tree's first level */
 	enum flat_order flat_order;    /* the flat list's sort key */
 	bool hide_kernel, hide_user;
+	bool hide_interp;              /* the interpreter's frames under Python frames (I) */
 	int32_t tgids[VIEW_MAX_PIDS];  /* pid filter, when ntgids > 0 */
 	size_t ntgids;
 	uint64_t exited;               /* bit i: tgids[i] has exited (the app looks, live) */

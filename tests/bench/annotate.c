@@ -75,7 +75,7 @@ static struct live *start(struct symbolizer *sym, struct profile *p, uint32_t *t
 	char err[512] = "no unwinder";
 
 	if (unwinder__new(&(struct unwinder_opts){ 0 }, u) ||
-	    live__open(&o, WEIGHT_EVENTS, sym, *u, p, &live, err, sizeof(err)) ||
+	    live__open(&o, WEIGHT_EVENTS, sym, *u, NULL, p, &live, err, sizeof(err)) ||
 	    live__start(live)) {
 		fprintf(stderr, "annotate bench: can't sample: %s\n", err);
 		exit(1);

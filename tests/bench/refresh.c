@@ -195,7 +195,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	view__resize(&v, WIDTH, HEIGHT);
-	if (live__open(&copts, WEIGHT_EVENTS, sym, unwinder, p, &live, err, sizeof(err)) ||
+	if (live__open(&copts, WEIGHT_EVENTS, sym, unwinder, NULL, p, &live, err, sizeof(err)) ||
 	    symbolizer__load_kernel(sym)) {
 		fprintf(stderr, "refresh: %s\n", err);
 		kill(child, SIGKILL);

@@ -24,10 +24,16 @@ WARMUP=4
 TICK=$(getconf CLK_TCK)
 
 # The cases, in the order they run and print, and their windows (s).
-CASES=(${SELF_COST_CASES:-load idle}) # SELF_COST_CASES=idle: that case alone
-declare -A CASE_LABEL=([load]="cpu_split + /bin/true loop" [idle]="idle machine")
-declare -A WINDOW=([load]=30 [idle]=30)
+CASES=(${SELF_COST_CASES:-load idle python}) # SELF_COST_CASES=idle: that case alone
+declare -A CASE_LABEL=([load]="cpu_split + /bin/true loop" [idle]="idle machine"
+	[python]="2 busy python3.11 + /bin/true loop")
+declare -A WINDOW=([load]=30 [idle]=30 [python]=30)
 TOOLS=(flametop perf perf_dwarf bpftrace)
+# The profilers each case runs (python: flametop against perf's DWARF unwinder, the issue's peer).
+declare -A CASE_TOOLS=([python]="flametop perf_dwarf")
+PY=/usr/bin/python3.11
+[ -x "$PY" ] || CASE_TOOLS[python]=
+case_runs() { [ -z "${CASE_TOOLS[$1]+set}" ] || [[ " ${CASE_TOOLS[$1]} " == *" $2 "* ]]; }
 
 # Each profiler: its command line, a regex its screen matches once it works.
 declare -A CMD MARK LABEL
@@ -93,8 +99,16 @@ lives() {
 WL_PIDS=()
 workloads_start() { # CASE
 	[ "$1" = idle ] && return
-	"$WORKLOADS/cpu_split" $((WARMUP + WINDOW[$1] + 30)) >/dev/null &
-	WL_PIDS+=($!)
+	if [ "$1" = python ]; then
+		# Two Python processes busy in Python functions 3 deep (outer -> middle -> leaf).
+		"$PY" tests/workloads/python/split.py $((WARMUP + WINDOW[$1] + 30)) /dev/null &
+		WL_PIDS+=($!)
+		"$PY" tests/workloads/python/split.py $((WARMUP + WINDOW[$1] + 30)) /dev/null &
+		WL_PIDS+=($!)
+	else
+		"$WORKLOADS/cpu_split" $((WARMUP + WINDOW[$1] + 30)) >/dev/null &
+		WL_PIDS+=($!)
+	fi
 	/bin/bash -c 'while :; do /bin/true; done' &
 	WL_PIDS+=($!)
 }
@@ -165,7 +179,7 @@ declare -A cpu start hwm rss forks fail nfail
 for _ in $(seq "$BENCH_RUNS"); do
 	for c in "${CASES[@]}"; do
 		for t in "${TOOLS[@]}"; do
-			[ -n "${CMD[$t]}" ] || continue
+			[ -n "${CMD[$t]}" ] && case_runs "$c" "$t" || continue
 			workloads_start "$c"
 			if measure "$t" "${WINDOW[$c]}"; then
 				cpu[$c|$t]+="$R_CPU "
@@ -223,6 +237,7 @@ echo "| workload | profiler | CPU, % of one CPU | CPU before the window (ms) | p
 echo "|---|---|---:|---:|---:|---:|---:|"
 for c in "${CASES[@]}"; do
 	for t in "${TOOLS[@]}"; do
+		case_runs "$c" "$t" || continue
 		row="| ${CASE_LABEL[$c]} | ${LABEL[$t]} |"
 		if [ -z "${CMD[$t]}" ]; then
 			echo "$row not run: $t could not be installed | | | | |"
@@ -240,6 +255,11 @@ for c in "${CASES[@]}"; do
 			echo "- ${LABEL[$t]}, ${CASE_LABEL[$c]}: ${nfail[$c|$t]} of $BENCH_RUNS runs left out, ${fail[$c|$t]}."
 	done
 	[ -n "${cpu[$c|flametop]:-}" ] || continue
+	if [ "$c" = python ]; then
+		echo "- ${CASE_LABEL[$c]} (each walked in Python, 3 Python frames over ~12 native ones):"
+		echo "  flametop $(med "$c" flametop cpu)% of one CPU, flametop / perf top --call-graph dwarf $(vs "$c" perf_dwarf cpu) (target <= 0.1)."
+		continue
+	fi
 	line="- ${CASE_LABEL[$c]}: flametop $(med "$c" flametop cpu)% of one CPU (target <= 0.3%)"
 	line+=", flametop / perf top -g $(vs "$c" perf cpu) (target <= 0.25)"
 	line+=", flametop / perf top --call-graph dwarf $(vs "$c" perf_dwarf cpu) (target <= 0.1)"

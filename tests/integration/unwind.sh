@@ -151,7 +151,9 @@ profile_both() {
 	bg_pids+=("$pid")
 	sleep 0.3
 	newest=$(newest_program_id)
-	$FLAMETOP --folded --duration 5 -F 499 -U -p "$pid" >"$TEST_TMP/$name.folded" 2>"$TEST_TMP/$name.err" &
+	# --python off: the native walk is what perf is compared with (python.sh has Python's).
+	$FLAMETOP --folded --duration 5 -F 499 -U --python off -p "$pid" >"$TEST_TMP/$name.folded" \
+		2>"$TEST_TMP/$name.err" &
 	ft=$!
 	wait_program_after "$newest" || echo "# flametop did not attach" >&2
 	sleep 0.5

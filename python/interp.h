@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * interp: a CPython interpreter found in a process's mappings: a file named
+ * python3.X with the interpreter linked in (as Debian builds it) or
+ * libpython3.X.so... (as pyenv's --enable-shared builds do), its version,
+ * and where its _PyRuntime (and Py_Version, 3.11+) lie in the process.
+ */
+#ifndef FLAMETOP_PY_INTERP_H
+#define FLAMETOP_PY_INTERP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "symbols/procmaps.h"
+
+/* The lowest and highest minor versions of Python 3 flametop walks. */
+#define PY_MINOR_FIRST 10
+#define PY_MINOR_LAST 13
+
+struct py_interp {
+	const struct proc_map *map; /* the interpreter's first mapping (borrowed from the maps) */
+	uint32_t version;  /* major << 8 | minor, from the file's name: 0x030b */
+	bool shared;       /* libpython3.X.so (else the python3.X executable) */
+	bool abi_flags;    /* a debug ("3.11d") or free-threaded ("3.13t") build's name */
+	uint64_t runtime;  /* the address of _PyRuntime in the process; 0: not found */
+	uint64_t hexversion_addr; /* the address of Py_Version (3.11+); 0: none */
+};
+
+/*
+ * py_interp__version_of() reads the version a file's base name @name says:
+ * "python3.11" or "libpython3.11.so..." gives 0x030b; so do a debug or a
+ * free-threaded build's "python3.11d", "libpython3.13t.so..." (and set
+ * *@abi_flags, else cleared). Returns it, or 0 when the name is not an
+ * interpreter's (a python3.11-config script, "python3").
+ */
+uint32_t py_interp__version_of(const char *name, bool *abi_flags);
+
+/*
+ * py_interp__find() looks through the executable mappings of @maps
+ * (process @tgid's) for an interpreter's file: a libpython3.X one when
+ * there is, else a python3.X executable. Fills @out's map, version and
+ * shared, and returns 0, or -ENOENT when the process maps none.
+ */
+int py_interp__find(const struct proc_maps *maps, struct py_interp *out);
+
+/*
+ * py_interp__locate() opens the interpreter's file as process @tgid sees
+ * it (mapped_file__open(), under @proc_root) and finds its _PyRuntime and
+ * Py_Version symbols (.dynsym, else .symtab), placed in the process by
+ * the load bias its mappings in @maps give. Returns 0 with out->runtime
+ * set, -ENOENT when the file cannot be opened or has no _PyRuntime, or
+ * -ENOEXEC when it is not ELF.
+ */
+int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_maps *maps,
+		      struct py_interp *out);
+
+#endif

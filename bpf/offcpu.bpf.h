@@ -120,6 +120,7 @@ static __always_inline void offcpu_open(void *ctx, bool preempt, unsigned int st
 	w.state = offcpu_state(preempt, state);
 	/* Sent as they are walked: counted later, elsewhere. */
 	memo_walk_stacks(ctx, &w.key, &in_kernel, &stale);
+	walk_python_frames(&w.key); /* never from a memo, as record_event()'s */
 	if (!w.key.pyerr)
 		w.key.pyerr = send_python_walked(w.key.pystack);
 	open_wait(&w);

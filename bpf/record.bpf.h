@@ -157,7 +157,6 @@ static __always_inline void walk_stacks(void *ctx, struct stack_key *key, const 
 {
 	walk_kernel_side(ctx, key, at);
 	walk_user_side(ctx, key, at, stale);
-	walk_python_frames(key);
 }
 
 /* Tells user space about the process of @key, walked: new, or its maps changed (@stale). */
@@ -185,6 +184,19 @@ static __always_inline void memo_walk_stacks(void *ctx, struct stack_key *key,
 					     const struct where *at, bool *stale);
 
 /*
+ * The key record_event() fills, one per CPU: off the hook program's stack,
+ * which the walks called below it share (512 bytes in all, and the native
+ * walk's steps take 176 of them). A hook's program does not run nested on
+ * its CPU, and a capture attaches one mode's hooks.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct stack_key);
+} event_key SEC(".maps");
+
+/*
  * Records one event that happened @at, weighing @weight (read mode: the
  * bytes asked for); with @memo, its stacks from the thread's memos of its
  * last walks where they hold (a hook whose programs may keep task storage,
@@ -192,11 +204,15 @@ static __always_inline void memo_walk_stacks(void *ctx, struct stack_key *key,
  */
 static __always_inline int record_event(void *ctx, __u64 weight, const struct where *at, bool memo)
 {
-	struct stack_key key = {};
+	__u32 zero = 0;
+	struct stack_key *key = bpf_map_lookup_elem(&event_key, &zero);
 	bool stale = false;
 	int set;
 
-	if (*(volatile __u32 *)&paused || past_deadline() || !event_wanted(&key))
+	if (!key || *(volatile __u32 *)&paused || past_deadline())
+		return 0;
+	__builtin_memset(key, 0, sizeof(*key));
+	if (!event_wanted(key))
 		return 0;
 
 	stat_add(STAT_EVENTS, 1);
@@ -206,12 +222,14 @@ static __always_inline int record_event(void *ctx, __u64 weight, const struct wh
 		return 0;
 	}
 	if (memo && memo_walks)
-		memo_walk_stacks(ctx, &key, at, &stale);
+		memo_walk_stacks(ctx, key, at, &stale);
 	else
-		walk_stacks(ctx, &key, at, &stale);
-	count_in(set, &key, 1, weight);
+		walk_stacks(ctx, key, at, &stale);
+	/* Never from a memo: the interpreter's frames change under the same native stack. */
+	walk_python_frames(key);
+	count_in(set, key, 1, weight);
 	inflight_add(set, -1);
-	note_process(&key, stale);
+	note_process(key, stale);
 	return 0;
 }
 

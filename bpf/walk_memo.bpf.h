@@ -375,8 +375,6 @@ static __always_inline void memo_walk_stacks(void *ctx, struct stack_key *key,
 
 	memo_kernel_side(ctx, key, at, regs, tm ? &tm->kernel : NULL);
 	memo_user_side(ctx, key, at, regs, tm ? &tm->user : NULL, stale);
-	/* Never from a memo: the interpreter's frames change under the same native stack. */
-	walk_python_frames(key);
 }
 
 #endif

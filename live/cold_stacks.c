@@ -12,7 +12,7 @@
 #include "array.h"
 
 struct kept {
-	struct capture_stack st; /* kips and ucopy.bytes point into @mem */
+	struct capture_stack st; /* kips, pywords and the copy point into @mem */
 	void *mem;
 	size_t bytes;
 	double since;
@@ -76,13 +76,14 @@ static void pass_on(struct cold_stacks *c, const struct capture_stack *st, const
 
 /*
  * Keeps a copy of @st, taken at @now, of all the capture lent it for the
- * drain (its kernel frames, the frames found, the stack's bytes); false
- * when out of memory (then it is passed on cut).
+ * drain (its kernel frames, its Python frames' words, the frames found,
+ * the stack's bytes); false when out of memory (then it is passed on cut).
  */
 static bool keep(struct cold_stacks *c, const struct capture_stack *st, double now)
 {
 	size_t kbytes = st->nk * sizeof(uint64_t), fbytes = st->ucopy.nfound * sizeof(uint64_t);
-	size_t bytes = kbytes + fbytes + st->ucopy.len;
+	size_t pybytes = st->npy * sizeof(uint64_t);
+	size_t bytes = kbytes + pybytes + fbytes + st->ucopy.len;
 	struct kept *k;
 	uint8_t *mem;
 
@@ -98,10 +99,15 @@ static bool keep(struct cold_stacks *c, const struct capture_stack *st, double n
 		memcpy(mem, st->kips, kbytes);
 		k->st.kips = (const uint64_t *)mem;
 	}
-	memcpy(mem + kbytes, st->ucopy.found, fbytes);
-	k->st.ucopy.found = (const uint64_t *)(mem + kbytes);
-	memcpy(mem + kbytes + fbytes, st->ucopy.bytes, st->ucopy.len);
-	k->st.ucopy.bytes = mem + kbytes + fbytes;
+	if (pybytes) { /* no Python frames: pywords NULL */
+		memcpy(mem + kbytes, st->pywords, pybytes);
+		k->st.pywords = (const uint64_t *)(mem + kbytes);
+	}
+	mem += kbytes + pybytes; /* 8-byte words so far: the frames found stay aligned */
+	memcpy(mem, st->ucopy.found, fbytes);
+	k->st.ucopy.found = (const uint64_t *)mem;
+	memcpy(mem + fbytes, st->ucopy.bytes, st->ucopy.len);
+	k->st.ucopy.bytes = mem + fbytes;
 	c->st.kept++;
 	c->st.bytes += bytes;
 	c->st.waited++;

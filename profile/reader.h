@@ -56,8 +56,9 @@ bool reader__has_control_bytes(const char *s, size_t len);
 /*
  * reader__frame() sanitizes the @len bytes of a name at @s and interns them
  * as a frame of @kind: named unless it is a placeholder ("[unknown]",
- * "[vdso]", "lib.so+0x1f"). Returns the frame id, or PROFILE_NONE when out
- * of memory.
+ * "[vdso]", "lib.so+0x1f"). A user frame named as flametop and py-spy name
+ * Python frames, "qualname (file:LINE)" (python/frame_names.h), is a
+ * Python frame. Returns the frame id, or PROFILE_NONE when out of memory.
  */
 uint32_t reader__frame(struct profile *p, const char *s, size_t len, enum frame_kind kind);
 

@@ -244,21 +244,23 @@ static void save(struct app *a)
 {
 	/* What output__write() counts: folded lines, SVG frames, pprof samples (one a stack). */
 	static const char *const what[] = { "stacks", "frames", "stacks" };
-	char path[4096], title[512], filters[512];
+	char path[4096], title[512], filters[512], amount[64];
 	enum output_format format = output__format_of(a->view.save_path);
 	struct output_info info;
 	struct view_filter f;
+	uint64_t events;
 	long n;
 
 	saved_info(a, title, sizeof(title), filters, sizeof(filters), &info);
 	view__filter(&a->view, &f);
-	n = snapshot__save(a->view.save_path, a->shown, &f, &info, path, sizeof(path));
+	n = snapshot__save(a->view.save_path, a->shown, &f, &info, path, sizeof(path), &events);
+	view__amount(&a->view, events, amount, sizeof(amount));
 	if (n < 0)
 		view__say(&a->view, true, "s: can't save %s: %s", a->view.save_path,
 			  strerror((int)-n));
 	else
-		view__say(&a->view, false, "saved %ld %s as %s to %s", n, what[format],
-			  output__format_name(format), path);
+		view__say(&a->view, false, "saved %s (%ld %s) as %s to %s", amount, n,
+			  what[format], output__format_name(format), path);
 }
 
 /*

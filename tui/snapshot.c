@@ -66,13 +66,14 @@ static int name_new(struct output_file *of, const char *path, char *saved, size_
 
 /* Writes the view of @p through @f to @out in @format: output__write() on a trie of its own. */
 static long write_view(FILE *out, enum output_format format, const struct profile *p,
-		       const struct view_filter *f, const struct output_info *info)
+		       const struct view_filter *f, const struct output_info *info, uint64_t *events)
 {
 	struct stack_trie t;
 	long n;
 
 	stack_trie__init(&t);
 	n = stack_trie__build(&t, p, f);
+	*events = !n && t.n ? t.nodes[TRIE_ROOT].total : 0;
 	if (!n)
 		n = output__write(out, format, &t, p, f, info);
 	stack_trie__free(&t);
@@ -80,14 +81,14 @@ static long write_view(FILE *out, enum output_format format, const struct profil
 }
 
 long snapshot__save(const char *path, const struct profile *p, const struct view_filter *f,
-		    const struct output_info *info, char *saved, size_t size)
+		    const struct output_info *info, char *saved, size_t size, uint64_t *events)
 {
 	struct output_file of;
 	long n = output_file__open_beside(&of, path);
 
 	if (n < 0)
 		return n;
-	n = write_view(of.f, output__format_of(path), p, f, info);
+	n = write_view(of.f, output__format_of(path), p, f, info, events);
 	if (n >= 0) {
 		int err = name_new(&of, path, saved, size);
 

@@ -29,10 +29,11 @@ int snapshot__default_name(time_t when, char *buf, size_t size);
  * is written beside (output_file.h) and takes the name only once whole,
  * only where nothing is (a symlink in the way counts as taken and is never
  * followed), mode 0644 less the umask. The path used goes to @saved
- * (capacity @size). Returns what output__write() wrote (stacks, frames or
- * samples), or -errno (no file is left behind then).
+ * (capacity @size), the view's total count (its samples, reads, bytes or
+ * microseconds) to *@events. Returns what output__write() wrote (stacks,
+ * frames or samples), or -errno (no file is left behind then).
  */
 long snapshot__save(const char *path, const struct profile *p, const struct view_filter *f,
-		    const struct output_info *info, char *saved, size_t size);
+		    const struct output_info *info, char *saved, size_t size, uint64_t *events);
 
 #endif

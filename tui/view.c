@@ -664,6 +664,24 @@ static void draw_too_small(struct screen *s, const struct view *v)
 	}
 }
 
+/* A count of the view's as the search's line shows it: "321", "1.920 s". */
+static void count_text(const struct view *v, uint64_t n, char *buf, size_t size)
+{
+	if (v->info.time_us)
+		snprintf(buf, size, "%.3f s", (double)n / 1e6);
+	else
+		snprintf(buf, size, "%" PRIu64, n);
+}
+
+void view__amount(const struct view *v, uint64_t n, char *buf, size_t size)
+{
+	char count[32];
+
+	count_text(v, n, count, sizeof(count));
+	snprintf(buf, size, v->info.time_us ? "%s of %s" : "%s %s", count,
+		 v->info.unit ? v->info.unit : "samples");
+}
+
 /*
  * What the search's matches hold, for the status line: "/leaf: 16.3% of the
  * samples (321) pass through 4 frames ...", shares as the tree's.
@@ -673,10 +691,7 @@ static void search_line(const struct view *v, char *buf, size_t size)
 	uint64_t base = v->trie.n ? v->trie.nodes[TRIE_ROOT].total : 0;
 	char count[32];
 
-	if (v->info.time_us)
-		snprintf(count, sizeof(count), "%.3f s", (double)v->search_count / 1e6);
-	else
-		snprintf(count, sizeof(count), "%" PRIu64, v->search_count);
+	count_text(v, v->search_count, count, sizeof(count));
 	snprintf(buf, size,
 		 "/%s: %.1f%% of the %s (%s) pass through %zu frame%s | n N: next, previous | "
 		 "Esc: end",

@@ -241,6 +241,13 @@ long view__selected_process(const struct view *v, int32_t *pids, size_t max, cha
 /* The number of rows the help's body has at the view's width. */
 int view__help_rows(const struct view *v);
 
+/*
+ * view__amount() writes @n of the view's counts as an amount of what they
+ * count into @buf (capacity @size): "321 samples", "4096 bytes", "1.920 s
+ * of off-CPU time".
+ */
+void view__amount(const struct view *v, uint64_t n, char *buf, size_t size);
+
 /* view__say() sets the status line's message (printf-style). */
 void view__say(struct view *v, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

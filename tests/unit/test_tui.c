@@ -1707,6 +1707,7 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
 	char path[512], want[512], saved[512], target[512], link[512], name[64];
 	time_t when = 1700000000;
+	uint64_t events;
 	char *text;
 	struct tm tm;
 	char stamp[32];
@@ -1718,7 +1719,7 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	snprintf(want, sizeof(want), "flametop-%s.folded", stamp);
 	assert_string_equal(name, want);
 	snprintf(path, sizeof(path), "%s/%s", unit_tmpdir(), name);
-	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved), &events), 2);
 	assert_string_equal(saved, path);
 	text = read_file(saved);
 	assert_string_equal(text, "app;main;f_[k] 3\napp;g 2\n");
@@ -1728,7 +1729,7 @@ static void test_snapshot_new_name_never_follows_symlink(void **state)
 	snprintf(link, sizeof(link), "%s/flametop-%s-1.folded", unit_tmpdir(), stamp);
 	close(open(target, O_WRONLY | O_CREAT, 0600));
 	assert_int_equal(symlink(target, link), 0);
-	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved), &events), 2);
 	snprintf(want, sizeof(want), "%s/flametop-%s-2.folded", unit_tmpdir(), stamp);
 	assert_string_equal(saved, want);
 	text = read_file(target);
@@ -1745,19 +1746,21 @@ static void test_snapshot_format_by_extension(void **state)
 	struct view_filter vf = { .window = WINDOW_CUMULATIVE };
 	struct output_info info = { .title = "t", .type = "samples", .unit = "count" };
 	char path[512], saved[512], want[512];
+	uint64_t events;
 	char *text;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/view.svg", unit_tmpdir());
 	/* root, process, main, f, g: five frames drawn */
-	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 5);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved), &events), 5);
 	text = read_file(saved);
 	assert_int_equal(strncmp(text, "<?xml", 5), 0);
 	assert_non_null(strstr(text, "<svg"));
 	free(text);
 	snprintf(path, sizeof(path), "%s/view.pb.gz", unit_tmpdir());
-	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
-	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved)), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved), &events), 2);
+	assert_int_equal(snapshot__save(path, p, &vf, &info, saved, sizeof(saved), &events), 2);
+	assert_int_equal(events, 5); /* the samples saved, 3 + 2, whatever the stacks */
 	snprintf(want, sizeof(want), "%s/view-1.pb.gz", unit_tmpdir());
 	assert_string_equal(saved, want);
 	text = read_file(saved);

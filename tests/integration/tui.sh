@@ -265,17 +265,23 @@ screen_keys s
 check_screen "live: s asks for a file name, a new one after the clock" \
 	'Save as \(\.folded, \.svg flame graph, \.pb\.gz or \.pprof\): flametop-[0-9]{8}-[0-9]{6}\.folded'
 screen_keys Enter
-check_screen "live: s says where it saved" 'saved [0-9]+ stacks as folded to flametop-[0-9]{8}-[0-9]{6}\.folded'
+check_screen "live: s says where it saved, how many samples and stacks" \
+	'saved [0-9]+ samples \([0-9]+ stacks\) as folded to flametop-[0-9]{8}-[0-9]{6}\.folded'
 saved=$(ls "$TEST_TMP/cwd"/flametop-*.folded 2>/dev/null | head -n 1)
+said=$(screen_text | grep -oE 'saved [0-9]+ samples \([0-9]+ stacks' | grep -oE '[0-9]+' | tr '\n' ' ')
+in_file="$(awk '{ s += $NF } END { print s + 0 }' "$saved") $(grep -c . "$saved")"
+check "live: s's counts are the file's: its samples and its stacks (said $said, the file $in_file)" \
+	[ "$said" = "$in_file " ]
 check "live: the saved file is folded stacks of the workload ($saved)" \
 	bash -c "[ -s '$saved' ] && ! grep -vqE '^[^;]+(;[^;]+)* [0-9]+$' '$saved' && grep -q '^cpu_split;.*;leaf_a [0-9]*$' '$saved'"
 screen_keys s C-u view.svg Enter
-check_screen "live: s with a .svg name saves a flame graph" 'saved [0-9]+ frames as SVG to view\.svg'
+check_screen "live: s with a .svg name saves a flame graph" 'saved [0-9]+ samples \([0-9]+ frames\) as SVG to view\.svg'
 check "live: the SVG holds the workload's leaf_a, filtered by its pid" \
 	bash -c "grep -q '<title>leaf_a' '$TEST_TMP/cwd/view.svg' && grep -q 'pid $split_pid' '$TEST_TMP/cwd/view.svg' &&
 		! grep -q '<title>swapper' '$TEST_TMP/cwd/view.svg'"
 screen_keys s C-u view.pb.gz Enter
-check_screen "live: s with a .pb.gz name saves a pprof profile (its count: stacks, one pprof sample each)" 'saved [0-9]+ stacks as pprof to view\.pb\.gz'
+check_screen "live: s with a .pb.gz name saves a pprof profile (its samples, and its stacks: one pprof sample each)" \
+	'saved [0-9]+ samples \([0-9]+ stacks\) as pprof to view\.pb\.gz'
 check "live: the pprof file reads back with the workload's stacks" \
 	bash -c "$FLAMETOP -i '$TEST_TMP/cwd/view.pb.gz' --folded 2>/dev/null | grep -q '^cpu_split;.*;leaf_a [0-9]*$'"
 screen_keys m

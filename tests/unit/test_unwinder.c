@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 
 #include "bpf/unwind_maps.h"
+#include "live/cold_stacks.h"
 #include "live/unwinder.h"
 
 #define PYTHON "/usr/bin/python3.11"
@@ -431,6 +432,64 @@ static void test_mappings_pool(void **state)
 	unwind_maps__free(m);
 }
 
+/* What a kept cold sample was passed on with: its kernel frames and Python words, copied out. */
+struct passed_on {
+	int n;
+	uint64_t kips[2], pywords[4];
+	uint32_t nk, npy;
+};
+
+static void on_passed(void *ctx, const struct capture_stack *st)
+{
+	struct passed_on *p = ctx;
+
+	p->n++;
+	p->nk = st->nk;
+	p->npy = st->npy;
+	memcpy(p->kips, st->kips, st->nk * sizeof(uint64_t));
+	memcpy(p->pywords, st->pywords, st->npy * sizeof(uint64_t));
+}
+
+/*
+ * A copied stack whose tables are not in is kept with all the drain lent it:
+ * passed on later, its kernel frames and its Python frames' words are what
+ * they were, though the drain's records were used again meanwhile.
+ */
+static void test_cold_copy_kept_whole(void **state)
+{
+	uint64_t kips[2] = { 0xffffffff81000010, 0xffffffff81000020 };
+	uint64_t pywords[4] = { 0x7f0000001000, 11, 0x7f0000002000, 22 };
+	uint64_t found[1] = { 0x401000 };
+	uint8_t bytes[64] = { 0 };
+	struct capture_stack st = {
+		.tgid = 999999, .pid = 999999, .kips = kips, .nk = 2,
+		.pywords = pywords, .npy = 4,
+		.ucopy = { .found = found, .nfound = 1, .trusted = 1, .ip = 0x401000,
+			   .sp = 0x7ffd0000, .bytes = bytes, .len = sizeof(bytes) },
+	};
+	struct unwinder *u = unwinder_with_room(KIB(1024), 0);
+	struct cold_stacks *c = cold_stacks__new();
+	struct passed_on p = { 0 };
+
+	(void)state;
+	if (!u)
+		skip(); /* BPF maps need root */
+	assert_non_null(c);
+	cold_stacks__take(c, u, &st, 0, on_passed, &p);
+	assert_int_equal(p.n, 0); /* kept: no table for it yet */
+	memset(kips, 0xee, sizeof(kips));
+	memset(pywords, 0xee, sizeof(pywords)); /* the drain's records, used again */
+	cold_stacks__retry(c, u, 1, true, on_passed, &p);
+	assert_int_equal(p.n, 1);
+	assert_int_equal(p.nk, 2);
+	assert_int_equal(p.kips[1], 0xffffffff81000020);
+	assert_int_equal(p.npy, 4);
+	assert_int_equal(p.pywords[0], 0x7f0000001000);
+	assert_int_equal(p.pywords[3], 22);
+	cold_stacks__free(c);
+	unwinder__free(u);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -443,6 +502,7 @@ int main(void)
 	    cmocka_unit_test(test_hold),
 	    cmocka_unit_test(test_slots_name_their_process),
 	    cmocka_unit_test(test_mappings_pool),
+	    cmocka_unit_test(test_cold_copy_kept_whole),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -244,7 +244,7 @@ test_offcpu() {
 		check "$label: off-CPU: wait_a:wait_b $ratio ($a us, $b us under the Python frames) within 5% of the script's own $mine" \
 			awk -v r="${ratio:-0}" -v m="${mine:-1}" 'BEGIN { d = r / m - 1; if (d < 0) d = -d; exit !(d <= 0.05) }'
 		check "$label: off-CPU: the waits under wait_a are time.sleep's, in the kernel under the Python frame" \
-			grep -qE "\\[${PIDS[$i]}\\];.*;wait_a \\([^;]*waits.py:$(mark "$PYDIR/waits.py" wait_a)\\);.*;[a-z_]*nanosleep_\\[k\\]" \
+			grep -qE "\\[${PIDS[$i]}\\];.*;wait_a \\([^;]*waits.py:$(mark "$PYDIR/waits.py" wait_a)\\);.*;[a-z_]*(nanosleep|select|hrtimeout)[a-z_]*_\\[k\\]" \
 			"$out.folded"
 	done
 	skip_missing "off-CPU: the ratio"
@@ -325,8 +325,13 @@ test_perf_truth() {
 		awk -F'\t' -v c="<module> > outer > inner" '
 			$3 ~ /inner@/ { n += $1; s = $3; gsub(/@[^ ]*/, "", s); gsub(/ \| /, " > ", s)
 			if (s == c) good += $1 } END { exit !(n >= 50 && good * 100 >= n * 95) }' "$out.frames"
-	check "$label: -X perf: no py:: trampoline among flametop's frames" \
-		bash -c "! grep -q 'py::' '$out.folded'"
+	# A sample from before the process's interpreter was described (its first
+	# milliseconds, walked later from a copy of its stack) has no Python frames:
+	# its trampolines are the only names of its Python functions, and stay.
+	tramp=$(awk '/py::/ { t += $NF } { n += $NF } END { printf "%d %d", t, n }' "$out.folded")
+	check "$label: -X perf: no py:: trampoline in a stack with Python frames, few without (${tramp% *} of ${tramp#* } samples)" \
+		bash -c "! grep -E 'py::' '$out.folded' | grep -qE ' \\([^;]*\\.py:[0-9]+\\)(;| [0-9]+$)' &&
+			[ \$(( ${tramp% *} * 100 )) -le \$(( ${tramp#* } * 2 )) ]"
 }
 
 # 6. A process that lies: a fake python3.11 (tests/workloads/fake_python.c) whose frame

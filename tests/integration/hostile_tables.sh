@@ -57,7 +57,8 @@ else
 	start_bg "$PYTHON" -c 'while True: pass'
 	py=$bg_pid
 	sleep 0.3
-	$FLAMETOP --folded --duration 3 -p "$fake,$py" >"$TEST_TMP/collide.folded" \
+	# (--python off: the native walk alone, from _start, as the table decides it.)
+	$FLAMETOP --folded --python off --duration 3 -p "$fake,$py" >"$TEST_TMP/collide.folded" \
 		2>"$TEST_TMP/collide.err"
 	share=$(whole_share "$TEST_TMP/collide.folded" python3.11)
 	check "root's python3.11 keeps its own table: ${share}% of its stacks whole (at least 90%)" \

@@ -5,15 +5,25 @@
  */
 #include "python/linetable.h"
 
+#include <limits.h>
 #include <stdbool.h>
 
 #define NO_LINE (-1)
 
+/*
+ * A line summed from a hostile table's deltas (64 bits: no delta sum of a
+ * bounded table overflows them), as an int; NO_LINE outside an int's range.
+ */
+static int as_line(int64_t line)
+{
+	return line < INT_MIN || line > INT_MAX ? NO_LINE : (int)line;
+}
+
 /* 3.10: (bytecode delta in bytes, line delta; -128: no line) pairs from the first line. */
 static int line_310(const uint8_t *t, size_t len, int first, int64_t addr)
 {
-	int64_t start, end = 0;
-	int line = first, at = NO_LINE;
+	int64_t start, end = 0, line = first;
+	int at = NO_LINE;
 
 	for (size_t i = 0; i + 1 < len; i += 2) {
 		int8_t ldelta = (int8_t)t[i + 1];
@@ -24,7 +34,7 @@ static int line_310(const uint8_t *t, size_t len, int first, int64_t addr)
 			at = NO_LINE;
 		} else {
 			line += ldelta;
-			at = line;
+			at = as_line(line);
 		}
 		if (start <= addr && addr < end)
 			return at;
@@ -76,8 +86,7 @@ static int line_delta(const uint8_t *t, size_t len, size_t at, int code)
 /* 3.11+: location entries, each a first byte with bit 7 set: code << 3 | (units - 1). */
 static int line_311(const uint8_t *t, size_t len, int first, int64_t addr)
 {
-	int64_t start, end = 0;
-	int line = first;
+	int64_t start, end = 0, line = first;
 
 	for (size_t i = 0; i < len;) {
 		int code = (t[i] >> 3) & 15;
@@ -88,7 +97,7 @@ static int line_311(const uint8_t *t, size_t len, int first, int64_t addr)
 		end += ((t[i] & 7) + 1) * 2;
 		line += line_delta(t, len, i, code);
 		if (start <= addr && addr < end)
-			return code == 15 ? NO_LINE : line;
+			return code == 15 ? NO_LINE : as_line(line);
 		for (i++; i < len && !(t[i] & 0x80); i++)
 			;
 	}

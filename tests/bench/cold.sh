@@ -100,3 +100,45 @@ done
 printf 'samples in 5 s\t%s\nwalked from copies\t%s\nns per sample in the kernel\t%s\n' \
 	"$(median_minmax "${samples[@]}")" "$(median_minmax "${copied[@]}")" \
 	"$(median_minmax "${cost[@]}")" | md_table "" "median (min-max)"
+
+# Steady state: on_sample's cost per sample of a process whose tables are
+# long in (cpu_split, -p), with this build and with the build before cold
+# stacks (BENCH_COLD_BASE, a commit: the copies, the mappings' pool and the
+# walk that keeps only trusted callers came after it), alternating.
+BASE=${BENCH_COLD_BASE:-11f45df}
+echo
+echo "Steady state: in-kernel cost of on_sample per sample of cpu_split (tables in for"
+echo "seconds; -p, -F 999, 4 s, \`kernel.bpf_stats_enabled\`), this build against the build"
+echo "of $BASE (before cold stacks), alternating, $BENCH_RUNS runs each."
+echo
+if git cat-file -e "$BASE^{commit}" 2>/dev/null; then
+	base_src="$BENCH_TMP/base"
+	mkdir -p "$base_src"
+	git archive "$BASE" | tar -x -C "$base_src"
+	cp build/vmlinux.h "$base_src/" 2>/dev/null
+	make -C "$base_src" -j2 VMLINUX_H="$base_src/vmlinux.h" flametop >/dev/null 2>&1
+	"$WORKLOADS/cpu_split" 600 &
+	split=$!
+	on_exit "kill $split 2>/dev/null"
+	sleep 1
+	now=() before=()
+	for _ in $(seq "$BENCH_RUNS"); do
+		for bin in "$FLAMETOP" "$base_src/flametop"; do
+			id=$(newest_program_id)
+			"$bin" --folded -F 999 --duration 4 -p "$split" -o /dev/null 2>/dev/null &
+			pid=$!
+			sleep 3.7
+			c=$(flametop_programs_after "$id" | while read -r p; do bpftool prog show id "$p"; done |
+				run_cost)
+			wait "$pid"
+			if [ "$bin" = "$FLAMETOP" ]; then now+=("${c%% *}"); else before+=("${c%% *}"); fi
+		done
+	done
+	kill "$split" 2>/dev/null
+	printf 'this build\t%s\nbefore cold stacks (%s)\t%s\nratio of medians\t%s\n' \
+		"$(median_minmax "${now[@]}")" "$BASE" "$(median_minmax "${before[@]}")" \
+		"$(ratio "$(median "${now[@]}")" "$(median "${before[@]}")")" |
+		md_table "build" "ns per sample, median (min-max)"
+else
+	echo "(not measured: commit $BASE is not in this clone)"
+fi

@@ -83,6 +83,18 @@ shot offcpu
 screen_keys q
 screen_exit_code >/dev/null
 
+# Python: Debian's python3.11 running outer -> middle -> leaf_a / leaf_b (3:1),
+# its Python frames where the interpreter's were.
+start_bg /usr/bin/python3.11 tests/workloads/python/split.py 120 /dev/null
+py=$bg_pid
+screen_start "$W" "$H" "$FLAMETOP -p $py"
+screen_wait 'recent \(last 2\.0 s\)' 15 && sleep 2.5
+screen_keys E g
+sleep 0.3
+shot python
+screen_keys q
+screen_exit_code >/dev/null
+
 # The SVG flame graph of both workloads, searched for "leaf", as Chromium draws it.
 $FLAMETOP --svg "$OUT/flamegraph.svg" --duration 3 -p "$split,$loop" 2>/dev/null || exit 1
 h=$(xmllint --xpath 'string(/*/@height)' "$OUT/flamegraph.svg") || exit 1

@@ -122,6 +122,8 @@ uint32_t reader__frame(struct profile *p, const char *s, size_t len, enum frame_
 	char clean[NAME_MAX_BYTES + 1];
 	size_t n = sanitize_name(clean, sizeof(clean), s, len);
 
+	if (kind == FRAME_USER && py_frame_name_is_python(clean, n))
+		kind = FRAME_PYTHON;
 	return profile__frame(p, clean, n, kind, kind == FRAME_PROCESS || !looks_unnamed(clean, n));
 }
 

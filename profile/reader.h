@@ -56,7 +56,9 @@ bool reader__has_control_bytes(const char *s, size_t len);
 /*
  * reader__frame() sanitizes the @len bytes of a name at @s and interns them
  * as a frame of @kind: named unless it is a placeholder ("[unknown]",
- * "[vdso]", "lib.so+0x1f"). Returns the frame id, or PROFILE_NONE when out
+ * "[vdso]", "lib.so+0x1f"); a user frame named as a Python frame is
+ * ("qualname (file:LINE)", py_frame_name_is_python()) becomes one
+ * (FRAME_PYTHON). Returns the frame id, or PROFILE_NONE when out
  * of memory.
  */
 uint32_t reader__frame(struct profile *p, const char *s, size_t len, enum frame_kind kind);

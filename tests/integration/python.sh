@@ -417,6 +417,106 @@ test_screen() {
 	end_bg "$pid"
 }
 
+# 8. Annotate (--annotate, the a key): a Python function's lines, from the lines its frames
+#    name; annotate.py's work() runs its marked lines hot_a and hot_b 3:1, the same work
+#    each. The lines' counts 3:1 within 15%, with their text; on each interpreter found.
+test_annotate() {
+	local label=$1 py=$2 script=$PYDIR/annotate.py out=$TEST_TMP/annotate-$1 hot_a hot_b a b
+	hot_a=$(mark "$script" hot_a) hot_b=$(mark "$script" hot_b)
+	start_bg "$py" "$script" $LONG
+	sleep 1
+	$FLAMETOP --annotate work -p "$bg_pid" -F 999 --duration 5 >"$out.table" 2>"$out.err"
+	end_bg "$bg_pid"
+	diag <"$out.table"
+	# count LINE: the Count of the table's row of annotate.py:LINE (0: no row).
+	a=$(awk -v loc="annotate.py:$hot_a" '$4 == loc { print $3; f = 1 } END { if (!f) print 0 }' \
+		"$out.table")
+	b=$(awk -v loc="annotate.py:$hot_b" '$4 == loc { print $3; f = 1 } END { if (!f) print 0 }' \
+		"$out.table")
+	check "$label: --annotate work: the header names the function and its file" \
+		grep -qxF "Annotate work in $script" "$out.table"
+	check "$label: --annotate work: hot_a (line $hot_a) and hot_b (line $hot_b) 3:1 within 15% ($a : $b)" \
+		ratio_within "$a" "$b" 3 0.15
+	check "$label: --annotate work: both lines show their text" \
+		bash -c "grep -qE ' annotate\\.py:$hot_a +total \\+= sum\\(range\\(600\\)\\)  # MARK:hot_a\$' '$out.table' &&
+			grep -qE ' annotate\\.py:$hot_b +total \\+= sum\\(range\\(600\\)\\)  # MARK:hot_b\$' '$out.table'"
+	check "$label: --annotate work: its lines hold all its samples, no note" \
+		bash -c "grep -qE '^[0-9]+ samples: [0-9]+ in it, [0-9]+ through its calls; its lines hold 100\\.0%$' '$out.table' &&
+			[ -z \"\$(sed -n 3p '$out.table')\" ]"
+}
+
+# 9. Annotate, a file that lies: a function compiled as if from a FIFO, a directory, a file
+#    its process (nobody) may not read, or "<string>". No text, one line why, no hang, the
+#    FIFO never opened.
+test_annotate_hostile() {
+	local dir=$TEST_TMP/pylies out f name rc writer pid
+	mkdir -p "$dir/a_directory.py"
+	chmod 755 "$TEST_TMP" "$dir"
+	cp "$PYDIR/annotate.py" "$dir/"
+	mkfifo "$dir/a_fifo.py"
+	seq -f 'secret line %g' 20 >"$dir/secret.py"
+	chmod 600 "$dir/secret.py"
+	(echo written >"$dir/a_fifo.py") 2>/dev/null &
+	writer=$!
+	bg_pids+=("$writer")
+	for f in a_fifo.py a_directory.py secret.py "<string>"; do
+		name=$f
+		[ "$f" = "<string>" ] && name=string || f=$dir/$f
+		out=$TEST_TMP/pylies-$name
+		start_bg setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3.11 \
+			"$dir/annotate.py" $LONG "$f"
+		pid=$bg_pid
+		sleep 1
+		timeout 60 $FLAMETOP --annotate "spin ($f)" -p "$pid" --duration 2 >"$out.table" \
+			2>"$out.err"
+		rc=$?
+		end_bg "$pid"
+		diag <"$out.table"
+		check "annotate $name: flametop ends on time, exit 0 (got $rc)" [ "$rc" = 0 ]
+		check "annotate $name: rows for spin's lines, none with text" \
+			bash -c "awk '\$4 ~ /:[0-9]+\$/ { rows++ } \$4 ~ /:[0-9]+\$/ && NF > 4 { bad++ }
+				END { exit !(rows && !bad) }' '$out.table'"
+		case $name in
+		a_fifo.py | a_directory.py) why="source text of $f not shown: not a regular file" ;;
+		secret.py) why="source text of $f not shown: not readable as the process" ;;
+		string) why="no source text: <string> names no file (code made at run time, or frozen into the interpreter)" ;;
+		esac
+		check "annotate $name: one line says why: $why" grep -qxF "$why" "$out.table"
+	done
+	check "annotate: the FIFO was never opened (its writer still waits)" kill -0 "$writer"
+	check "annotate: the file nobody may not read was not read" \
+		bash -c "! grep -q 'secret line' '$TEST_TMP'/pylies-*.table"
+	end_bg "$writer"
+}
+
+# 10. The live screen: a on a Python frame opens its function's lines, the hottest selected;
+#     i says there are no instructions; q goes back.
+test_annotate_screen() {
+	local script=$PYDIR/annotate.py
+	start_bg /usr/bin/python3.11 "$script" $LONG
+	sleep 1
+	screen_start 160 40 "$FLAMETOP --no-color -d 1 -p $bg_pid"
+	screen_wait 'work \(annotate\.py:[0-9]+\)' 20
+	# The search selects the frame of work()'s cooler line; the view selects the hotter.
+	screen_keys /
+	screen_keys -l "annotate.py:$(mark "$script" hot_b)"
+	screen_keys Enter
+	screen_keys a
+	check_screen "screen: a on a Python frame (work at hot_b) opens its function's lines" \
+		"^Annotate work in $script\$"
+	check_selected "screen: its hottest line (hot_a) is selected" \
+		"annotate\\.py:$(mark "$script" hot_a) +total \\+= sum"
+	screen_keys i
+	check_screen "screen: i says Python code has no instructions, and stays on the lines" \
+		'i: Python code has no instructions to show'
+	check_screen "screen: i: the lines stay" 'Line +Source'
+	screen_keys q
+	check_screen "screen: q: back to the call tree" '^Total%  Self% +Count  Call tree'
+	screen_keys q
+	screen_stop
+	end_bg "$bg_pid"
+}
+
 test_split
 for i in "${!LABELS[@]}"; do
 	test_processes "${LABELS[$i]}" "${PYTHONS[$i]}"
@@ -442,4 +542,14 @@ if [ -x /usr/bin/python3.11 ] && command -v tmux >/dev/null; then
 	test_screen
 else
 	not_ok "screen: needs /usr/bin/python3.11 and tmux (make test-deps installs them)"
+fi
+for i in "${!LABELS[@]}"; do
+	test_annotate "${LABELS[$i]}" "${PYTHONS[$i]}"
+done
+skip_missing "--annotate of a Python function"
+test_annotate_hostile
+if command -v tmux >/dev/null; then
+	test_annotate_screen
+else
+	not_ok "annotate screen: needs tmux (make test-deps installs it)"
 fi

@@ -97,7 +97,8 @@ static int function_frames(const struct profile *prof, const struct py_function_
 		if (array__grow((void **)&out->lines, &cap, out->nlines + 1, sizeof(*out->lines),
 				16))
 			return -ENOMEM;
-		out->lines[out->nlines++] = (struct py_line_count){ .line = (uint32_t)other.parts.line };
+		out->lines[out->nlines++] =
+			(struct py_line_count){ .line = (uint32_t)other.parts.line };
 		row[f] = (uint32_t)out->nlines;
 	}
 	return 0;
@@ -108,6 +109,7 @@ static void count_stacks(const struct profile *prof, const uint32_t *row,
 			 struct py_function_lines *out, struct tgid_tally *t)
 {
 	for (size_t i = 0; i < profile__nstacks(prof); i++) {
+		struct py_line_count *line;
 		struct profile_stack st;
 		uint32_t k;
 
@@ -118,12 +120,11 @@ static void count_stacks(const struct profile *prof, const uint32_t *row,
 			;
 		if (k < 1)
 			continue;
+		line = &out->lines[row[st.frames[k]] - 1];
 		if (k == st.n - 1)
-			out->lines[row[st.frames[k]] - 1].self =
-				count__add(out->lines[row[st.frames[k]] - 1].self, st.total);
+			line->self = count__add(line->self, st.total);
 		else
-			out->lines[row[st.frames[k]] - 1].calls =
-				count__add(out->lines[row[st.frames[k]] - 1].calls, st.total);
+			line->calls = count__add(line->calls, st.total);
 		tally(t, st.tgid, st.total);
 	}
 }

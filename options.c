@@ -63,7 +63,8 @@ static const struct flag flags[] = {
 	  "write a pprof profile (gzip'd profile.proto) to FILE, no screen" },
 	{ OPT_ANNOTATE, "annotate", "SYMBOL",
 	  "print where in function SYMBOL the samples were (its source\n"
-	  "lines and call sites, as perf annotate --stdio), no screen" },
+	  "lines and call sites, as perf annotate --stdio; a Python\n"
+	  "function by its qualname), no screen" },
 	{ OPT_ANNOTATE_FORMAT, "annotate-format", "FORMAT",
 	  "lines (default): by source line; insns: by instruction" },
 	{ OPT_SOURCE_DIR, "source-dir", "DIR",

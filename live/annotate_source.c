@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live/python_annotate.h"
 #include "profile/addr_counts.h"
 
 /* A source of annotations for the frames of one kind. */
@@ -18,6 +19,10 @@ struct annotate_source {
 	enum frame_kind kind;
 	struct annotate_job *(*job)(const struct annotate_ctx *ctx, uint32_t frame, char *why,
 				    size_t size);
+	/* Does @name name @frame's function (annotate_source__find())? */
+	bool (*names)(const struct profile *prof, uint32_t frame, const char *name);
+	/* The counts of @frame's function, to choose among the frames a name names. */
+	uint64_t (*count)(const struct profile *prof, uint32_t frame);
 };
 
 /* The native source's job: what symbols/annotate.h reads. */
@@ -144,10 +149,37 @@ static struct annotate_job *native_job(const struct annotate_ctx *ctx, uint32_t 
 	return &nj->job;
 }
 
+/* The counts at @frame's sites in @ac (0 without a store). */
+static uint64_t frame_count(const struct addr_counts *ac, uint32_t frame)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; ac && i < addr_counts__nsites(ac); i++) {
+		struct addr_site s;
+
+		addr_counts__site_at(ac, i, &s);
+		if (s.frame == frame)
+			sum = count__add(sum, count__add(s.self, s.calls));
+	}
+	return sum;
+}
+
+/* A native function is named by its frame's name, exactly. */
+static bool native_names(const struct profile *prof, uint32_t frame, const char *name)
+{
+	return !strcmp(profile__frame_name(prof, frame), name);
+}
+
+static uint64_t native_count(const struct profile *prof, uint32_t frame)
+{
+	return frame_count(profile__addresses(prof), frame);
+}
+
 /* Every kind of frame with lines to show, and where they come from. */
 static const struct annotate_source annotate_sources[] = {
-	{ FRAME_USER, native_job },
-	{ FRAME_KERNEL, native_job },
+	{ FRAME_USER, native_job, native_names, native_count },
+	{ FRAME_KERNEL, native_job, native_names, native_count },
+	{ FRAME_PYTHON, python_annotate__job, python_annotate__names, python_annotate__count },
 };
 
 /* The source of @kind's frames, or NULL. */
@@ -174,34 +206,18 @@ struct annotate_job *annotate_source__job(const struct annotate_ctx *ctx, uint32
 	return NULL;
 }
 
-/* The counts at @frame's sites in @ac (0 without a store). */
-static uint64_t frame_count(const struct addr_counts *ac, uint32_t frame)
-{
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; ac && i < addr_counts__nsites(ac); i++) {
-		struct addr_site s;
-
-		addr_counts__site_at(ac, i, &s);
-		if (s.frame == frame)
-			sum = count__add(sum, count__add(s.self, s.calls));
-	}
-	return sum;
-}
-
 uint32_t annotate_source__find(const struct profile *prof, const char *name)
 {
-	const struct addr_counts *ac = profile__addresses(prof);
 	uint32_t best = PROFILE_NONE;
 	uint64_t best_count = 0;
 
 	for (uint32_t id = 0; id < profile__nframes(prof); id++) {
+		const struct annotate_source *src = source_of(profile__frame_info(prof, id)->kind);
 		uint64_t count;
 
-		if (!source_of(profile__frame_info(prof, id)->kind) ||
-		    strcmp(profile__frame_name(prof, id), name))
+		if (!src || !src->names(prof, id, name))
 			continue;
-		count = frame_count(ac, id);
+		count = src->count(prof, id);
 		if (best == PROFILE_NONE || count > best_count) {
 			best = id;
 			best_count = count;

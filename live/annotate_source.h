@@ -9,11 +9,12 @@
  *
  * Native frames (user and kernel functions) have the native source: the
  * sites the profile kept inside the function (addr_counts.h), read
- * against its code, line table and instructions (symbols/annotate.h). A
- * kind of frame whose lines come from elsewhere (an interpreter's frames,
- * which know their own file and line) gets a source of its own: a row in
- * annotate_sources[] of annotate_source.c, its jobs filling the same
- * annotation. A kind with no source (a process frame) says so.
+ * against its code, line table and instructions (symbols/annotate.h).
+ * Python frames, which name their own file and line, have theirs
+ * (python_annotate.h): the profile's frames of the function, one per
+ * line. Each is a row in annotate_sources[] of annotate_source.c, its jobs
+ * filling the same annotation. A kind with no source (a process frame)
+ * says so.
  */
 #ifndef FLAMETOP_ANNOTATE_SOURCE_H
 #define FLAMETOP_ANNOTATE_SOURCE_H
@@ -54,10 +55,12 @@ struct annotate_job *annotate_source__job(const struct annotate_ctx *ctx, uint32
 					  char *why, size_t size);
 
 /*
- * annotate_source__find() returns the frame of @prof named @name (exactly,
- * as shown) that has a source of lines, the one with the most counts at
- * its sites when several are (the same name in two objects), or
- * PROFILE_NONE.
+ * annotate_source__find() returns the frame of @prof named @name that has a
+ * source of lines, or PROFILE_NONE: a native frame by its name exactly (as
+ * shown), a Python frame by its qualname, its "qualname (file)" or its whole
+ * name (python_annotate__names()). When several are, the one whose
+ * function has the most counts (the same name in two objects, or in two
+ * Python files).
  */
 uint32_t annotate_source__find(const struct profile *prof, const char *name);
 

@@ -751,55 +751,40 @@ out:
 	return err;
 }
 
-/* The process's credentials and root, to read its files as it would. */
-struct process_view {
-	struct proc_status status;
-	bool known;
-	int root_fd;
-};
-
-static void process_view__open(struct process_view *pv, const struct annotate_request *req)
+int annotate__read_texts(struct annotation *a, const struct source_place *pl,
+			 const char *const *paths)
 {
-	pv->root_fd = -1;
-	pv->known = req->module.space == SPACE_FILE &&
-		    proc_info__status(req->proc_root, (uint32_t)req->module.tgid, &pv->status) == 0;
-	if (pv->known)
-		pv->root_fd = rootfs__open_root(req->proc_root, (uint32_t)req->module.tgid);
-	if (pv->root_fd < 0)
-		pv->known = false;
-}
-
-static void process_view__close(struct process_view *pv)
-{
-	if (pv->root_fd >= 0)
-		close(pv->root_fd);
-}
-
-/* Reads the text of @a's lines, file by file. */
-static int read_texts(struct annotation *a, const struct annotate_request *req,
-		      const struct line_table *t)
-{
-	struct process_view pv;
-	struct source_place pl;
 	size_t missing = 0;
 	int err = 0;
 
-	process_view__open(&pv, req);
-	pl = (struct source_place){ .creds = pv.known ? &pv.status.creds : NULL,
-				    .root_fd = pv.root_fd,
-				    .dirs = req->source_dirs,
-				    .ndirs = req->nsource_dirs };
 	for (size_t i = 0; i < a->nlines && !err;) {
 		size_t n = 1;
 
 		while (i + n < a->nlines && a->lines[i + n].file == a->lines[i].file)
 			n++;
-		err = read_file_text(a, &pl, a->lines[i].file, i, n, t->files[a->lines[i].file],
+		err = read_file_text(a, pl, a->lines[i].file, i, n, paths[a->lines[i].file],
 				     &missing);
 		i += n;
 	}
 	note_missing(a, missing);
-	process_view__close(&pv);
+	return err;
+}
+
+/* Reads the text of @a's lines as @req's process would (its credentials and root). */
+static int read_texts(struct annotation *a, const struct annotate_request *req,
+		      const struct line_table *t)
+{
+	struct source_process sp;
+	bool known = req->module.space == SPACE_FILE &&
+		     source_process__open(&sp, req->proc_root, (uint32_t)req->module.tgid) == 0;
+	struct source_place pl = { .creds = known ? &sp.status.creds : NULL,
+				   .root_fd = known ? sp.root_fd : -1,
+				   .dirs = req->source_dirs,
+				   .ndirs = req->nsource_dirs };
+	int err = annotate__read_texts(a, &pl, (const char *const *)t->files);
+
+	if (known)
+		source_process__close(&sp);
 	return err;
 }
 

@@ -34,6 +34,7 @@
 
 #include "symbols/addr_module.h"
 #include "symbols/annotation.h"
+#include "symbols/source_text.h"
 
 #define ANNOTATE_FILES 8		/* files the cache keeps open ... */
 #define ANNOTATE_BYTES (256UL << 20) /* ... holding at most this much (more: the last one only) */
@@ -72,6 +73,16 @@ struct annotate_cache *annotate_cache__new(void);
  */
 int annotate__run(struct annotate_cache *cache, const struct annotate_request *req,
 		  struct annotation *out);
+
+/*
+ * annotate__read_texts() reads the text of @a's lines (by file, then line;
+ * @paths[f] the raw path of @a's file f, as its line information names it)
+ * where @pl says (source_text.h), and says in @a's lines note what kept a
+ * file's text from being shown (the first such file's reason, and how many
+ * more). Returns 0, or -ENOMEM.
+ */
+int annotate__read_texts(struct annotation *a, const struct source_place *pl,
+			 const char *const *paths);
 
 /* annotate_request__free() frees what @req holds (not @req). */
 void annotate_request__free(struct annotate_request *req);

@@ -57,6 +57,7 @@ struct annotation {
 	struct ann_insn *insns; /* by address */
 	size_t ninsns;
 	bool has_lines;			/* line information was found */
+	bool lines_only;		/* code without instructions (Python's): lines alone */
 	char lines_note[ANN_NOTE_MAX];	/* why lines (or their text) are missing; "" */
 	char insns_note[ANN_NOTE_MAX];	/* why instructions are missing; "" */
 };

@@ -106,7 +106,7 @@ static int open_source(const struct source_place *pl, const char *path, char *fo
 	struct stat st;
 	int worst = 0, fd;
 
-	if (path[0] == '/') {
+	if (path[0] == '/' && !pl->no_process) {
 		fd = open_as_process(pl, path, &st);
 		if (fd >= 0) {
 			snprintf(found, size, "%s", path);
@@ -251,6 +251,21 @@ int source_file__read(const struct source_place *pl, const char *path, const uin
 		out->why = "not readable";
 	}
 	return err;
+}
+
+int source_process__open(struct source_process *sp, const char *proc_root, uint32_t pid)
+{
+	int err = proc_info__status(proc_root, pid, &sp->status);
+
+	sp->root_fd = err ? err : rootfs__open_root(proc_root, pid);
+	return sp->root_fd < 0 ? sp->root_fd : 0;
+}
+
+void source_process__close(struct source_process *sp)
+{
+	if (sp->root_fd >= 0)
+		close(sp->root_fd);
+	sp->root_fd = -1;
 }
 
 void source_file__free(struct source_file *f)

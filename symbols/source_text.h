@@ -5,7 +5,8 @@
  * opened (a directory, a FIFO, a device node is looked at, never opened);
  * a path the table names is read in the root of the process that ran the
  * code and with its credentials (rootfs__open_file_as()), so that the
- * process could have read it itself; the directories the user named
+ * process could have read it itself, and not at all where no process is
+ * known to have run it (stacks read from a file); the directories the user named
  * (--source-dir) are read with flametop's own rights but never above
  * them ("..", symlinks: rootfs' RESOLVE_IN_ROOT). At most SOURCE_MAX_BYTES
  * of a file are read; a line keeps SOURCE_LINE_MAX bytes, its tabs become
@@ -14,6 +15,7 @@
 #ifndef FLAMETOP_SOURCE_TEXT_H
 #define FLAMETOP_SOURCE_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,7 +30,24 @@ struct source_place {
 	int root_fd;			/* its root directory (O_PATH); -1: the host's */
 	const char *const *dirs;	/* --source-dir: more places to look */
 	size_t ndirs;
+	bool no_process; /* no process ran it (stacks read from a file): only @dirs are read */
 };
+
+/* A process's credentials and root directory, to read files as it would. */
+struct source_process {
+	struct proc_status status;
+	int root_fd; /* O_PATH */
+};
+
+/*
+ * source_process__open() reads the credentials of process @pid (in
+ * @proc_root, "/proc") and opens its root directory. Returns 0, or -errno
+ * with nothing open (the process has exited).
+ */
+int source_process__open(struct source_process *sp, const char *proc_root, uint32_t pid);
+
+/* source_process__close() closes what source_process__open() opened. */
+void source_process__close(struct source_process *sp);
 
 /* What reading a source file found. */
 struct source_file {

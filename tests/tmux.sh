@@ -59,6 +59,22 @@ check_screen() {
 	fi
 }
 
+# screen_selected: the text of the row the selection is on, among rows with shares
+# (flametop --no-color: the selection is reverse video).
+screen_selected() {
+	screen_attrs | grep -E $'^\e\\[(0;)?7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 '^ *[0-9.]*%'
+}
+
+# check_selected "what" REGEX: a test, ok when the selected row matches REGEX within a
+# few seconds.
+check_selected() {
+	for _ in $(seq 30); do
+		screen_selected | grep -qE -e "$2" && { ok "$1"; return; }
+		sleep 0.1
+	done
+	not_ok "$1 (the selection is on: $(screen_selected))"
+}
+
 # check_no_screen "what" REGEX [SECONDS]: a test, ok when the screen stops
 # matching REGEX within SECONDS (10).
 check_no_screen() {

@@ -898,9 +898,14 @@ static unsigned int ann_prev_hot(struct view *v)
 
 static unsigned int ann_toggle(struct view *v)
 {
+	int err;
+
 	if (v->annotate.loading)
 		return 0;
-	if (annotate_pane__toggle(&v->annotate))
+	err = annotate_pane__toggle(&v->annotate);
+	if (err == -EOPNOTSUPP)
+		view__say(v, false, "i: %s", v->annotate.ann.insns_note);
+	else if (err)
 		view__say(v, true, "out of memory");
 	return ACT_REDRAW;
 }

@@ -236,6 +236,8 @@ int annotate_pane__toggle(struct annotate_pane *p)
 	size_t row;
 	int err;
 
+	if (p->ann.lines_only)
+		return -EOPNOTSUPP;
 	p->mode = p->mode == ANN_LINES ? ANN_INSNS : ANN_LINES;
 	err = make_rows(p);
 	if (err)
@@ -428,8 +430,9 @@ static void draw_head(struct screen *s, struct screen_rect r, const struct draw_
 		    dr->mode == ANN_LINES ? "Source" : "Instruction", title, PUT_DOTS);
 }
 
-/* The pane's keys, on its last row. */
-static void draw_keys(struct screen *s, int row, struct screen_rect r, enum ann_mode mode)
+/* The pane's keys, on its last row (i but for code with lines alone). */
+static void draw_keys(struct screen *s, int row, struct screen_rect r, enum ann_mode mode,
+		      bool lines_only)
 {
 	const struct cell_style key = { .role = ROLE_KEY, .attr = ATTR_BOLD };
 	const struct cell_style what = { .role = ROLE_STATUS };
@@ -441,6 +444,8 @@ static void draw_keys(struct screen *s, int row, struct screen_rect r, enum ann_
 	int x = r.col;
 
 	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		if (lines_only && !strcmp(hints[i][0], "i"))
+			continue;
 		x += screen__put(s, row, x, r.col + r.w - x, hints[i][0], key, 0);
 		x += screen__put(s, row, x, r.col + r.w - x, " ", what, 0);
 		x += screen__put(s, row, x, r.col + r.w - x, hints[i][1], what, 0);
@@ -469,7 +474,7 @@ void annotate_pane__draw(struct screen *s, struct screen_rect r, const struct an
 			 p->name);
 		screen__put(s, r.row, r.col, r.w, line, (struct cell_style){ .role = ROLE_TITLE },
 			    PUT_DOTS);
-		draw_keys(s, r.row + r.h - 1, r, p->mode);
+		draw_keys(s, r.row + r.h - 1, r, p->mode, p->ann.lines_only);
 		return;
 	}
 	dr.where_w = where_width(&p->ann, p->mode, p->rows, p->nrows);
@@ -480,7 +485,7 @@ void annotate_pane__draw(struct screen *s, struct screen_rect r, const struct an
 						 : "no instruction to show",
 			    (struct cell_style){ .role = ROLE_TEXT }, PUT_DOTS);
 	draw_rows(s, r, r.row + HEAD_ROWS, r.h - HEAD_ROWS - 1, &dr, d);
-	draw_keys(s, r.row + r.h - 1, r, p->mode);
+	draw_keys(s, r.row + r.h - 1, r, p->mode, p->ann.lines_only);
 }
 
 char *annotate_text(const struct annotation *a, enum ann_mode mode, const struct annotate_draw *d,

@@ -85,7 +85,9 @@ bool annotate_pane__hot(struct annotate_pane *p, int dir);
 /*
  * annotate_pane__toggle() switches between the lines and the
  * instructions, selecting the hottest instruction of the selected line
- * (the hottest line of the selected instruction). Returns 0 or -ENOMEM.
+ * (the hottest line of the selected instruction). Returns 0, -ENOMEM, or
+ * -EOPNOTSUPP for code with lines alone (Python's: annotation.lines_only),
+ * nothing changed: its insns_note says why.
  */
 int annotate_pane__toggle(struct annotate_pane *p);
 

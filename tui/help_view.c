@@ -16,8 +16,9 @@ static const char *const legend[] = {
 	"python3 [1234]: a process; python3 [1234/1240]: a thread (P groups)",
 	"a annotates a function: Self% the samples at a line, Calls% its calls' time;",
 	"  there n/N go to the next/previous hot row, i to its instructions, q back",
-	"outer (app.py:12): a Python function at that line; under Python frames the",
-	"  interpreter's own (_PyEval_EvalFrameDefault, *_Vectorcall...) hide until I",
+	"outer (app.py:12): a Python function at that line (a: all its lines, no i);",
+	"  under Python frames the interpreter's own (_PyEval_EvalFrameDefault,",
+	"  *_Vectorcall...) hide until I",
 	"Ctrl-C quits at once (as SIGTERM, SIGHUP); Ctrl-Z stops, fg draws again",
 };
 

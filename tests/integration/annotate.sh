@@ -272,28 +272,6 @@ if ! command -v tmux >/dev/null; then
 	exit 0
 fi
 
-# selected: the text of the annotate view's row the selection is on (a row with shares).
-selected() {
-	screen_attrs | grep -E $'^\e\\[(0;)?7m' | sed 's/\x1b\[[0-9;]*m//g' | grep -m1 '^ *[0-9.]*%'
-}
-
-# check_screen "what" REGEX: the screen matches REGEX within a few seconds.
-check_screen() {
-	if screen_wait "$2" "${3:-10}"; then ok "$1"; else
-		not_ok "$1"
-		screen_text | diag
-	fi
-}
-
-# check_selected "what" REGEX: the selected row matches REGEX within a few seconds.
-check_selected() {
-	for _ in $(seq 30); do
-		selected | grep -qE -e "$2" && { ok "$1"; return; }
-		sleep 0.1
-	done
-	not_ok "$1 (the selection is on: $(selected))"
-}
-
 start "$W" calls 60
 screen_start 120 36 "$FLAMETOP --no-color -p $pid -d 1"
 screen_wait '`---- cheap' 15

@@ -422,6 +422,136 @@ test_screen() {
 	end_bg "$pid"
 }
 
+# 8. Annotate (--annotate, the a key): a Python function's lines, from the lines its frames
+#    name; annotate.py's work() runs its marked lines hot_a and hot_b 3:1, the same work
+#    each. The lines' counts 3:1 within 15%, with their text; on each interpreter found.
+
+# row_count TABLE FILE:LINE: the Count of the annotate table's row at FILE:LINE (0: none).
+row_count() { awk -v loc="$2" '$4 == loc { print $3; f = 1 } END { if (!f) print 0 }' "$1"; }
+
+test_annotate() {
+	local label=$1 py=$2 script=$PYDIR/annotate.py out=$TEST_TMP/annotate-$1 hot_a hot_b a b
+	local text='total \+= sum\(range\(600\)\)  # MARK:'
+	hot_a=$(mark "$script" hot_a) hot_b=$(mark "$script" hot_b)
+	start_bg "$py" "$script" $LONG
+	sleep 1
+	$FLAMETOP --annotate work -p "$bg_pid" -F 999 --duration 5 >"$out.table" 2>"$out.err"
+	end_bg "$bg_pid"
+	diag <"$out.table"
+	a=$(row_count "$out.table" "annotate.py:$hot_a")
+	b=$(row_count "$out.table" "annotate.py:$hot_b")
+	check "$label: --annotate work: the header names the function and its file" \
+		grep -qxF "Annotate work in $script" "$out.table"
+	check "$label: --annotate work: hot_a ($hot_a), hot_b ($hot_b) 3:1 within 15% ($a : $b)" \
+		ratio_within "$a" "$b" 3 0.15
+	check "$label: --annotate work: both lines show their text" \
+		bash -c "grep -qE ' annotate\\.py:$hot_a +${text}hot_a\$' '$out.table' &&
+			grep -qE ' annotate\\.py:$hot_b +${text}hot_b\$' '$out.table'"
+	check "$label: --annotate work: its lines hold all its samples, no note" \
+		bash -c "sed -n 2p '$out.table' | grep -qE '; its lines hold 100\\.0%$' &&
+			[ -z \"\$(sed -n 3p '$out.table')\" ]"
+}
+
+# 9. Annotate, a file that lies: a function compiled as if from a FIFO, a directory, a file
+#    its process (nobody) may not read, or "<string>". No text, one line why, no hang, the
+#    FIFO never opened.
+test_annotate_hostile() {
+	local dir=$TEST_TMP/pylies out f name rc writer pid why
+	mkdir -p "$dir/a_directory.py"
+	chmod 755 "$TEST_TMP" "$dir"
+	cp "$PYDIR/annotate.py" "$dir/"
+	mkfifo "$dir/a_fifo.py"
+	seq -f 'secret line %g' 20 >"$dir/secret.py"
+	chmod 600 "$dir/secret.py"
+	(echo written >"$dir/a_fifo.py") 2>/dev/null &
+	writer=$!
+	bg_pids+=("$writer")
+	for f in a_fifo.py a_directory.py secret.py "<string>"; do
+		name=$f
+		[ "$f" = "<string>" ] && name=string || f=$dir/$f
+		out=$TEST_TMP/pylies-$name
+		start_bg setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3.11 \
+			"$dir/annotate.py" $LONG "$f"
+		pid=$bg_pid
+		sleep 1
+		timeout 60 $FLAMETOP --annotate "spin ($f)" -p "$pid" --duration 2 >"$out.table" \
+			2>"$out.err"
+		rc=$?
+		end_bg "$pid"
+		diag <"$out.table"
+		check "annotate $name: flametop ends on time, exit 0 (got $rc)" [ "$rc" = 0 ]
+		check "annotate $name: rows for spin's lines, none with text" \
+			bash -c "awk '\$4 ~ /:[0-9]+\$/ { rows++; if (NF > 4) bad++ }
+				END { exit !(rows && !bad) }' '$out.table'"
+		why="source text of $f not shown: not a regular file"
+		case $name in
+		secret.py) why="source text of $f not shown: not readable as the process" ;;
+		string) why="no source text: <string> names no file (code made at run time, or"
+			why+=" frozen into the interpreter)" ;;
+		esac
+		check "annotate $name: one line says why: $why" grep -qxF "$why" "$out.table"
+	done
+	check "annotate: the FIFO was never opened (its writer still waits)" kill -0 "$writer"
+	check "annotate: the file nobody may not read was not read" \
+		bash -c "! grep -q 'secret line' '$TEST_TMP'/pylies-*.table"
+	end_bg "$writer"
+}
+
+# 10. The screen: a on a Python frame opens its function's lines, the hottest selected; i
+#     says there are no instructions; q goes back. Live, then -i of a folded file, whose
+#     file names are read under --source-dir only.
+test_annotate_screen() {
+	local script=$PYDIR/annotate.py hot_a hot_b folded=$TEST_TMP/annotate.folded
+	hot_a=$(mark "$script" hot_a) hot_b=$(mark "$script" hot_b)
+	start_bg /usr/bin/python3.11 "$script" $LONG
+	sleep 1
+	screen_start 160 40 "$FLAMETOP --no-color -d 1 -p $bg_pid"
+	screen_wait 'work \(annotate\.py:[0-9]+\)' 20
+	sleep 3 # samples enough that the hotter line is the hotter from the first annotation on
+	# The search selects the frame of work()'s cooler line; the view selects the hotter.
+	screen_keys /
+	screen_keys -l "annotate.py:$hot_b"
+	screen_keys Enter
+	screen_keys a
+	check_screen "screen: a on a Python frame (work at hot_b) opens its function's lines" \
+		"^Annotate work in $script\$"
+	check_selected "screen: its hottest line (hot_a) is selected" \
+		"annotate\\.py:$hot_a +total \\+= sum"
+	screen_keys i
+	check_screen "screen: i says Python code has no instructions, and stays on the lines" \
+		'i: Python code has no instructions to show'
+	check_screen "screen: i: the lines stay" 'Line +Source'
+	screen_keys q
+	check_screen "screen: q: back to the call tree" '^Total%  Self% +Count  Call tree'
+	screen_keys q
+	end_bg "$bg_pid"
+
+	# A folded file naming this script's lines, 3:1; a pid it claims is no process to read as.
+	printf 'python3.11-%s;<module> (%s:45);work (%s:%s) 30\n' $$ "$script" "$script" "$hot_a" \
+		>"$folded"
+	printf 'python3.11-%s;<module> (%s:45);work (%s:%s) 10\n' $$ "$script" "$script" "$hot_b" \
+		>>"$folded"
+	screen_start 160 40 "$FLAMETOP --no-color -i $folded"
+	screen_wait 'work \(annotate\.py:' 10
+	screen_keys /
+	screen_keys -l "annotate.py:$hot_b"
+	screen_keys Enter a
+	check_screen "-i: a on a Python frame opens its function's lines, 3:1" \
+		"^ +75\\.0% +0\\.0% +30 +annotate\\.py:$hot_a *\$"
+	check_screen "-i: without --source-dir its text is not read, and the view says why" \
+		'^source text not read: stacks read from a file name no process to read it as'
+	screen_keys q q
+	screen_start 160 40 "$FLAMETOP --no-color -i $folded --source-dir $PYDIR/.."
+	screen_wait 'work \(annotate\.py:' 10
+	screen_keys /
+	screen_keys -l "annotate.py:$hot_b"
+	screen_keys Enter a
+	check_screen "-i --source-dir: the lines' text, from under it" \
+		"^ +25\\.0% +0\\.0% +10 +annotate\\.py:$hot_b +total \\+= sum"
+	screen_keys q q
+	screen_stop
+}
+
 test_split
 for i in "${!LABELS[@]}"; do
 	test_processes "${LABELS[$i]}" "${PYTHONS[$i]}"
@@ -447,4 +577,14 @@ if [ -x /usr/bin/python3.11 ] && command -v tmux >/dev/null; then
 	test_screen
 else
 	not_ok "screen: needs /usr/bin/python3.11 and tmux (make test-deps installs them)"
+fi
+for i in "${!LABELS[@]}"; do
+	test_annotate "${LABELS[$i]}" "${PYTHONS[$i]}"
+done
+skip_missing "--annotate of a Python function"
+test_annotate_hostile
+if command -v tmux >/dev/null; then
+	test_annotate_screen
+else
+	not_ok "annotate screen: needs tmux (make test-deps installs it)"
 fi

@@ -76,11 +76,19 @@ struct stack_table {
 	struct hash_index index;
 	uint64_t *arena;
 	size_t arena_len, arena_cap;
+	size_t copied; /* words of copied stacks added in this epoch */
 	uint16_t epoch;
 	bool sweep; /* forget the stacks of past epochs at the end of the next drain */
 };
 
 #define TABLE_KEEP (64 * 1024) /* frames the table keeps room for once emptied */
+/*
+ * Words of copied stacks (16 KiB each at most) an epoch may add before it
+ * ends: a copy is walked at the drain that reads it, and kept after only
+ * while counts still refer to it (an open wait), so that the table does not
+ * hold a copy of every cold sample until the seen map fills.
+ */
+#define TABLE_COPIED_MAX (512 * 1024)
 
 /*
  * A hash map the BPF side reaches through a two-slot array of maps (see
@@ -890,6 +898,7 @@ static void stack_table__new_epoch(struct stack_table *t)
 {
 	t->epoch++;
 	t->current = 0;
+	t->copied = 0;
 	t->sweep = true;
 }
 
@@ -964,7 +973,9 @@ static void stack_table__add_copy(struct stack_table *t, const struct sent_cold 
 	words[COPY_NR] = nr | (uint64_t)c->trusted << 32;
 	memcpy(words + COPY_HEAD, c->ips, nr * sizeof(uint64_t));
 	memcpy(words + COPY_HEAD + nr, c->bytes, len);
-	stack_table__add(t, c->hash, words, COPY_HEAD + nr + len / sizeof(uint64_t), STACK_COPIED);
+	if (!stack_table__add(t, c->hash, words, COPY_HEAD + nr + len / sizeof(uint64_t),
+			      STACK_COPIED))
+		t->copied += COPY_HEAD + nr + len / sizeof(uint64_t);
 }
 
 /* A record of the stacks ring buffer: a stack or a copy into the table, or a slot's key. */
@@ -1544,8 +1555,10 @@ int capture__drain(struct capture *cap, capture_stack_fn fn, void *ctx)
 	if (cap->stacks.sweep) {
 		stack_table__sweep(&cap->stacks);
 		map_pair__start(&cap->seen, (cap->skel->bss->seen_sel & 1) ^ 1);
-	} else if (cap->stacks.current * 4 > cap->stack_entries * 3)
+	} else if (cap->stacks.current * 4 > cap->stack_entries * 3 ||
+		   cap->stacks.copied > TABLE_COPIED_MAX) {
 		forget_stacks(cap);
+	}
 	return total;
 }
 

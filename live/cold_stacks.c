@@ -144,7 +144,8 @@ void cold_stacks__retry(struct cold_stacks *c, struct unwinder *u, double now, b
 		struct kept *k = &c->kept[i];
 		uint32_t end, n = walk(u, &k->st, ips, &end);
 
-		if (end == STACK_WALK_NOT_READY && !final && now - k->since < COLD_MAX_AGE) {
+		if (end == STACK_WALK_NOT_READY && !final && now - k->since < COLD_MAX_AGE &&
+		    unwinder__may_describe(u, k->st.tgid)) {
 			unwinder__keep_process(u, k->st.tgid);
 			i++;
 			continue;

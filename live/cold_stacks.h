@@ -51,8 +51,9 @@ void cold_stacks__take(struct cold_stacks *c, struct unwinder *u, const struct c
 
 /*
  * cold_stacks__retry() walks the kept samples again, passing those whose
- * tables are in to @fn; those kept COLD_MAX_AGE seconds, or all of them
- * with @final, are passed as far as they walk. It then tells @u which
+ * tables are in to @fn; those kept COLD_MAX_AGE seconds, those of a
+ * process that ended before it was described, or all of them with @final,
+ * are passed as far as they walk. It then tells @u which
  * processes it still keeps samples of (unwinder__keep_process()). Once a
  * drain, before unwinder__pass().
  */

@@ -886,6 +886,11 @@ enum stack_walk_code unwinder__code_at(struct unwinder *u, uint32_t tgid, uint64
 	return CODE_RULE;
 }
 
+bool unwinder__may_describe(const struct unwinder *u, uint32_t tgid)
+{
+	return id_table__find(&u->procs, tgid, 0) || !proc_info__ended(u->proc_root, tgid);
+}
+
 void unwinder__keep_process(struct unwinder *u, uint32_t tgid)
 {
 	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);

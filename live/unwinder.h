@@ -128,6 +128,13 @@ enum stack_walk_code unwinder__code_at(struct unwinder *u, uint32_t tgid, uint64
 				       struct unwind_rule *r);
 
 /*
+ * unwinder__may_describe() is false when process @tgid is not described
+ * and never will be: it has ended before its mappings were read (a copied
+ * stack of it waits for nothing).
+ */
+bool unwinder__may_describe(const struct unwinder *u, uint32_t tgid);
+
+/*
  * unwinder__keep_process() keeps process @tgid described to the walks of
  * copied stacks through the next pass, though it exited (its slot in the
  * BPF walk goes at once).

@@ -40,13 +40,16 @@ static void make_frames(struct profile *p, const char *file, uint32_t *f)
 }
 
 /*
- * A profile of work() in @file, in processes @tgid (11 samples through it),
- * @tgid + 2 (4) and @tgid + 1 (2); @live: one that keeps addresses, as a
- * live capture's does. Its lines: 10 self 9; 12 self 1, calls 5; 14 calls 2.
+ * A profile of work() in @file, in processes @tgids[0] (11 samples through
+ * it), @tgids[2] (4) and @tgids[1] (2); @live: one that keeps addresses, as
+ * a live capture's does. Its lines: 10 self 9; 12 self 1, calls 5; 14
+ * calls 2.
  */
-static struct profile *work_profile(const char *file, int32_t tgid, bool live, uint32_t *f)
+static struct profile *work_profile_of(const char *file, const int32_t *tgids, bool live,
+				       uint32_t *f)
 {
 	struct profile *p = profile__new();
+	int32_t tgid = tgids[0];
 
 	assert_non_null(p);
 	if (live)
@@ -56,12 +59,20 @@ static struct profile *work_profile(const char *file, int32_t tgid, bool live, u
 	ADD(p, tgid, 3, f[PROC], f[MODULE], f[W12], f[NATIVE]);
 	ADD(p, tgid, 1, f[PROC], f[MODULE], f[W12]);
 	ADD(p, tgid, 2, f[PROC], f[MODULE], f[W14], f[HELPER]);
-	ADD(p, tgid + 2, 4, f[PROC], f[MODULE], f[W14], f[W10]); /* recursive: once, at 10 */
-	ADD(p, tgid + 1, 2, f[PROC], f[W12], f[KERNEL]);
+	ADD(p, tgids[2], 4, f[PROC], f[MODULE], f[W14], f[W10]); /* recursive: once, at 10 */
+	ADD(p, tgids[1], 2, f[PROC], f[W12], f[KERNEL]);
 	ADD(p, tgid, 6, f[PROC], f[MODULE], f[OTHER]); /* another file's work() */
 	ADD(p, tgid, 1, f[PROC], f[MODULE], f[HELPER]);
 	ADD(p, tgid, 3, f[PROC], f[MODULE], f[GONE]);
 	return p;
+}
+
+/* work_profile_of() in processes @tgid, @tgid + 1 and @tgid + 2. */
+static struct profile *work_profile(const char *file, int32_t tgid, bool live, uint32_t *f)
+{
+	const int32_t tgids[] = { tgid, tgid + 1, tgid + 2 };
+
+	return work_profile_of(file, tgids, live, f);
 }
 
 static void check_line(const struct py_line_count *l, uint32_t line, uint64_t self,
@@ -220,22 +231,30 @@ static void test_annotation_live(void **state)
 	check_live("relative.py", false, "not found (--source-dir adds a place to look)");
 }
 
-/* A process that has exited: its files are not read. */
+/*
+ * Processes that have exited: their files are not read. (Three of this
+ * test's own children, reaped: the pids after one may be any process's.)
+ */
 static void test_annotation_exited(void **state)
 {
 	char path[PATH_MAX];
 	uint32_t f[NFRAMES];
 	struct profile *p;
 	struct annotation a;
-	pid_t child = fork();
+	int32_t tgids[3];
 
 	(void)state;
-	if (!child)
-		_exit(0);
-	assert_int_equal(waitpid(child, NULL, 0), child);
+	for (int i = 0; i < 3; i++) {
+		pid_t child = fork();
+
+		if (!child)
+			_exit(0);
+		assert_int_equal(waitpid(child, NULL, 0), child);
+		tgids[i] = child;
+	}
 	snprintf(path, sizeof(path), "%s/exited.py", unit_tmpdir());
 	write_source(path);
-	p = work_profile(path, child, true, f);
+	p = work_profile_of(path, tgids, true, f);
 	a = annotate(p, f[W10], NULL);
 	check_texts(&a, false);
 	assert_non_null(strstr(a.lines_note, "the process has exited"));

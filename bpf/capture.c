@@ -22,13 +22,13 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "array.h"
 #include "bpf/capture.h"
 #include "bpf/hook_chain.h"
+#include "bpf/map_pair.h"
 #include "bpf/python_maps.h"
+#include "bpf/stack_table.h"
 #include "bpf/unwind_maps.h"
 #include "capture.skel.h"
-#include "profile/hash_index.h" /* a generic index: no profile type comes with it */
 #include "thread.h"
 
 #define MIN_STACK_ENTRIES 1024
@@ -42,71 +42,6 @@
 #define COLD_RING_BYTES (2u << 20) /* room for 128 copied stacks (cold_stack.bpf.h) */
 #define MAX_RING_BYTES (64u << 20)
 #define READ_CHECK_EVERY 64 /* records or slots read between two looks at a read's end */
-
-/* One stack received. */
-struct stack_entry {
-	uint64_t hash;
-	size_t off;     /* into stack_table.arena */
-	uint32_t nr;
-	uint16_t epoch; /* the table's epoch when it was last sent (mod 2^16) */
-	uint16_t end;   /* enum unwind_end (a Python stack's: enum py_end), or STACK_COPIED */
-	bool drained;   /* a copy's: passed on by a drain before */
-};
-
-/*
- * A stack entry that holds a copied user stack (struct sent_cold), as
- * words: its registers, the copy's start and length (and cut flag), the
- * frames found and how many rules found, then the frames, then the bytes.
- */
-#define STACK_COPIED 0xffff
-enum { COPY_IP, COPY_SP, COPY_BP, COPY_BASE, COPY_LEN, COPY_NR, COPY_HEAD };
-#define COPY_CUT (1ull << 32)
-
-/*
- * The stacks counts may refer to, by hash: every stack the BPF side sent.
- * When the seen map in use is 3/4 full, a drain switches to the other one
- * (empty) and starts a new epoch: the BPF side sends the stacks it meets
- * again, and the next drain, once the counts of the interval that
- * straddled the change are read, forgets the stacks not sent since.
- */
-struct stack_table {
-	struct stack_entry *entries;
-	size_t n, cap;
-	size_t current; /* entries sent in this epoch: as many hashes as the seen map holds */
-	struct hash_index index;
-	uint64_t *arena;
-	size_t arena_len, arena_cap;
-	size_t copied; /* words of copied stacks added in this epoch */
-	uint16_t epoch;
-	bool sweep; /* forget the stacks of past epochs at the end of the next drain */
-};
-
-#define TABLE_KEEP (64 * 1024) /* frames the table keeps room for once emptied */
-/*
- * Words of copied stacks (16 KiB each at most) an epoch may add before it
- * ends: a copy is walked at the drain that reads it, and kept after only
- * while counts still refer to it (an open wait), so that the table does not
- * hold a copy of every cold sample until the seen map fills.
- */
-#define TABLE_COPIED_MAX (512 * 1024)
-
-/*
- * A hash map the BPF side reaches through a two-slot array of maps (see
- * capture.bpf.c): emptying it is switching to the other slot's map, empty,
- * and renewing the map left once nothing uses it. Making a map is ~30
- * times cheaper than deleting its entries one by one (~0.4 us each).
- */
-struct map_pair {
-	const char *name;
-	uint32_t key_size, value_size, entries;
-	int outer;  /* the array of maps */
-	int fd[2];  /* the maps in its slots */
-	/* A worker thread puts maps in: the kernel waits for an RCU grace period. */
-	pthread_t worker;
-	bool working;
-	int renew_slot; /* the slot the worker renews; -1: it fills both */
-	int fill_err;
-};
 
 /* A slot's key, once the BPF side sent it. */
 struct slot_key {
@@ -666,120 +601,6 @@ static void detach(struct capture *cap)
 	cap->skel = NULL;
 }
 
-/* Deletes every entry of the hash map @fd, one system call each. */
-static int clear_map(int fd, size_t key_size)
-{
-	char key[64];
-
-	if (key_size > sizeof(key))
-		return -EINVAL;
-	while (bpf_map_get_next_key(fd, NULL, key) == 0) {
-		if (bpf_map_delete_elem(fd, key))
-			return -errno;
-	}
-	return 0;
-}
-
-/* A new hash map for @p's slots, or -errno. */
-static int map_pair__make(const struct map_pair *p)
-{
-	int fd = bpf_map_create(BPF_MAP_TYPE_HASH, p->name, p->key_size, p->value_size,
-				p->entries, NULL);
-
-	return fd < 0 ? -errno : fd;
-}
-
-/*
- * Makes @p: two empty hash maps of @entries and the two-slot array of maps
- * for them (map_pair__start() puts them in). Returns 0 or -errno;
- * map_pair__close() frees what was made either way.
- */
-static int map_pair__open(struct map_pair *p, const char *name, uint32_t key_size,
-			  uint32_t value_size, uint32_t entries)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts);
-
-	*p = (struct map_pair){ .name = name, .key_size = key_size, .value_size = value_size,
-				.entries = entries, .outer = -1, .fd = { -1, -1 } };
-	for (int i = 0; i < 2; i++) {
-		p->fd[i] = map_pair__make(p);
-		if (p->fd[i] < 0)
-			return p->fd[i];
-	}
-	opts.inner_map_fd = p->fd[0];
-	p->outer = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, name, sizeof(uint32_t),
-				  sizeof(uint32_t), 2, &opts);
-	return p->outer < 0 ? -errno : 0;
-}
-
-/*
- * Gives @slot of @p an empty map, the one there no longer in use. When no
- * new map can be had, the old one is emptied entry by entry instead.
- */
-static void map_pair__renew_now(struct map_pair *p, uint32_t slot)
-{
-	int fd = map_pair__make(p);
-
-	if (fd >= 0 && bpf_map_update_elem(p->outer, &slot, &fd, BPF_ANY) == 0) {
-		close(p->fd[slot]);
-		p->fd[slot] = fd;
-		return;
-	}
-	if (fd >= 0)
-		close(fd);
-	clear_map(p->fd[slot], p->key_size);
-}
-
-/* The worker's job: put both maps in (setting p->fill_err), or renew one slot. */
-static void *map_pair__work(void *arg)
-{
-	struct map_pair *p = arg;
-	uint32_t slots[2] = { 0, 1 }, n = 2;
-
-	if (p->renew_slot >= 0)
-		map_pair__renew_now(p, (uint32_t)p->renew_slot);
-	else
-		p->fill_err = bpf_map_update_batch(p->outer, slots, p->fd, &n, NULL) ? -errno : 0;
-	return NULL;
-}
-
-/* Waits for @p's worker. Returns 0, or -errno when the maps could not be put in. */
-static int map_pair__wait(struct map_pair *p)
-{
-	if (p->working)
-		pthread_join(p->worker, NULL);
-	p->working = false;
-	return p->fill_err;
-}
-
-/*
- * Starts putting maps in @p: both (@renew_slot -1), or a new empty map in
- * @renew_slot, no longer in use. The kernel waits for an RCU grace period
- * (5-15 ms here) after each update of an array of maps: a thread does it,
- * while the skeleton loads or the screen is drawn; or this one, when no
- * thread can be had. Until map_pair__wait(), only the worker uses @p.
- */
-static void map_pair__start(struct map_pair *p, int renew_slot)
-{
-
-	map_pair__wait(p); /* one job at a time */
-	p->renew_slot = renew_slot;
-	p->working = thread_start(&p->worker, map_pair__work, p) == 0;
-	if (!p->working)
-		map_pair__work(p);
-}
-
-static void map_pair__close(struct map_pair *p)
-{
-	map_pair__wait(p);
-	for (int i = 0; i < 2; i++)
-		if (p->fd[i] >= 0)
-			close(p->fd[i]);
-	if (p->outer >= 0)
-		close(p->outer);
-	p->outer = p->fd[0] = p->fd[1] = -1;
-}
-
 /* Loads the programs against the unwind maps, when user stacks are walked with them. */
 static int use_unwind_maps(struct capture *cap)
 {
@@ -853,129 +674,6 @@ static int load_skeleton(struct capture *cap, const struct hook *h)
 	/* The filters go in before the hook is attached: no event escapes them. */
 	return size_maps(cap) ?: capture_bpf__load(cap->skel) ?:
 	       capture__set_filter(cap, cap->opts->tgids, cap->opts->ntgids, cap->opts->comm);
-}
-
-#define STACK_ENTRY sizeof(struct stack_entry), offsetof(struct stack_entry, hash)
-
-/* The entry of the stack with @hash, or NULL. */
-static struct stack_entry *stack_table__find(const struct stack_table *t, uint64_t hash)
-{
-	uint32_t i = hash_index__find_key64(&t->index, hash, t->entries, STACK_ENTRY);
-
-	return i != HASH_NONE ? &t->entries[i] : NULL;
-}
-
-/*
- * Adds a stack just sent (@nr addresses at @ips), or marks it sent again in
- * this epoch. Returns 0 or -ENOMEM; a stack left out is reported missing by
- * the counts that refer to it.
- */
-static int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t *ips,
-			    uint32_t nr, uint16_t end)
-{
-	struct stack_entry *e = stack_table__find(t, hash);
-
-	if (e) {
-		t->current += e->epoch != t->epoch;
-		e->epoch = t->epoch;
-		return 0;
-	}
-	if (array__grow((void **)&t->arena, &t->arena_cap, t->arena_len + nr, sizeof(uint64_t),
-			4096) ||
-	    array__grow((void **)&t->entries, &t->cap, t->n + 1, sizeof(*t->entries), 256) ||
-	    hash_index__insert_key64(&t->index, hash, t->n, t->entries, STACK_ENTRY))
-		return -ENOMEM;
-	memcpy(t->arena + t->arena_len, ips, nr * sizeof(uint64_t));
-	t->entries[t->n++] = (struct stack_entry){ .hash = hash, .off = t->arena_len, .nr = nr,
-						   .epoch = t->epoch, .end = end };
-	t->arena_len += nr;
-	t->current++;
-	return 0;
-}
-
-/* Starts a new epoch: the caller empties the seen map. */
-static void stack_table__new_epoch(struct stack_table *t)
-{
-	t->epoch++;
-	t->current = 0;
-	t->copied = 0;
-	t->sweep = true;
-}
-
-/* Marks the stack of @hash, when known, as sent in this epoch: the sweep keeps it. */
-static void stack_table__keep(struct stack_table *t, uint64_t hash)
-{
-	struct stack_entry *e = stack_table__find(t, hash);
-
-	if (e && e->epoch != t->epoch) {
-		e->epoch = t->epoch;
-		t->current++;
-	}
-}
-
-/*
- * Forgets the stacks not sent in this epoch, keeping the others in order;
- * past TABLE_KEEP frames, arena memory the kept ones do not need goes back.
- */
-static void stack_table__sweep(struct stack_table *t)
-{
-	size_t kept = 0, len = 0;
-
-	hash_index__clear(&t->index);
-	for (size_t i = 0; i < t->n; i++) {
-		struct stack_entry e = t->entries[i];
-
-		if (e.epoch != t->epoch)
-			continue;
-		memmove(t->arena + len, t->arena + e.off, e.nr * sizeof(uint64_t));
-		e.off = len;
-		len += e.nr;
-		t->entries[kept] = e;
-		/* No growth: the index held all of them. */
-		hash_index__insert_key64(&t->index, e.hash, kept++, t->entries, STACK_ENTRY);
-	}
-	t->n = kept;
-	t->arena_len = len;
-	t->sweep = false;
-	if (t->arena_cap > TABLE_KEEP && len * 4 < t->arena_cap) {
-		size_t cap = len > TABLE_KEEP ? len : TABLE_KEEP;
-		uint64_t *arena = realloc(t->arena, cap * sizeof(uint64_t));
-
-		if (arena) {
-			t->arena = arena;
-			t->arena_cap = cap;
-		}
-	}
-}
-
-static void stack_table__free(struct stack_table *t)
-{
-	hash_index__free(&t->index);
-	free(t->entries);
-	free(t->arena);
-}
-
-/* Adds the copied user stack @c (@size bytes as sent) to the table. */
-static void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, size_t size)
-{
-	uint64_t words[COPY_HEAD + MAX_STACK_DEPTH + COLD_PAGES * COLD_PAGE / sizeof(uint64_t)];
-	uint32_t len = c->len, nr = c->nr;
-
-	if (len > sizeof(c->bytes) || len % sizeof(uint64_t) || size < SENT_COLD_HEAD + len ||
-	    c->sp < c->base || c->sp - c->base > len || !nr || nr > MAX_STACK_DEPTH ||
-	    c->trusted > nr)
-		return; /* never: the BPF side sends whole pages from sp's, and a frame at least */
-	words[COPY_IP] = c->ip;
-	words[COPY_SP] = c->sp;
-	words[COPY_BP] = c->bp;
-	words[COPY_BASE] = c->base;
-	words[COPY_LEN] = len | (c->cut ? COPY_CUT : 0);
-	words[COPY_NR] = nr | (uint64_t)c->trusted << 32;
-	memcpy(words + COPY_HEAD, c->ips, nr * sizeof(uint64_t));
-	memcpy(words + COPY_HEAD + nr, c->bytes, len);
-	if (!stack_table__add(t, c->hash, words, COPY_HEAD + nr + len / sizeof(uint64_t),
-			      STACK_COPIED))
-		t->copied += COPY_HEAD + nr + len / sizeof(uint64_t);
 }
 
 /* A record of the stacks ring buffer: a stack or a copy into the table, or a slot's key. */
@@ -1146,7 +844,7 @@ static int alloc_scratch(struct capture *cap)
 {
 	cap->slot_keys = calloc(2 * (size_t)cap->count_entries, sizeof(*cap->slot_keys));
 	cap->sweep_half = -1;
-	if (hash_index__init(&cap->stacks.index, 1024))
+	if (stack_table__init(&cap->stacks))
 		return -ENOMEM;
 	if (!cap->slot_keys)
 		return -ENOMEM;
@@ -1316,59 +1014,6 @@ static void wait_quiescent(struct capture *cap, int set)
 	}
 }
 
-/* Resolves one side of a key: its frames and how its walk ended, or why it has none. */
-static void resolve_side(const struct stack_table *t, uint64_t hash, int32_t err,
-			 const uint64_t **ips, uint32_t *nr, int32_t *why, uint32_t *end)
-{
-	const struct stack_entry *e = err ? NULL : stack_table__find(t, hash);
-
-	*why = err ? err : e ? 0 : -ENOENT;
-	*ips = e ? t->arena + e->off : NULL;
-	*nr = e ? e->nr : 0;
-	*end = e ? e->end : UNWIND_WHOLE;
-}
-
-/* Turns the user side of @st, a copy's words (STACK_COPIED), into st->ucopy. */
-static void take_copy(struct capture_stack *st)
-{
-	const uint64_t *w = st->uips;
-	uint32_t len = (uint32_t)w[COPY_LEN], skip = (uint32_t)(w[COPY_SP] - w[COPY_BASE]);
-	uint32_t nr = (uint32_t)w[COPY_NR];
-
-	st->ucopy = (struct stack_copy){ .ip = w[COPY_IP], .sp = w[COPY_SP], .bp = w[COPY_BP],
-					 .found = w + COPY_HEAD, .nfound = nr,
-					 .trusted = (uint32_t)(w[COPY_NR] >> 32),
-					 .bytes = (const uint8_t *)(w + COPY_HEAD + nr) + skip,
-					 .len = len - skip, .cut = (w[COPY_LEN] & COPY_CUT) != 0 };
-	st->uips = NULL;
-	st->nu = 0;
-	st->uend = UNWIND_NOT_LOADED;
-}
-
-static void emit_stack(struct stack_table *t, const struct stack_key *k,
-		       const struct stack_value *v, capture_stack_fn fn, void *ctx)
-{
-	struct capture_stack st = { .tgid = k->tgid, .pid = k->pid, .count = v->count,
-				    .weight = v->weight };
-	uint32_t kend; /* always whole */
-
-	memcpy(st.comm, k->comm, COMM_LEN);
-	st.comm[COMM_LEN] = '\0';
-	resolve_side(t, k->kstack, k->kerr, &st.kips, &st.nk, &st.kerr, &kend);
-	resolve_side(t, k->ustack, k->uerr, &st.uips, &st.nu, &st.uerr, &st.uend);
-	if (st.uend == STACK_COPIED) {
-		struct stack_entry *e = stack_table__find(t, k->ustack);
-
-		take_copy(&st);
-		st.ucopy_new = !e->drained;
-		e->drained = true;
-	}
-	resolve_side(t, k->pystack, k->pyerr, &st.pywords, &st.npy, &st.pyerr, &st.pyend);
-	st.khash = k->kstack;
-	st.uhash = k->ustack;
-	fn(ctx, &st);
-}
-
 /*
  * Switches to the other seen map, empty, so that the BPF side sends the
  * stacks it meets again, and starts a new epoch of the stack table.
@@ -1406,6 +1051,7 @@ static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn
 
 	for (uint32_t i = 0; i < n; i++) {
 		struct stack_value v = counts[i];
+		struct capture_stack st;
 
 		if (!v.count && !v.weight)
 			continue;
@@ -1418,7 +1064,8 @@ static int emit_half(struct capture *cap, int set, int half, capture_stack_fn fn
 			cap->unattributed += v.count;
 			continue;
 		}
-		emit_stack(&cap->stacks, &keys[i].key, &v, fn, ctx);
+		stack_table__stack(&cap->stacks, &keys[i].key, &v, &st);
+		fn(ctx, &st);
 		total++;
 	}
 	return total;

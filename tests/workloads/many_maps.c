@@ -14,21 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <time.h>
+
+#include "jit_code.h"
 
 #if defined(__x86_64__)
-/* push %rbp; mov %rsp, %rbp; mov $1000000, %ecx; 1: dec %ecx; jnz 1b; pop %rbp; ret */
-static const unsigned char spin_code[] = { 0x55, 0x48, 0x89, 0xe5, 0xb9, 0x40, 0x42, 0x0f,
-					   0x00, 0xff, 0xc9, 0x75, 0xfc, 0x5d, 0xc3 };
 #define PAGE 4096
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int main(int argc, char **argv)
 {
@@ -54,8 +44,7 @@ int main(int argc, char **argv)
 	*(void **)&spin = mem + (count - 1) * 2 * PAGE;
 	puts("ready");
 	fflush(stdout);
-	while (now() < end)
-		spin();
+	spin_until(spin, end);
 	return 0;
 }
 #else

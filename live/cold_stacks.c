@@ -139,13 +139,18 @@ void cold_stacks__retry(struct cold_stacks *c, struct unwinder *u, double now, b
 			capture_stack_fn fn, void *ctx)
 {
 	uint64_t ips[MAX_STACK_DEPTH];
+	uint32_t asked = 0; /* the last process asked about, and its answer: one look at /proc */
+	bool may = true;
 
 	for (size_t i = 0; i < c->n;) {
 		struct kept *k = &c->kept[i];
 		uint32_t end, n = walk(u, &k->st, ips, &end);
 
-		if (end == STACK_WALK_NOT_READY && !final && now - k->since < COLD_MAX_AGE &&
-		    unwinder__may_describe(u, k->st.tgid)) {
+		if (end == STACK_WALK_NOT_READY && k->st.tgid != asked) {
+			asked = k->st.tgid;
+			may = unwinder__may_describe(u, asked);
+		}
+		if (end == STACK_WALK_NOT_READY && !final && now - k->since < COLD_MAX_AGE && may) {
 			unwinder__keep_process(u, k->st.tgid);
 			i++;
 			continue;

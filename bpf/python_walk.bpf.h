@@ -14,10 +14,13 @@
  * of the key.
  *
  * The cost is the reads of the process's memory, a hundred nanoseconds or
- * so each: frames are read a window at a time (PY_WIN), a code object's
- * tag and a string's part of it once per walk (python_tag_memo,
+ * so each (ten times that for one that faults): frames are read a window
+ * at a time (PY_WIN, never below the frame's page), a code object's tag
+ * and a string's part of it once per walk (python_tag_memo,
  * python_str_memo), and on 3.12+ a code object's tag is kept across walks
- * by its co_version (python_code_cache).
+ * by its co_version (python_code_cache), and without reading even that
+ * while the interpreter has made no code object since (its co_version
+ * counter, read once per walk).
  */
 #ifndef FLAMETOP_PYTHON_WALK_BPF_H
 #define FLAMETOP_PYTHON_WALK_BPF_H
@@ -84,7 +87,7 @@ struct py_walk {
 	__u32 end;         /* enum py_end */
 	__u64 ident;       /* the process image and interpreter, for python_code_cache; 0: none */
 	__u32 seq;         /* walks on this CPU: the code tag memo's entries of this walk */
-	__u32 pad;
+	__u32 count;       /* co_version's counter at the walk's start; 0: none, or ran out */
 	__u8 ts_buf[PY_BUF];
 	__u8 frame_buf[PY_BUF];
 	__u8 code_buf[PY_BUF];
@@ -148,22 +151,43 @@ struct {
  * Without the version (3.10, 3.11) an object freed and another made at its
  * address can look alike in every field but their strings' text (exec()
  * in a loop does this), so each walk reads the strings.
+ *
+ * Where the walk can read that counter too (3.12 with its symbol, 3.13 in
+ * the interpreter state CPython's headers lay out), an entry also keeps
+ * its value at the start of the walk that read the object: a walk that
+ * finds the counter still there knows no code object was made since, so
+ * the live code object a frame names at that address is the one read
+ * then, and its version is not read again. A process's steady state then
+ * costs no read per frame.
  */
-#define PY_CODE_CACHE_WAYS 1024
+#define PY_CODE_SETS_BITS 11 /* 2,048 sets of 2: a 128-deep stack's objects rarely meet */
 
 struct py_code_cached {
 	__u64 code;
 	__u64 ident;
 	__u32 version; /* co_version; never 0 here (0: the counter ran out) */
 	__u32 tag;
+	__u32 count;   /* the counter when the object was read; 0: none */
+	__u32 pad;
+};
+
+struct py_code_set {
+	struct py_code_cached way[2];
 };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__type(key, __u32);
-	__type(value, struct py_code_cached);
-	__uint(max_entries, PY_CODE_CACHE_WAYS);
+	__type(value, struct py_code_set);
+	__uint(max_entries, 1 << PY_CODE_SETS_BITS);
 } python_code_cache SEC(".maps");
+
+/* Whether @c holds code object @code of the walk's process image and interpreter. */
+static __always_inline bool py_cached_is(const struct py_code_cached *c, const struct py_walk *w,
+					 __u64 code)
+{
+	return c->code == code && c->ident == w->ident;
+}
 
 /* The memo entry @memo (a py_memo map) has for address @addr: that of this walk or another. */
 static __always_inline struct py_memo *py_memo_of(void *memo, __u64 addr)
@@ -279,24 +303,39 @@ out:
 __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 {
 	struct py_memo *m = py_memo_of(&python_tag_memo, code);
+	struct py_code_set *set = NULL;
 	struct py_code_cached *c = NULL;
 	const struct py_layout *l;
 	__u64 h, name, file;
-	__u32 tag = 0, version = 0, way;
+	__u32 tag = 0, version = 0, key;
 
 	if (!w)
 		return 0;
 	l = &w->p.l;
+	if (w->ident && l->code_version != PY_OFF_NONE) {
+		key = (__u32)(((code ^ w->ident) * PY_TAG_MUL) >> (64 - PY_CODE_SETS_BITS));
+		set = bpf_map_lookup_elem(&python_code_cache, &key);
+	}
+	for (int i = 0; set && w->count && i < 2; i++)
+		if (set->way[i].count == w->count && py_cached_is(&set->way[i], w, code))
+			return set->way[i].tag; /* no code object made since it was read */
 	if (m && m->addr == code && m->seq == w->seq)
 		return (__u32)m->val;
-	if (w->ident && l->code_version != PY_OFF_NONE) {
+	if (set) {
 		/* the version alone first: a cached object's fields are not needed */
 		if (py_read(w->code_buf, 4, code + l->code_version))
 			goto out;
 		version = (__u32)py_s32(w->code_buf, 0);
-		way = (__u32)((code >> 4) ^ (code >> 14) ^ w->ident) & (PY_CODE_CACHE_WAYS - 1);
-		c = version ? bpf_map_lookup_elem(&python_code_cache, &way) : NULL;
-		if (c && c->code == code && c->ident == w->ident && c->version == version) {
+		/* the way this object had, else one not read since the counter moved */
+		c = py_cached_is(&set->way[1], w, code) ||
+				    (!py_cached_is(&set->way[0], w, code) &&
+				     set->way[0].count == w->count)
+			    ? &set->way[1]
+			    : &set->way[0];
+		if (!version) {
+			c = NULL;
+		} else if (py_cached_is(c, w, code) && c->version == version) {
+			c->count = version < w->count ? w->count : 0;
 			tag = c->tag;
 			goto out;
 		}
@@ -316,6 +355,7 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 		c->ident = w->ident;
 		c->version = version;
 		c->tag = tag;
+		c->count = version < w->count ? w->count : 0; /* else a count that is none */
 	}
 out:
 	py_memo_put(m, code, tag, w->seq);
@@ -342,9 +382,10 @@ static __always_inline __u32 py_lasti(struct py_walk *w, const __u8 *fb, __u64 c
 /*
  * The bytes of the frame at @frame (l->frame_bytes of them, and those up to
  * PY_BUF after, which are not the frame's), in w->win_buf: from the last
- * read when it holds them, else read, with the PY_WIN bytes below when the
- * frames are in a data stack and those are mapped, else from the frame's
- * page on. NULL when the frame cannot be read.
+ * read when it holds them, else read, with those below it on its page when
+ * the frames are in a data stack (up to PY_WIN bytes in all: never from a
+ * page that may not be mapped, as a read that faults costs ten that do
+ * not). NULL when the frame cannot be read.
  */
 static __always_inline const __u8 *py_frame_bytes(struct py_walk *w, __u64 frame)
 {
@@ -356,21 +397,14 @@ static __always_inline const __u8 *py_frame_bytes(struct py_walk *w, __u64 frame
 	w->win_hi = 0;
 	if (!frame || end - frame > PY_BUF || end < frame)
 		return NULL;
-	if (w->p.l.model != PY_FRAMES_310 && end > PY_WIN) {
-		lo = end - PY_WIN;
-		if (bpf_probe_read_user(w->win_buf, PY_WIN, (const void *)lo)) {
-			lo = frame & ~0xfffULL; /* the frame's own pages are mapped, if it is one */
-			if (lo < end - PY_WIN)
-				lo = end - PY_WIN;
-			lo = frame - lo > PY_WIN - PY_BUF ? frame : lo;
-		} else {
-			goto read;
-		}
+	if (w->p.l.model != PY_FRAMES_310) {
+		lo = frame & ~0xfffULL;
+		if (end - lo > PY_WIN)
+			lo = end - PY_WIN;
 	}
 	size = (__u32)(end - lo);
 	if (size > PY_WIN || bpf_probe_read_user(w->win_buf, size, (const void *)lo))
 		return NULL;
-read:
 	w->win_lo = lo;
 	w->win_hi = end;
 	return w->win_buf + ((frame - lo) & (PY_WIN - 1));
@@ -522,23 +556,50 @@ static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 
 /*
  * What python_code_cache knows the interpreter of thread state @w->found
  * (its head in w->ts_buf) by: the process (its leader's start, the count
- * of its execs, its tgid @tgid) and the interpreter's id; 0 (no cache)
- * for a version without co_version, or an id that cannot be read.
+ * of its execs, its tgid @tgid) and the interpreter's id (the main
+ * interpreter's, 0, without a read: it lives as long as the process); 0
+ * (no cache) for a version without co_version, or an id that cannot be
+ * read.
  */
 static __always_inline __u64 py_ident(struct py_walk *w, __u32 tgid)
 {
-	struct task_struct *task = (void *)bpf_get_current_task();
+	struct task_struct *task = bpf_get_current_task_btf();
 	const struct py_layout *l = &w->p.l;
+	__u64 interp = py_u64(w->ts_buf, l->ts_interp), id = 0;
 	__u64 h;
 
-	if (l->code_version == PY_OFF_NONE || l->interp_id == PY_OFF_NONE ||
-	    py_read(w->frame_buf, 8, py_u64(w->ts_buf, l->ts_interp) + l->interp_id))
+	if (l->code_version == PY_OFF_NONE || l->interp_id == PY_OFF_NONE)
 		return 0;
-	h = py_tag_mix(PY_TAG_MUL, py_u64(w->frame_buf, 0));
-	h = py_tag_mix(h, BPF_CORE_READ(task, group_leader, start_time));
-	h = py_tag_mix(h, BPF_CORE_READ(task, self_exec_id));
+	if (interp != w->p.main_interp || !interp) { /* the main one's id is 0 */
+		if (py_read(w->frame_buf, 8, interp + l->interp_id))
+			return 0;
+		id = py_u64(w->frame_buf, 0);
+	}
+	h = py_tag_mix(PY_TAG_MUL, id);
+	h = py_tag_mix(h, task->group_leader->start_time);
+	h = py_tag_mix(h, task->self_exec_id);
 	h = py_tag_mix(h, tgid);
 	return h ? h : 1;
+}
+
+/*
+ * The counter co_version is taken from, for the interpreter of thread state
+ * @w->found (its head in w->ts_buf), where python_code_cache may use it
+ * (w->ident set) and the process has one the walk can read; else 0, as
+ * CPython's own is once it ran out.
+ */
+static __always_inline __u32 py_code_count(struct py_walk *w)
+{
+	const struct py_layout *l = &w->p.l;
+	__u64 at = w->p.code_count;
+
+	if (!w->ident)
+		return 0;
+	if (!at && l->interp_code_count != PY_OFF_NONE)
+		at = py_u64(w->ts_buf, l->ts_interp) + l->interp_code_count;
+	if (!at || py_read(w->code_buf, 4, at))
+		return 0;
+	return (__u32)py_s32(w->code_buf, 0);
 }
 
 /* The frame thread state @w->found (its head in w->ts_buf) runs now; 0: none, or unreadable. */
@@ -590,6 +651,7 @@ static __always_inline void walk_python_side(struct stack_key *key)
 		return;
 	}
 	w->ident = py_ident(w, key->tgid);
+	w->count = py_code_count(w);
 	w->frame = py_current_frame(w);
 	bpf_loop(2 * PY_MAX_DEPTH + 2, py_frame_step, NULL, 0); /* frames and shims */
 	end = w->end < PY_END_NR ? w->end : PY_END_DEPTH;

@@ -143,13 +143,15 @@ static void describe(struct python_procs *pp, struct py_process *p)
 /*
  * Checks @p's layout against its memory: walked when it checks out, an
  * unsupported build when it does not (or has not after PY_CHECK_TRIES
- * tries), pending while its interpreter is not running yet.
+ * tries), pending while its interpreter is not running yet. One that checks
+ * out has its main interpreter's address read (3.12+), for the walk.
  */
 static void check(struct python_procs *pp, struct py_process *p)
 {
 	void *ctx[2] = { pp, p };
 	struct py_proc_mem box;
 	struct py_mem mem;
+	uint64_t main;
 	int err;
 
 	py_proc_mem__init(&box, pp->proc_root, (uint32_t)p->node.key[0], &mem);
@@ -158,14 +160,19 @@ static void check(struct python_procs *pp, struct py_process *p)
 		set_state(pp, p, PYS_PENDING);
 		return;
 	}
+	if (err || p->proc.l.runtime_interp_main == PY_OFF_NONE ||
+	    py_mem__word(&mem, p->proc.runtime + p->proc.l.runtime_interp_main, &main))
+		main = 0;
+	p->proc.main_interp = main;
 	set_state(pp, p, err ? PYS_UNSUPPORTED : PYS_WALKED);
 	describe(pp, p);
 }
 
 /*
- * Fills @proc, process @tgid's, for interpreter @in: its runtime, version
- * and layout: flametop's table (3.10-3.12), or the interpreter's own debug
- * offsets (3.13). False for a version or build it has no layout for.
+ * Fills @proc, process @tgid's, for interpreter @in: its runtime, version,
+ * layout (flametop's table for 3.10-3.12, or the interpreter's own debug
+ * offsets for 3.13) and 3.12's co_version counter where the file names it.
+ * False for a version or build it has no layout for.
  */
 static bool find_layout(const struct python_procs *pp, uint32_t tgid, const struct py_interp *in,
 			struct py_proc *proc)
@@ -188,8 +195,10 @@ static bool find_layout(const struct python_procs *pp, uint32_t tgid, const stru
 	if (in->version == 0x030a) /* its threads are told apart by the thread pointer: x86-64's */
 		return false;
 #endif
-	if (in->version < 0x030d)
+	if (in->version < 0x030d) {
+		proc->code_count = in->version == 0x030c ? in->code_count_addr : 0;
 		return !py_layout__table(in->version, &proc->l);
+	}
 	return !py_mem__read(&mem, in->runtime, head, sizeof(head)) &&
 	       !py_layout__debug_offsets(head, sizeof(head), &proc->l, &hexversion) &&
 	       hexversion >> 16 == in->version;
@@ -215,6 +224,7 @@ static void look(struct python_procs *pp, struct py_process *p, const struct pro
 	}
 	found = find_layout(pp, tgid, &in, &proc);
 	proc.flags = p->proc.flags;
+	proc.main_interp = p->proc.main_interp; /* check() reads it again */
 	known = p->state != PYS_NONE && !memcmp(&proc, &p->proc, sizeof(proc));
 	p->proc = proc;
 	if (!known)

@@ -104,11 +104,23 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out)
 	return 0;
 }
 
-/* The value of symbol @name in @f's .dynsym, else .symtab; 0 when it has none. */
-static uint64_t symbol_value(const struct elf_file *f, const char *name)
+enum interp_symbol { SYM_RUNTIME, SYM_VERSION, SYM_CODE_COUNT, SYM_NR };
+
+static const char *const interp_symbols[SYM_NR] = {
+	[SYM_RUNTIME] = "_PyRuntime",
+	[SYM_VERSION] = "Py_Version",
+	[SYM_CODE_COUNT] = "_Py_next_func_version",
+};
+
+/*
+ * The values of the data symbols interp_symbols names, into @v (0: none),
+ * each from @f's .dynsym, else .symtab: one pass over each table.
+ */
+static void symbol_values(const struct elf_file *f, uint64_t v[SYM_NR])
 {
 	static const GElf_Word types[] = { SHT_DYNSYM, SHT_SYMTAB };
 
+	memset(v, 0, SYM_NR * sizeof(v[0]));
 	for (size_t t = 0; t < 2; t++) {
 		Elf_Scn *scn = elf_file__find(f, NULL, types[t]);
 		Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
@@ -124,11 +136,11 @@ static uint64_t symbol_value(const struct elf_file *f, const char *name)
 			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
 				continue;
 			n = elf_strptr(elf_file__elf(f), sh.sh_link, sym.st_name);
-			if (n && !strcmp(n, name))
-				return sym.st_value;
+			for (size_t k = 0; n && k < SYM_NR; k++)
+				if (!v[k] && !strcmp(n, interp_symbols[k]))
+					v[k] = sym.st_value;
 		}
 	}
-	return 0;
 }
 
 /*
@@ -177,7 +189,7 @@ int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_ma
 	const struct proc_map *first = first_mapping(maps, out->map);
 	int fd = mapped_file__open(proc_root ? proc_root : "/proc", tgid, out->map);
 	struct elf_file *f;
-	uint64_t bias, runtime, hexversion;
+	uint64_t bias, sym[SYM_NR];
 	int err = 0;
 
 	if (fd < 0)
@@ -185,13 +197,13 @@ int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_ma
 	f = elf_file__open_fd(fd, true);
 	if (!f)
 		return -ENOEXEC;
-	runtime = symbol_value(f, "_PyRuntime");
-	hexversion = symbol_value(f, "Py_Version");
-	if (!runtime || load_bias(f, first, &bias))
+	symbol_values(f, sym);
+	if (!sym[SYM_RUNTIME] || load_bias(f, first, &bias))
 		err = -ENOENT;
 	else {
-		out->runtime = runtime + bias;
-		out->hexversion_addr = hexversion ? hexversion + bias : 0;
+		out->runtime = sym[SYM_RUNTIME] + bias;
+		out->hexversion_addr = sym[SYM_VERSION] ? sym[SYM_VERSION] + bias : 0;
+		out->code_count_addr = sym[SYM_CODE_COUNT] ? sym[SYM_CODE_COUNT] + bias : 0;
 	}
 	elf_file__close(f);
 	return err;

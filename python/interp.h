@@ -25,6 +25,7 @@ struct py_interp {
 	bool abi_flags;    /* a debug ("3.11d") or free-threaded ("3.13t") build's name */
 	uint64_t runtime;  /* the address of _PyRuntime in the process; 0: not found */
 	uint64_t hexversion_addr; /* the address of Py_Version (3.11+); 0: none */
+	uint64_t code_count_addr; /* ... of _Py_next_func_version (3.12, .symtab only); 0: none */
 };
 
 /*
@@ -46,8 +47,10 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out);
 
 /*
  * py_interp__locate() opens the interpreter's file as process @tgid sees
- * it (mapped_file__open(), under @proc_root) and finds its _PyRuntime and
- * Py_Version symbols (.dynsym, else .symtab), placed in the process by
+ * it (mapped_file__open(), under @proc_root) and finds its _PyRuntime,
+ * Py_Version and _Py_next_func_version symbols (.dynsym, else .symtab:
+ * the last is in a file's .symtab only, where it was not stripped), placed
+ * in the process by
  * the load bias its mappings in @maps give. Returns 0 with out->runtime
  * set, -ENOENT when the file cannot be opened or has no _PyRuntime, or
  * -ENOEXEC when it is not ELF.

@@ -16,7 +16,9 @@
 #define NONE PY_OFF_NONE
 
 static const struct py_layout table_310 = {
-	.runtime_interp_head = 32, .interp_next = 0, .interp_threads = 8, .interp_id = NONE,
+	.runtime_interp_head = 32, .runtime_interp_main = NONE, .interp_next = 0,
+	.interp_threads = 8, .interp_id = NONE,
+	.interp_code_count = NONE,
 	.ts_next = 8, .ts_interp = 16, .ts_thread_id = 176, .ts_native_id = NONE,
 	.ts_frame = 24, .cframe_frame = NONE,
 	.frame_code = 32, .frame_back = 24, .frame_instr = 96, .frame_entry = NONE,
@@ -29,7 +31,9 @@ static const struct py_layout table_310 = {
 };
 
 static const struct py_layout table_311 = {
-	.runtime_interp_head = 40, .interp_next = 0, .interp_threads = 16, .interp_id = NONE,
+	.runtime_interp_head = 40, .runtime_interp_main = NONE, .interp_next = 0,
+	.interp_threads = 16, .interp_id = NONE,
+	.interp_code_count = NONE,
 	.ts_next = 8, .ts_interp = 16, .ts_thread_id = 152, .ts_native_id = 160,
 	.ts_frame = 56, .cframe_frame = 8,
 	.frame_code = 32, .frame_back = 48, .frame_instr = 56, .frame_entry = 68,
@@ -42,7 +46,9 @@ static const struct py_layout table_311 = {
 };
 
 static const struct py_layout table_312 = {
-	.runtime_interp_head = 40, .interp_next = 0, .interp_threads = 72, .interp_id = 8,
+	.runtime_interp_head = 40, .runtime_interp_main = 48, .interp_next = 0,
+	.interp_threads = 72, .interp_id = 8,
+	.interp_code_count = NONE, /* 3.12 counts in a global: struct py_proc's code_count */
 	.ts_next = 8, .ts_interp = 16, .ts_thread_id = 136, .ts_native_id = 144,
 	.ts_frame = 56, .cframe_frame = 0,
 	.frame_code = 0, .frame_back = 8, .frame_instr = 56, .frame_entry = NONE,
@@ -111,6 +117,10 @@ enum debug_offsets_313 {
 	DO_INTERP_ID = 56,
 	DO_INTERP_NEXT = 64,
 	DO_INTERP_THREADS = 72,
+	DO_INTERP_GC = 80,
+	DO_INTERP_IMPORTS_MODULES = 88,
+	DO_INTERP_SYSDICT = 96,
+	DO_INTERP_BUILTINS = 104,
 	DO_TS_SIZE = 152,
 	DO_TS_NEXT = 168,
 	DO_TS_INTERP = 176,
@@ -176,6 +186,32 @@ static __u16 code_version_313(const struct py_layout *l)
 		       : NONE;
 }
 
+/*
+ * Where 3.13's interpreter keeps the counter co_version is taken from
+ * (PyInterpreterState.func_state.next_version): the debug offsets do not
+ * say either. Trusted only in the interpreter state CPython's headers lay
+ * out (tests/unit/test_python.c checks): of its size, with the fields the
+ * debug offsets give where the headers put them; else PY_OFF_NONE (no
+ * counter: each walk reads each code object's version).
+ */
+static __u16 interp_code_count_313(const uint8_t *buf)
+{
+	static const struct {
+		size_t at;
+		uint64_t value;
+	} expect[] = {
+		{ DO_INTERP_SIZE, 194968 },	  { DO_INTERP_ID, 7272 },
+		{ DO_INTERP_NEXT, 7264 },	  { DO_INTERP_THREADS, 7344 },
+		{ DO_INTERP_GC, 7400 },		  { DO_INTERP_IMPORTS_MODULES, 7656 },
+		{ DO_INTERP_SYSDICT, 7640 },	  { DO_INTERP_BUILTINS, 7648 },
+	};
+
+	for (size_t i = 0; i < sizeof(expect) / sizeof(expect[0]); i++)
+		if (word_at(buf, expect[i].at) != expect[i].value)
+			return NONE;
+	return 17000;
+}
+
 int py_layout__debug_offsets(const uint8_t *buf, size_t len, struct py_layout *l,
 			     uint64_t *hexversion)
 {
@@ -224,6 +260,9 @@ int py_layout__debug_offsets(const uint8_t *buf, size_t len, struct py_layout *l
 	l->cframe_frame = NONE;
 	l->frame_entry = NONE;
 	l->code_version = code_version_313(l);
+	l->interp_code_count = l->code_version != NONE ? interp_code_count_313(buf) : NONE;
+	/* struct pyinterpreters: head, then main (the headers': tests/unit/test_python.c) */
+	l->runtime_interp_main = l->runtime_interp_head < 0xfff0 ? l->runtime_interp_head + 8 : NONE;
 	l->model = PY_FRAMES_312;
 	set_read_sizes(l);
 	return 0;

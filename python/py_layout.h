@@ -37,9 +37,11 @@ enum py_frame_model {
 /* Byte offsets of the fields the walk reads, PY_OFF_NONE where a version has none. */
 struct py_layout {
 	__u16 runtime_interp_head; /* _PyRuntimeState.interpreters.head */
+	__u16 runtime_interp_main; /* .interpreters.main (3.12+): the first, whose id is 0 */
 	__u16 interp_next;         /* PyInterpreterState.next */
 	__u16 interp_threads;      /* .threads.head (3.10: .tstate_head) */
 	__u16 interp_id;           /* .id (3.12+): each interpreter's own */
+	__u16 interp_code_count;   /* .func_state.next_version (3.13): co_version's counter */
 	__u16 ts_next;             /* PyThreadState.next */
 	__u16 ts_interp;           /* .interp */
 	__u16 ts_thread_id;        /* .thread_id: pthread_self() of its thread */
@@ -76,6 +78,8 @@ struct py_layout {
 /* A Python process, as the loader describes it to the walk (the python_procs map, by tgid). */
 struct py_proc {
 	__u64 runtime;  /* the address of _PyRuntime in the process */
+	__u64 code_count; /* the address of _Py_next_func_version (3.12, from .symtab); 0: none */
+	__u64 main_interp; /* the main interpreter (3.12+: lives as long as the process); 0: none */
 	__u32 version;  /* major << 8 | minor, e.g. 0x030b */
 	__u32 flags;    /* PY_PROC_* */
 	struct py_layout l;

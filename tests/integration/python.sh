@@ -228,6 +228,27 @@ test_processes() {
 		grep -qE "\\[$gpid/[0-9]+\\];.*;run_one \\([^;]*generated.py:[0-9]+\\)" "$out.folded"
 }
 
+# 2b. A code object gone and another made at its address, with no other code object
+#     made between (the walk keeps tags across walks while none is): alpha's frames
+#     under phase_a, beta's under phase_b, and never alpha's name under phase_b.
+test_reuse() {
+	local out=$TEST_TMP/reuse i label n_a n_b stale
+	start_each reuse.py 2 %o.addr
+	profile_each "$out" -F 999 --duration 6
+	for i in "${!LABELS[@]}"; do
+		label=${LABELS[$i]}
+		awk -F'\t' "$PYLEAF"'!('"$(in_group "${PIDS[$i]}")"') { next }
+			{ l = pyleaf($3) } index($3, "phase_a@") && l == "alpha" { a += $1 }
+			index($3, "phase_b@") && l == "beta" { b += $1 }
+			index($3, "phase_b@") && l != "beta" && l != "phase_b" { bad += $1 }
+			END { print a + 0, b + 0, bad + 0 }' "$out.frames" >"$out.$label"
+		read -r n_a n_b stale <"$out.$label"
+		check "$label: a code object made at the address of one gone ($(cat "$TEST_TMP/reuse-$label.addr" 2>/dev/null)): $n_a stacks in alpha, $n_b in beta, $stale under phase_b named otherwise" \
+			bash -c "grep -qx reused '$TEST_TMP/reuse-$label.addr' && [ $n_a -ge 50 ] && [ $n_b -ge 50 ] && [ $stale = 0 ]"
+	done
+	skip_missing "a code object made at the address of one gone"
+}
+
 # 3. Off-CPU: wait_a 30 ms, wait_b 10 ms: 3:1 within 5% of the script's own clock,
 #    the time under the Python frame that waits.
 test_offcpu() {
@@ -560,6 +581,7 @@ for c in "flametop ended well" callback "four threads" "fork()" "code objects ma
 	"exiting process"; do
 	skip_missing "$c"
 done
+test_reuse
 test_offcpu
 test_read
 for i in "${!LABELS[@]}"; do

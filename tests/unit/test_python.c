@@ -28,7 +28,8 @@ static const struct {
 	size_t at;
 } layout_fields[] = {
 #define F(f) { #f, offsetof(struct py_layout, f) }
-	F(runtime_interp_head), F(interp_next), F(interp_threads), F(interp_id), F(ts_next),
+	F(runtime_interp_head), F(runtime_interp_main), F(interp_next), F(interp_threads), F(interp_id),
+	F(interp_code_count), F(ts_next),
 	F(ts_interp),
 	F(ts_thread_id), F(ts_native_id), F(ts_frame), F(cframe_frame), F(frame_code),
 	F(frame_back), F(frame_instr), F(frame_entry), F(frame_owner), F(code_adaptive),
@@ -178,6 +179,15 @@ static void plausible_debug_offsets(uint8_t *buf)
 	put_word(buf, 560, 40); /* asciiobject_size */
 }
 
+/* Puts in @buf's interpreter state the size and fields of 3.13.0's headers. */
+static void interp_as_headers(uint8_t *buf)
+{
+	static const uint64_t fields[] = { 194968, 7272, 7264, 7344, 7400, 7656, 7640, 7648 };
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		put_word(buf, 48 + 8 * i, fields[i]);
+}
+
 static void test_debug_offsets_hostile(void **state)
 {
 	uint8_t buf[PY_DEBUG_OFFSETS_BYTES];
@@ -198,6 +208,18 @@ static void test_debug_offsets_hostile(void **state)
 	put_word(buf, 320, 52);
 	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
 	assert_int_equal(l.code_version, 92);
+	/* Its co_version counter: only in an interpreter state laid out as the headers say. */
+	assert_int_equal(l.interp_code_count, PY_OFF_NONE);
+	interp_as_headers(buf);
+	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
+	assert_int_equal(l.interp_code_count, 17000);
+	put_word(buf, 104, 7656); /* builtins elsewhere */
+	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
+	assert_int_equal(l.interp_code_count, PY_OFF_NONE);
+	interp_as_headers(buf);
+	put_word(buf, 48, 194976); /* a bigger interpreter state */
+	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
+	assert_int_equal(l.interp_code_count, PY_OFF_NONE);
 	put_word(buf, 320, 56);
 	assert_int_equal(py_layout__debug_offsets(buf, sizeof(buf), &l, &v), 0);
 	assert_int_equal(l.code_version, PY_OFF_NONE);

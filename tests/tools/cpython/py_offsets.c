@@ -39,6 +39,10 @@ static void interpreter(void)
 	SHOW("ts_thread_id", offsetof(PyThreadState, thread_id));
 #if PY_MINOR_VERSION >= 12
 	SHOW("interp_id", offsetof(PyInterpreterState, id));
+	SHOW("runtime_interp_main", offsetof(_PyRuntimeState, interpreters.main));
+#endif
+#if PY_MINOR_VERSION >= 13
+	SHOW("interp_code_count", offsetof(PyInterpreterState, func_state.next_version));
 #endif
 }
 
@@ -105,7 +109,11 @@ static void debug_offsets(void)
 		.interpreter_state = { .size = sizeof(PyInterpreterState),
 				       .id = offsetof(PyInterpreterState, id),
 				       .next = offsetof(PyInterpreterState, next),
-				       .threads_head = offsetof(PyInterpreterState, threads.head) },
+				       .threads_head = offsetof(PyInterpreterState, threads.head),
+				       .gc = offsetof(PyInterpreterState, gc),
+				       .imports_modules = offsetof(PyInterpreterState, imports.modules),
+				       .sysdict = offsetof(PyInterpreterState, sysdict),
+				       .builtins = offsetof(PyInterpreterState, builtins) },
 		.thread_state = { .size = sizeof(PyThreadState),
 				  .next = offsetof(PyThreadState, next),
 				  .interp = offsetof(PyThreadState, interp),

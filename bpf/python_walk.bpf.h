@@ -38,10 +38,10 @@ struct {
 /*
  * A thread's thread state, as last found: good while its thread id field
  * still names the thread (checked at each use). A thread without one is
- * asked after again PY_MISS_NS later.
+ * asked after again PY_MISS_NS later. Kept with the thread (task storage:
+ * gone with it, and found without a lookup by key).
  */
 #define PY_MISS_NS (50 * 1000000ULL)
-#define PY_THREAD_MEMOS 8192
 
 struct py_thread_memo {
 	__u64 tstate; /* 0: none found at miss_ns */
@@ -51,10 +51,10 @@ struct py_thread_memo {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__type(key, __u32); /* thread id */
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct py_thread_memo);
-	__uint(max_entries, PY_THREAD_MEMOS);
 } python_threads SEC(".maps");
 
 /*
@@ -302,8 +302,8 @@ out:
  */
 __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 {
-	struct py_memo *m = py_memo_of(&python_tag_memo, code);
 	struct py_code_set *set = NULL;
+	struct py_memo *m;
 	struct py_code_cached *c = NULL;
 	const struct py_layout *l;
 	__u64 h, name, file;
@@ -319,6 +319,7 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 	for (int i = 0; set && w->count && i < 2; i++)
 		if (set->way[i].count == w->count && py_cached_is(&set->way[i], w, code))
 			return set->way[i].tag; /* no code object made since it was read */
+	m = py_memo_of(&python_tag_memo, code);
 	if (m && m->addr == code && m->seq == w->seq)
 		return (__u32)m->val;
 	if (set) {
@@ -522,15 +523,15 @@ static __always_inline bool py_ts_is(struct py_walk *w, __u64 ts)
 }
 
 /*
- * Finds thread @tid's thread state into w->found (its head in w->ts_buf),
- * from its memo when that still holds, else by a search of the
- * interpreters' thread lists; false when it has none (looked for again
+ * Finds the current thread's (@tid's) thread state into w->found (its head
+ * in w->ts_buf), from its memo when that still holds, else by a search of
+ * the interpreters' thread lists; false when it has none (looked for again
  * PY_MISS_NS later).
  */
 static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 tid)
 {
-	struct py_thread_memo *m = bpf_map_lookup_elem(&python_threads, &tid);
-	struct py_thread_memo fresh = { .tgid = tgid };
+	struct py_thread_memo *m = bpf_task_storage_get(&python_threads, bpf_get_current_task_btf(),
+							0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	__u64 now;
 
 	w->want = py_thread_id(&w->p.l, tid);
@@ -547,9 +548,11 @@ static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 
 		return false;
 	w->interp = py_u64(w->ts_buf, 0);
 	bpf_loop(PY_THREAD_STEPS, py_thread_step, NULL, 0);
-	fresh.tstate = w->found;
-	fresh.miss_ns = now;
-	bpf_map_update_elem(&python_threads, &tid, &fresh, BPF_ANY);
+	if (m) {
+		m->tstate = w->found;
+		m->miss_ns = now;
+		m->tgid = tgid;
+	}
 	return w->found != 0;
 }
 

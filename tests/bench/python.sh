@@ -125,9 +125,9 @@ echo
 if [ -x build/bench/py_first_frame ]; then
 	firsts=() starts=()
 	for _ in $(seq "$BENCH_RUNS"); do
-		$FLAMETOP --folded -F $FREQ --duration 8 -c python3.11 -o /dev/null 2>/dev/null &
+		$FLAMETOP --folded -F $FREQ --duration 10 -c python3.11 -o /dev/null 2>/dev/null &
 		ft=$!
-		sleep 3 # attached
+		sleep 5 # attached, on a loaded machine too
 		read -r desc started <<<"$(build/bench/py_first_frame "$PY" 2>/dev/null)"
 		[ -n "$desc" ] && firsts+=("$desc") && starts+=("$started")
 		wait "$ft"

@@ -333,7 +333,7 @@ int live__poll_events(struct live *l, struct pollfd *pfd)
 static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start_boottime)
 {
 	struct live *l = ctx;
-	bool exit = kind == PROC_NOTE_EXIT;
+	bool exit = kind == PROC_NOTE_EXIT, ended = exit;
 	const struct proc_maps *maps = NULL;
 	uint64_t gen;
 
@@ -343,12 +343,15 @@ static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start
 		return;
 	if (!symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime)) {
 		gen = symbolizer__user_gen(l->sym, tgid);
+		ended |= symbolizer__ended(l->sym, tgid);
 		maps = symbolizer__maps(l->sym, tgid); /* valid until the next call into it */
 	}
-	if (maps && l->unwinder)
+	/* Ended: described (its last mappings, the kernel's mmap records) for its copies only. */
+	if (maps && l->unwinder && ended)
+		unwinder__note_ended(l->unwinder, tgid, maps, gen);
+	else if (maps && l->unwinder)
 		unwinder__note_process(l->unwinder, tgid, maps, gen);
-	/* Ended (described from the kernel's mmap records): for its copies only. */
-	if (l->unwinder && (exit || (maps && proc_info__exited((int32_t)tgid))))
+	else if (exit)
 		unwinder__process_exited(l->unwinder, tgid);
 	if (maps && l->python && !exit)
 		python_procs__note(l->python, tgid, maps, gen);

@@ -62,7 +62,7 @@ struct proc_entry {
 	uint64_t start_time;	/* field 22 of /proc/PID/stat; 0 when unknown */
 	uint64_t gen;		/* changes whenever names may change */
 	uint64_t read_pass;	/* the pass of the last maps read */
-	uint64_t logged_pass;	/* the last pass it was asked whether to take the announced maps */
+	bool ended;		/* its maps were last taken from the announced ones: it ended */
 	struct proc_vm vm;	/* the sizes of its mappings when last asked before a read ... */
 	bool vm_known;		/* ... once they were */
 	uint64_t checked_pass;	/* the pass of the last start-time check */
@@ -143,6 +143,7 @@ static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 /* Forgets what @p knew of its process's addresses. */
 static void proc_entry__clear(struct symbolizer *s, struct proc_entry *p)
 {
+	p->ended = false;
 	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
 	p->vm_known = false;
 	proc_maps__free(&p->maps);
@@ -489,6 +490,7 @@ static int symbolizer__logged_maps(struct symbolizer *s, struct proc_entry *p, i
 		return err;
 	s->logged_maps++;
 	symbolizer__set_maps(s, p, &logged);
+	p->ended = true;
 	return 0;
 }
 
@@ -677,9 +679,9 @@ static uint64_t monotonic_ns(void)
  * passes while re-reads find the same maps. Re-reads stop for the rest of
  * a pass once they took REREAD_PASS_NS in it: a process of 30,000 mappings
  * whose walks keep leaving them costs a read a minute, not five a second.
- * A process that ended takes the mappings the kernel announced instead
- * (no file to read): after each note, and once a pass after a miss (one
- * made while it ran may have read its maps before it loaded a library).
+ * A process that ended (no status to read) takes the mappings the kernel
+ * announced instead: one read while it ran may have missed a library it
+ * loaded later.
  */
 static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool noted)
 {
@@ -687,16 +689,11 @@ static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool 
 	uint64_t gen = p->gen, t0;
 	struct proc_status st;
 
-	if (s->mwatch && (noted || p->logged_pass != s->pass)) {
-		p->logged_pass = s->pass;
-		if (symbolizer__gone(s, proc_entry__tgid(p))) {
-			symbolizer__logged_maps(s, p, 0);
-			return;
-		}
-	}
 	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
 		return;
 	have = !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	if (!have && !symbolizer__logged_maps(s, p, -ESRCH))
+		return; /* ended: the mappings the kernel announced, no maps file to read */
 	known = have && p->vm_known;
 	changed = known && !proc_vm__equal(&st.vm, &p->vm);
 	if (known && !changed && s->pass < p->read_pass + MAPS_BACKOFF_MAX)
@@ -729,6 +726,13 @@ int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 		return -ENOENT;
 	symbolizer__hold_files(s, p);
 	return 0;
+}
+
+bool symbolizer__ended(const struct symbolizer *s, uint32_t tgid)
+{
+	const struct proc_entry *p = (const struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+
+	return p && p->ended;
 }
 
 const struct proc_maps *symbolizer__maps(const struct symbolizer *s, uint32_t tgid)

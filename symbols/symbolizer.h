@@ -162,14 +162,21 @@ int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
  * executable are opened and held, so that its frames can still be named
  * after it exits. A process gone from /proc (or whose maps could not be
  * read) takes the executable mappings the kernel announced as it made them
- * since its start (mmap_watch.h; for this machine's /proc only), after each
- * note and once a pass after a miss: one that ended before its maps were
+ * since its start (mmap_watch.h; for this machine's /proc only), when its
+ * maps are read or read again as above: one that ended before its maps were
  * read, or after they were read without a library it loaded later. Returns
  * 0, -ENOENT when the process is already gone and nothing describes it, or
  * -ENOMEM.
  */
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 			     uint64_t start_boottime);
+
+/*
+ * symbolizer__ended() is true when the maps of process @tgid were last
+ * taken from the mappings the kernel announced (symbolizer__note_process()):
+ * it had ended, and /proc had nothing left of it. It reads nothing.
+ */
+bool symbolizer__ended(const struct symbolizer *s, uint32_t tgid);
 
 /*
  * symbolizer__maps() returns the maps snapshot of process @tgid as last

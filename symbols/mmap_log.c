@@ -33,6 +33,7 @@ struct logged_proc {
 struct mmap_log {
 	struct id_table procs;
 	struct lru lru;
+	size_t nmaps; /* mappings held, all processes' */
 };
 
 struct mmap_log *mmap_log__new(void)
@@ -50,16 +51,17 @@ static struct logged_proc *find(const struct mmap_log *l, uint32_t pid)
 }
 
 /* Forgets mapping @i of @p (the last one takes its place). */
-static void drop_map(struct logged_proc *p, size_t i)
+static void drop_map(struct mmap_log *l, struct logged_proc *p, size_t i)
 {
 	free(p->maps[i].m.path);
 	p->maps[i] = p->maps[--p->n];
+	l->nmaps--;
 }
 
 static void drop_proc(struct mmap_log *l, struct logged_proc *p)
 {
 	while (p->n)
-		drop_map(p, p->n - 1);
+		drop_map(l, p, p->n - 1);
 	free(p->maps);
 	id_table__remove(&l->procs, &p->node);
 	lru__remove(&l->lru, &p->lru);
@@ -72,7 +74,8 @@ static struct logged_proc *new_proc(struct mmap_log *l, uint32_t pid)
 	struct logged_proc *p;
 	struct lru_node *old;
 
-	if (l->procs.n >= MMAP_LOG_PROCS && (old = lru__oldest(&l->lru)) != NULL)
+	while ((l->procs.n >= MMAP_LOG_PROCS || l->nmaps >= MMAP_LOG_ALL_MAPS) &&
+	       (old = lru__oldest(&l->lru)) != NULL)
 		drop_proc(l, lru_entry(old, struct logged_proc, lru));
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -87,18 +90,20 @@ static struct logged_proc *new_proc(struct mmap_log *l, uint32_t pid)
 }
 
 /* Appends a copy of @m, announced at @time, to @p; false when it can't (no longer whole). */
-static bool push_map(struct logged_proc *p, const struct proc_map *m, uint64_t time)
+static bool push_map(struct mmap_log *l, struct logged_proc *p, const struct proc_map *m,
+		     uint64_t time)
 {
 	struct logged_map *e;
 	char *path;
 
-	if (p->n >= MMAP_LOG_MAPS ||
+	if (p->n >= MMAP_LOG_MAPS || l->nmaps >= MMAP_LOG_ALL_MAPS ||
 	    array__grow((void **)&p->maps, &p->cap, p->n + 1, sizeof(*p->maps), 16) ||
 	    !(path = strdup(m->path))) {
 		p->whole = false;
 		return false;
 	}
 	e = &p->maps[p->n++];
+	l->nmaps++;
 	e->m = *m;
 	e->m.path = path;
 	e->time = time;
@@ -114,23 +119,25 @@ static bool overlaps(const struct proc_map *a, uint64_t start, uint64_t end)
  * Cuts [@start, @end) out of @p's mapping @i: what is left of it on either
  * side stays (appended); false when out of memory (@p no longer whole).
  */
-static bool cut_map(struct logged_proc *p, size_t i, uint64_t start, uint64_t end)
+static bool cut_map(struct mmap_log *l, struct logged_proc *p, size_t i, uint64_t start,
+		    uint64_t end)
 {
 	struct logged_map old = p->maps[i];
 	struct proc_map part;
 	bool ok = true;
 
 	p->maps[i] = p->maps[--p->n]; /* its path moves to @old */
+	l->nmaps--;
 	if (old.m.start < start) {
 		part = old.m;
 		part.end = start;
-		ok &= push_map(p, &part, old.time);
+		ok &= push_map(l, p, &part, old.time);
 	}
 	if (end < old.m.end) {
 		part = old.m;
 		part.pgoff += end - old.m.start;
 		part.start = end;
-		ok &= push_map(p, &part, old.time);
+		ok &= push_map(l, p, &part, old.time);
 	}
 	free(old.m.path);
 	return ok;
@@ -138,16 +145,17 @@ static bool cut_map(struct logged_proc *p, size_t i, uint64_t start, uint64_t en
 
 void mmap_log__start(struct mmap_log *l, uint32_t pid, uint32_t parent, uint64_t time)
 {
-	struct logged_proc *p = find(l, pid), *from = parent ? find(l, parent) : NULL;
+	struct logged_proc *p = find(l, pid), *from;
 
 	if (p && p->start >= time)
 		return;
 	if (!p && !(p = new_proc(l, pid)))
 		return;
+	from = parent ? find(l, parent) : NULL; /* after new_proc(): it may have made room */
 	lru__touch(&l->lru, &p->lru);
 	for (size_t i = p->n; i-- > 0;)
 		if (p->maps[i].time < time)
-			drop_map(p, i);
+			drop_map(l, p, i);
 	p->start = time;
 	p->ended_pass = 0;
 	p->whole = !parent || (from && from->whole);
@@ -161,7 +169,7 @@ void mmap_log__start(struct mmap_log *l, uint32_t pid, uint32_t parent, uint64_t
 		for (size_t j = 0; j < p->n && !taken; j++)
 			taken = overlaps(&p->maps[j].m, e->m.start, e->m.end);
 		if (e->time < time && !taken)
-			push_map(p, &e->m, time);
+			push_map(l, p, &e->m, time);
 	}
 }
 
@@ -176,9 +184,10 @@ void mmap_log__map(struct mmap_log *l, uint32_t pid, uint64_t time, const struct
 		if (overlaps(&p->maps[i].m, m->start, m->end) && p->maps[i].time > time)
 			return; /* announced after it: @m was replaced already */
 	for (size_t i = p->n; i-- > 0;)
-		if (overlaps(&p->maps[i].m, m->start, m->end) && !cut_map(p, i, m->start, m->end))
+		if (overlaps(&p->maps[i].m, m->start, m->end) &&
+		    !cut_map(l, p, i, m->start, m->end))
 			return;
-	push_map(p, m, time);
+	push_map(l, p, m, time);
 }
 
 void mmap_log__end(struct mmap_log *l, uint32_t pid, uint64_t pass)

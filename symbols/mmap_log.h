@@ -13,7 +13,8 @@
  * before its process's last start is ignored. A process whose start was
  * not seen (it ran before the log did), or whose parent's mappings were not
  * known when it forked, is not described: part of its mappings would pass
- * for all of them.
+ * for all of them. Bounded (MMAP_LOG_PROCS processes, MMAP_LOG_ALL_MAPS
+ * mappings: ~20 MB at most): a process that does not fit is not described.
  */
 #ifndef FLAMETOP_MMAP_LOG_H
 #define FLAMETOP_MMAP_LOG_H
@@ -22,9 +23,10 @@
 
 #include "symbols/procmaps.h"
 
-#define MMAP_LOG_PROCS 4096	/* processes logged at most; the least recently told of go */
-#define MMAP_LOG_MAPS 65536	/* mappings of one process: past it, it is no longer described */
-#define MMAP_LOG_ENDED_PASSES 4 /* passes a process that ended stays described */
+#define MMAP_LOG_PROCS 4096	 /* processes logged at most; the least recently told of go */
+#define MMAP_LOG_MAPS 8192	 /* mappings of one process: past it, it is no longer described */
+#define MMAP_LOG_ALL_MAPS 131072 /* mappings of all: past it, the least recently told of go */
+#define MMAP_LOG_ENDED_PASSES 4	 /* passes a process that ended stays described */
 
 struct mmap_log;
 

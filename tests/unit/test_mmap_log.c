@@ -194,6 +194,31 @@ static void test_bounded_least_recent_go(void **state)
 	mmap_log__free(l);
 }
 
+static void test_process_past_its_mappings_not_described(void **state)
+{
+	struct mmap_log *l = mmap_log__new();
+	struct proc_maps pm;
+
+	(void)state;
+	mmap_log__start(l, 7, 0, 1);
+	for (uint64_t i = 0; i < MMAP_LOG_MAPS; i++)
+		map(l, 7, 2 + i, (i + 1) << 12, (i + 2) << 12, 0, "/lib/jit.so");
+	assert_int_equal(mmap_log__maps(l, 7, &pm), 0);
+	assert_int_equal(pm.n, MMAP_LOG_MAPS);
+	proc_maps__free(&pm);
+	/* One more: some of its mappings would pass for all of them. */
+	map(l, 7, 2 + MMAP_LOG_MAPS, (MMAP_LOG_MAPS + 1) << 12, (MMAP_LOG_MAPS + 2) << 12, 0,
+	    "/lib/jit.so");
+	assert_int_equal(mmap_log__maps(l, 7, &pm), -ENOENT);
+	/* Until it execs anew. */
+	mmap_log__start(l, 7, 0, 3 + MMAP_LOG_MAPS);
+	map(l, 7, 4 + MMAP_LOG_MAPS, 0x1000, 0x2000, 0, "/bin/sh");
+	assert_int_equal(mmap_log__maps(l, 7, &pm), 0);
+	assert_int_equal(pm.n, 1);
+	proc_maps__free(&pm);
+	mmap_log__free(l);
+}
+
 /* The watch: a child execs @argv[0], which maps libraries, and ends before it is asked. */
 static void test_watch_describes_child_that_ended(void **state)
 {
@@ -245,6 +270,7 @@ int main(void)
 	    cmocka_unit_test(test_mapping_over_part_of_another_cuts_it),
 	    cmocka_unit_test(test_ended_expire_after_passes),
 	    cmocka_unit_test(test_bounded_least_recent_go),
+	    cmocka_unit_test(test_process_past_its_mappings_not_described),
 	    cmocka_unit_test(test_watch_describes_child_that_ended),
 	};
 

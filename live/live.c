@@ -326,28 +326,34 @@ int live__poll_events(struct live *l, struct pollfd *pfd)
 
 /*
  * A process to snapshot now (what it maps goes to the unwinder too), or
- * one that ended: the unwinder lets its slot go.
+ * one that ended: the unwinder lets its slot go, once it has its last
+ * mappings (as the kernel announced them) for the copies of its stacks
+ * still to walk: read while it ran, its maps may have missed a library.
  */
 static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start_boottime)
 {
 	struct live *l = ctx;
-	const struct proc_maps *maps;
+	bool exit = kind == PROC_NOTE_EXIT, ended = exit;
+	const struct proc_maps *maps = NULL;
 	uint64_t gen;
 
-	if (kind == PROC_NOTE_EXIT) {
-		if (l->unwinder)
-			unwinder__process_exited(l->unwinder, tgid);
-		if (l->python)
-			python_procs__exited(l->python, tgid);
+	if (exit && l->python)
+		python_procs__exited(l->python, tgid);
+	if (exit && !l->unwinder)
 		return;
+	if (!symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime)) {
+		gen = symbolizer__user_gen(l->sym, tgid);
+		ended |= symbolizer__ended(l->sym, tgid);
+		maps = symbolizer__maps(l->sym, tgid); /* valid until the next call into it */
 	}
-	if (symbolizer__note_process(l->sym, tgid, kind != PROC_NOTE_SAMPLE, start_boottime))
-		return;
-	gen = symbolizer__user_gen(l->sym, tgid);
-	maps = symbolizer__maps(l->sym, tgid); /* valid until the next call into the symbolizer */
-	if (maps && l->unwinder)
+	/* Ended: described (its last mappings, the kernel's mmap records) for its copies only. */
+	if (maps && l->unwinder && ended)
+		unwinder__note_ended(l->unwinder, tgid, maps, gen);
+	else if (maps && l->unwinder)
 		unwinder__note_process(l->unwinder, tgid, maps, gen);
-	if (maps && l->python)
+	else if (exit)
+		unwinder__process_exited(l->unwinder, tgid);
+	if (maps && l->python && !exit)
 		python_procs__note(l->python, tgid, maps, gen);
 }
 

@@ -534,6 +534,14 @@ static void proc_release_tabs(struct unwinder *u, struct proc *p)
 	p->n = 0;
 }
 
+/* Takes @p out of the BPF walk (a process that ended): its slot is free for another. */
+static void proc_leave_walk(struct unwinder *u, struct proc *p)
+{
+	if (p->slot != UNWIND_NO_SLOT)
+		unwind_maps__drop_proc(u->maps, (uint32_t)p->node.key[0], p->slot);
+	p->slot = UNWIND_NO_SLOT;
+}
+
 /* The table of mapping @m of @p, for the walk: a file's, the vDSO's, or none (frame pointers). */
 static struct tab *mapping_tab(struct unwinder *u, struct proc *p, const struct proc_map *m)
 {
@@ -589,12 +597,18 @@ static void proc_describe(struct unwinder *u, struct proc *p, const struct proc_
 	p->maps = out;
 	p->tabs = tabs;
 	p->n = n;
-	proc_write(u, p);
+	if (p->ended)
+		proc_leave_walk(u, p);
+	else
+		proc_write(u, p);
 }
 
-/* Describes process @tgid's @maps of generation @maps_gen, unless they were already. */
+/*
+ * Describes process @tgid's @maps of generation @maps_gen, unless they were
+ * already; one that @ended, to the walks of its copied stacks only.
+ */
 static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps, uint64_t maps_gen,
-		 bool sampled)
+		 bool sampled, bool ended)
 {
 	struct proc *p = (struct proc *)id_table__find(&u->procs, tgid, 0);
 	bool known = p != NULL;
@@ -612,8 +626,13 @@ static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps
 		lru__add(&u->proc_lru, &p->lru, 0);
 		u->st.processes++;
 	}
-	p->ended = false; /* noted: it runs (its pid maybe used again) */
-	p->noted_pass = u->pass;
+	if (!ended) {
+		p->ended = false; /* noted: it runs (its pid maybe used again) */
+		p->noted_pass = u->pass;
+	} else if (!p->ended) {
+		p->ended = true;
+		u->st.exits++;
+	}
 	lru__touch(&u->proc_lru, &p->lru);
 	if (known && p->maps_gen == maps_gen)
 		return;
@@ -625,7 +644,13 @@ static void note(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps
 void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
 			    uint64_t maps_gen)
 {
-	note(u, tgid, maps, maps_gen, true);
+	note(u, tgid, maps, maps_gen, true, false);
+}
+
+void unwinder__note_ended(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
+			  uint64_t maps_gen)
+{
+	note(u, tgid, maps, maps_gen, true, true);
 }
 
 /* Is process @pid named @comm (as /proc/PID/comm says)? */
@@ -657,7 +682,7 @@ static void note_running(struct unwinder *u, uint32_t pid, const char *comm)
 	    proc_maps__read(u->proc_root, (int)pid, &maps))
 		return;
 	if (maps.n) /* a kernel thread has none */
-		note(u, pid, &maps, 0, false);
+		note(u, pid, &maps, 0, false, false);
 	proc_maps__free(&maps);
 }
 
@@ -679,14 +704,6 @@ void unwinder__note_running(struct unwinder *u, const uint32_t *tgids, size_t nt
 			note_running(u, (uint32_t)pid, comm);
 	}
 	closedir(dir);
-}
-
-/* Takes @p out of the BPF walk (a process that ended): its slot is free for another. */
-static void proc_leave_walk(struct unwinder *u, struct proc *p)
-{
-	if (p->slot != UNWIND_NO_SLOT)
-		unwind_maps__drop_proc(u->maps, (uint32_t)p->node.key[0], p->slot);
-	p->slot = UNWIND_NO_SLOT;
 }
 
 static void proc_free(struct unwinder *u, struct proc *p)

@@ -46,7 +46,7 @@ struct unwinder_stats {
 	size_t processes;   /* processes described to the walk */
 	uint64_t no_slot;   /* descriptions of processes that found no slot free ... */
 	uint64_t pool_full; /* ... or no room for their mappings in the pool */
-	uint64_t exits;     /* exit notes of processes described */
+	uint64_t exits;     /* ends told of processes described (exit notes, unwinder__note_ended()) */
 	size_t rows;        /* rows loaded */
 	size_t bytes;       /* kernel memory used by the maps and tables ... */
 	size_t budget;      /* ... and allowed */
@@ -75,9 +75,20 @@ void unwinder__note_process(struct unwinder *u, uint32_t tgid, const struct proc
 			    uint64_t maps_gen);
 
 /*
+ * unwinder__note_ended() describes process @tgid, which has ended, with its
+ * last executable mappings @maps (generation @maps_gen: as the kernel
+ * announced them, see symbolizer__ended()) to the walks of its copied
+ * stacks only: it leaves the BPF walk at once, and is let go as
+ * unwinder__process_exited() says.
+ */
+void unwinder__note_ended(struct unwinder *u, uint32_t tgid, const struct proc_maps *maps,
+			  uint64_t maps_gen);
+
+/*
  * unwinder__process_exited() says that process @tgid ended (the capture's
  * exit note): the next pass lets go of its slot and its hold on its files'
- * tables, as it would of a process it found gone.
+ * tables, as it would of a process it found gone (one that copies of its
+ * stack still wait for is kept for them, out of the walk).
  */
 void unwinder__process_exited(struct unwinder *u, uint32_t tgid);
 

@@ -9,19 +9,15 @@
 #include "symbols/ksym_watch.h"
 
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "array.h"
 #include "symbols/addr_search.h"
+#include "symbols/perf_ring.h"
 #include "symbols/sanitize.h"
 
 #define WATCH_DATA_PAGES 4    /* a power of two */
-#define WATCH_RECORD_MAX 1024 /* bytes of one record read (KSYM_NAME_LEN is 512) */
 #define WATCH_SYMS_MAX 65536
 
 /* The fixed part of a PERF_RECORD_KSYMBOL, after its header; the name follows. */
@@ -38,85 +34,27 @@ struct watched_sym {
 	uint64_t gone_pass; /* 0 while loaded, else the pass it went in */
 };
 
-struct ksym_ring {
-	int fd;
-	struct perf_event_mmap_page *meta;
-};
-
 struct ksym_watch {
-	struct ksym_ring *rings;
-	int n_rings;
-	size_t map_len;
+	struct perf_rings *rings;
+	uint64_t pass; /* of the records being read */
 	struct watched_sym *syms; /* sorted by start, never overlapping */
 	size_t n, cap;
 	bool lost;
 };
 
-/* Opens the watching event on @cpu and maps its ring. Returns 0 or -errno. */
-static int ksym_ring__open(struct ksym_ring *r, int cpu, size_t len)
-{
-	struct perf_event_attr attr = {
-	    .size = sizeof(attr),
-	    .type = PERF_TYPE_SOFTWARE,
-	    .config = PERF_COUNT_SW_DUMMY,
-	    .ksymbol = 1,
-	    .watermark = 1,
-	    .wakeup_watermark = 1,
-	};
-	void *p;
-
-	r->fd = (int)syscall(__NR_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (r->fd < 0)
-		return -errno;
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (p == MAP_FAILED) {
-		int err = -errno;
-
-		close(r->fd);
-		r->fd = -1;
-		return err;
-	}
-	r->meta = p;
-	return 0;
-}
-
 struct ksym_watch *ksym_watch__open(void)
 {
-	long ncpus = sysconf(_SC_NPROCESSORS_CONF), page = sysconf(_SC_PAGESIZE);
+	const struct perf_event_attr attr = { .ksymbol = 1, .watermark = 1, .wakeup_watermark = 1 };
 	struct ksym_watch *w = calloc(1, sizeof(*w));
-	int err = -ENOMEM, cpu;
 
-	if (!w || ncpus <= 0 || page <= 0)
-		goto fail;
-	w->rings = calloc((size_t)ncpus, sizeof(*w->rings));
-	if (!w->rings)
-		goto fail;
-	w->map_len = (size_t)page * (1 + WATCH_DATA_PAGES);
-	for (cpu = 0; cpu < ncpus; cpu++) {
-		err = ksym_ring__open(&w->rings[w->n_rings], cpu, w->map_len);
-		if (!err)
-			w->n_rings++;
-		else if (err != -ENODEV && err != -EINVAL) /* not an offline CPU */
-			goto fail;
+	if (!w || !(w->rings = perf_rings__open(&attr, WATCH_DATA_PAGES))) {
+		int err = w ? errno : ENOMEM;
+
+		free(w);
+		errno = err;
+		return NULL;
 	}
-	if (w->n_rings)
-		return w;
-	err = -ENODEV;
-fail:
-	ksym_watch__close(w);
-	errno = -err;
-	return NULL;
-}
-
-/* Copies @len bytes at offset @off of the data area of @r (a ring: it wraps) into @dst. */
-static void ksym_ring__read(const struct ksym_ring *r, uint64_t off, void *dst, size_t len)
-{
-	const unsigned char *data = (const unsigned char *)r->meta + r->meta->data_offset;
-	uint64_t mask = r->meta->data_size - 1;
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		((unsigned char *)dst)[i] = data[(off + i) & mask];
+	return w;
 }
 
 /* The index of the first symbol ending after @addr. */
@@ -196,31 +134,14 @@ static void ksym_watch__record(struct ksym_watch *w, const char *rec, size_t len
 	}
 }
 
-/* Reads the records @r holds at @pass and empties it. Returns true when there were any. */
-static bool ksym_ring__drain(struct ksym_ring *r, struct ksym_watch *w, uint64_t pass)
+/* A record read (perf_ring_fn): a ksymbol one is taken, at the pass being read. */
+static void ksym_watch__on_record(void *ctx, const struct perf_event_header *h, const void *body,
+				  size_t len)
 {
-	struct perf_event_mmap_page *m = r->meta;
-	uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), tail = m->data_tail;
-	char rec[WATCH_RECORD_MAX];
-	struct perf_event_header h;
-	bool any = tail != head;
+	struct ksym_watch *w = ctx;
 
-	while (head - tail >= sizeof(h)) {
-		ksym_ring__read(r, tail, &h, sizeof(h));
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;
-		if (h.type == PERF_RECORD_LOST || h.size > sizeof(rec)) {
-			w->lost = true;
-		} else if (h.type == PERF_RECORD_KSYMBOL) {
-			ksym_ring__read(r, tail + sizeof(h), rec, h.size - sizeof(h));
-			ksym_watch__record(w, rec, h.size - sizeof(h), pass);
-		}
-		tail += h.size;
-	}
-	if (tail != head)
-		w->lost = true; /* what could not be read may have been anything */
-	__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
-	return any;
+	if (h->type == PERF_RECORD_KSYMBOL)
+		ksym_watch__record(w, body, len, w->pass);
 }
 
 /* Programs gone for longer than KSYM_GONE_PASSES leave holes. */
@@ -240,11 +161,10 @@ static void ksym_watch__age(struct ksym_watch *w, uint64_t pass)
 
 bool ksym_watch__poll(struct ksym_watch *w, uint64_t pass)
 {
-	bool changed = false;
-	int i;
+	bool changed;
 
-	for (i = 0; i < w->n_rings; i++)
-		changed |= ksym_ring__drain(&w->rings[i], w, pass);
+	w->pass = pass;
+	changed = perf_rings__drain(w->rings, ksym_watch__on_record, w, &w->lost);
 	ksym_watch__age(w, pass);
 	return changed || w->lost;
 }
@@ -274,16 +194,10 @@ unsigned int ksym_watch__count(const struct ksym_watch *w)
 
 void ksym_watch__close(struct ksym_watch *w)
 {
-	int i;
-
 	if (!w)
 		return;
-	for (i = 0; i < w->n_rings; i++) {
-		munmap(w->rings[i].meta, w->map_len);
-		close(w->rings[i].fd);
-	}
+	perf_rings__close(w->rings);
 	ksym_watch__remove(w, 0, w->n);
 	free(w->syms);
-	free(w->rings);
 	free(w);
 }

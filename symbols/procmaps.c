@@ -92,27 +92,31 @@ static enum map_kind map_kind__of(const char *path, size_t len)
 	return MAP_SPECIAL;
 }
 
-/*
- * Splits the path off the rest of a line: drops the padding and a
- * " (deleted)" suffix, sets kind and deleted, and stores a sanitized copy.
- * Returns 0, -EINVAL or -ENOMEM.
- */
-static int proc_map__set_path(struct proc_map *m, const char *rest)
+int proc_map__set_name(struct proc_map *m, const char *name, size_t len)
 {
 	char clean[MAPS_LINE_MAX];
-	size_t len, suffix = sizeof(deleted_suffix) - 1;
+	size_t suffix = sizeof(deleted_suffix) - 1;
 
-	if (*rest && *rest != ' ')
-		return -EINVAL;
-	rest += strspn(rest, " ");
-	len = strlen(rest);
-	m->deleted = len > suffix && !strcmp(rest + len - suffix, deleted_suffix);
+	m->deleted = len > suffix && !memcmp(name + len - suffix, deleted_suffix, suffix);
 	if (m->deleted)
 		len -= suffix;
-	len = sanitize_name(clean, sizeof(clean), rest, len);
+	len = sanitize_name(clean, sizeof(clean), name, len);
 	m->kind = (uint8_t)map_kind__of(clean, len);
 	m->path = strdup(clean);
 	return m->path ? 0 : -ENOMEM;
+}
+
+/*
+ * Splits the path off the rest of a line: drops the padding, and sets the
+ * rest as the mapping's name (proc_map__set_name()). Returns 0, -EINVAL or
+ * -ENOMEM.
+ */
+static int proc_map__set_path(struct proc_map *m, const char *rest)
+{
+	if (*rest && *rest != ' ')
+		return -EINVAL;
+	rest += strspn(rest, " ");
+	return proc_map__set_name(m, rest, strlen(rest));
 }
 
 /* Parses one maps line into @m. Returns 0, -EINVAL for a malformed line, or -ENOMEM. */

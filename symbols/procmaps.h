@@ -49,6 +49,15 @@ struct proc_maps {
  */
 int proc_maps__parse(FILE *f, struct proc_maps *out, size_t *bad);
 
+/*
+ * proc_map__set_name() sets @m's path, kind and deleted flag from the @len
+ * bytes at @name, named as a maps line names a mapping: "" when anonymous,
+ * "[vdso]" and the like, or a path, which may end in " (deleted)" (taken
+ * off). The path is a sanitized copy (free()d by proc_maps__free()).
+ * Returns 0 or -ENOMEM.
+ */
+int proc_map__set_name(struct proc_map *m, const char *name, size_t len);
+
 /* proc_maps__read() is proc_maps__parse() of "@proc_root/@pid/maps". */
 int proc_maps__read(const char *proc_root, int pid, struct proc_maps *out);
 

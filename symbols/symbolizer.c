@@ -27,6 +27,7 @@
 #include "symbols/id_table.h"
 #include "symbols/kallsyms.h"
 #include "symbols/ksym_watch.h"
+#include "symbols/mmap_watch.h"
 #include "symbols/lru.h"
 #include "symbols/perfmap_cache.h"
 #include "symbols/procinfo.h"
@@ -61,6 +62,7 @@ struct proc_entry {
 	uint64_t start_time;	/* field 22 of /proc/PID/stat; 0 when unknown */
 	uint64_t gen;		/* changes whenever names may change */
 	uint64_t read_pass;	/* the pass of the last maps read */
+	bool ended;		/* its maps were last taken from the announced ones: it ended */
 	struct proc_vm vm;	/* the sizes of its mappings when last asked before a read ... */
 	bool vm_known;		/* ... once they were */
 	uint64_t checked_pass;	/* the pass of the last start-time check */
@@ -95,6 +97,8 @@ struct symbolizer {
 	struct ksym_watch *kwatch; /* BPF programs announced; NULL: the kernel would not tell */
 	uint64_t kwatch_pass;	   /* the pass it was last read in */
 	bool kernel_stale;	   /* it lost announcements since the table was read */
+	struct mmap_watch *mwatch; /* mappings announced; NULL: the kernel would not tell */
+	uint64_t logged_maps;	   /* maps snapshots taken from its announcements */
 	struct id_table procs;
 	struct lru proc_lru;
 	struct elf_cache *elfs;
@@ -139,6 +143,7 @@ static void symbolizer__changed(struct symbolizer *s, struct proc_entry *p)
 /* Forgets what @p knew of its process's addresses. */
 static void proc_entry__clear(struct symbolizer *s, struct proc_entry *p)
 {
+	p->ended = false;
 	p->maps_limit = (struct reload_limit){ .backoff = 1, .max = MAPS_BACKOFF_MAX };
 	p->vm_known = false;
 	proc_maps__free(&p->maps);
@@ -278,6 +283,9 @@ struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 	/* What the kernel announces is about /proc/kallsyms, not another file. */
 	if (!opts || !opts->kallsyms_path)
 		s->kwatch = ksym_watch__open();
+	/* ... and the mappings it announces are this machine's processes'. */
+	if (s->host_proc)
+		s->mwatch = mmap_watch__open();
 	return s;
 fail:
 	symbolizer__free(s);
@@ -452,10 +460,45 @@ static bool symbolizer__gone(const struct symbolizer *s, uint32_t tgid)
 	return s->host_proc && proc_info__exited((int32_t)tgid);
 }
 
+/* Makes @fresh (taken) @p's maps, unless they are the ones it has. */
+static void symbolizer__set_maps(struct symbolizer *s, struct proc_entry *p,
+				 struct proc_maps *fresh)
+{
+	if (proc_maps__equal(&p->maps, fresh)) {
+		proc_maps__free(fresh);
+		return;
+	}
+	proc_maps__free(&p->maps);
+	p->maps = *fresh;
+	symbolizer__changed(s, p);
+}
+
 /*
- * Reads the maps of @p now. On failure the snapshot it had is kept, and an
- * empty read counts as one: an exiting process has no mappings left.
- * Returns 0 or -errno.
+ * The maps of @p, whose /proc entry has nothing left (it ended), as the
+ * kernel announced its mappings while it ran (mmap_watch): read up to now,
+ * for those it made just before it ended. Returns 0 when they are known,
+ * else @err (the snapshot it had is kept).
+ */
+static int symbolizer__logged_maps(struct symbolizer *s, struct proc_entry *p, int err)
+{
+	struct proc_maps logged;
+
+	if (!s->mwatch)
+		return err;
+	mmap_watch__poll(s->mwatch, s->pass);
+	if (mmap_watch__maps(s->mwatch, proc_entry__tgid(p), &logged))
+		return err;
+	s->logged_maps++;
+	symbolizer__set_maps(s, p, &logged);
+	p->ended = true;
+	return 0;
+}
+
+/*
+ * Reads the maps of @p now; a process gone is described as the kernel
+ * announced its mappings, when it did. On failure the snapshot it had is
+ * kept, and an empty read counts as one: an exiting process has no
+ * mappings left. Returns 0 or -errno.
  */
 static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 {
@@ -464,20 +507,14 @@ static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 
 	p->read_pass = s->pass;
 	if (symbolizer__gone(s, proc_entry__tgid(p)))
-		return -ESRCH;
+		return symbolizer__logged_maps(s, p, -ESRCH);
 	s->maps_reads++;
 	err = proc_maps__read(s->proc_root, (int)proc_entry__tgid(p), &fresh);
+	if (!err && !fresh.n)
+		err = -ESRCH;
 	if (err)
-		return err;
-	if (!fresh.n)
-		return -ESRCH;
-	if (proc_maps__equal(&p->maps, &fresh)) {
-		proc_maps__free(&fresh);
-		return 0;
-	}
-	proc_maps__free(&p->maps);
-	p->maps = fresh;
-	symbolizer__changed(s, p);
+		return symbolizer__logged_maps(s, p, err);
+	symbolizer__set_maps(s, p, &fresh);
 	return 0;
 }
 
@@ -642,6 +679,9 @@ static uint64_t monotonic_ns(void)
  * passes while re-reads find the same maps. Re-reads stop for the rest of
  * a pass once they took REREAD_PASS_NS in it: a process of 30,000 mappings
  * whose walks keep leaving them costs a read a minute, not five a second.
+ * A process that ended (no status to read) takes the mappings the kernel
+ * announced instead: one read while it ran may have missed a library it
+ * loaded later.
  */
 static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool noted)
 {
@@ -652,6 +692,8 @@ static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool 
 	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
 		return;
 	have = !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	if (!have && !symbolizer__logged_maps(s, p, -ESRCH))
+		return; /* ended: the mappings the kernel announced, no maps file to read */
 	known = have && p->vm_known;
 	changed = known && !proc_vm__equal(&st.vm, &p->vm);
 	if (known && !changed && s->pass < p->read_pass + MAPS_BACKOFF_MAX)
@@ -684,6 +726,13 @@ int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 		return -ENOENT;
 	symbolizer__hold_files(s, p);
 	return 0;
+}
+
+bool symbolizer__ended(const struct symbolizer *s, uint32_t tgid)
+{
+	const struct proc_entry *p = (const struct proc_entry *)id_table__find(&s->procs, tgid, 0);
+
+	return p && p->ended;
 }
 
 const struct proc_maps *symbolizer__maps(const struct symbolizer *s, uint32_t tgid)
@@ -934,6 +983,8 @@ void symbolizer__begin_pass(struct symbolizer *s)
 
 	s->pass++;
 	s->reread_ns = 0;
+	if (s->mwatch)
+		mmap_watch__poll(s->mwatch, s->pass);
 	while ((old = lru__oldest(&s->proc_lru)) != NULL &&
 	       proc_entry__of(old)->used_pass + PROC_GRACE_PASSES < s->pass) {
 		struct proc_entry *p = proc_entry__of(old);
@@ -964,6 +1015,7 @@ void symbolizer__stats(struct symbolizer *s, struct symbolizer_stats *st)
 	st->maps_reads = s->maps_reads;
 	st->start_reads = s->start_reads;
 	st->pidfds = s->pidfds;
+	st->logged_maps = s->logged_maps;
 	st->kernel_loads = s->kernel_loads;
 	st->perf_map_bytes = s->perf_maps.maps.bytes;
 	st->perf_map_budget = s->perf_maps.max_bytes;
@@ -994,6 +1046,7 @@ void symbolizer__free(struct symbolizer *s)
 	elf_cache__free(s->elfs);
 	ksyms__free(s->ksyms);
 	ksym_watch__close(s->kwatch);
+	mmap_watch__close(s->mwatch);
 	free(s->kallsyms_path);
 	free(s->modules_path);
 	free(s->proc_root);

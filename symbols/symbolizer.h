@@ -160,11 +160,23 @@ int symbolizer__user_origin(struct symbolizer *s, uint32_t tgid, uint64_t ip, bo
  * libraries, or a walk met code outside them) and the sizes of its mappings
  * say they did (else as symbolizer__user() re-reads them); the files it maps
  * executable are opened and held, so that its frames can still be named
- * after it exits. Returns 0, -ENOENT when the process is already gone
- * (unread), or -ENOMEM.
+ * after it exits. A process gone from /proc (or whose maps could not be
+ * read) takes the executable mappings the kernel announced as it made them
+ * since its start (mmap_watch.h; for this machine's /proc only), when its
+ * maps are read or read again as above: one that ended before its maps were
+ * read, or after they were read without a library it loaded later. Returns
+ * 0, -ENOENT when the process is already gone and nothing describes it, or
+ * -ENOMEM.
  */
 int symbolizer__note_process(struct symbolizer *s, uint32_t tgid, bool starting,
 			     uint64_t start_boottime);
+
+/*
+ * symbolizer__ended() is true when the maps of process @tgid were last
+ * taken from the mappings the kernel announced (symbolizer__note_process()):
+ * it had ended, and /proc had nothing left of it. It reads nothing.
+ */
+bool symbolizer__ended(const struct symbolizer *s, uint32_t tgid);
 
 /*
  * symbolizer__maps() returns the maps snapshot of process @tgid as last
@@ -237,6 +249,7 @@ struct symbolizer_stats {
 	uint64_t no_fds;       /* mapped files not opened for want of file descriptors */
 	uint64_t maps_reads;   /* maps files read so far, first reads and re-reads (not for a pid gone) */
 	uint64_t start_reads;  /* start times read from /proc to check a known process */
+	uint64_t logged_maps;  /* maps of processes gone taken from the kernel's mmap records */
 	size_t pidfds;	       /* pidfds held: known processes checked without /proc */
 	uint64_t kernel_loads; /* kernel tables read so far, the first included */
 	size_t perf_map_bytes;	    /* heap bytes of the perf maps held ... */

@@ -30,6 +30,15 @@ flametop_programs_after() {
 		awk -v after="$1" '$1 > after'
 }
 
+# flametop_programs_of PID: ids of the flametop programs (those
+# flametop_programs_after names) that process PID holds: a flametop's own,
+# whatever other flametops on the machine load meanwhile.
+flametop_programs_of() {
+	local ids
+	ids=$(grep -hs '^prog_id:' /proc/"$1"/fdinfo/* | awk '{ print $2 }')
+	[ -n "$ids" ] && flametop_programs_after 0 | grep -Fx -f <(echo "$ids")
+}
+
 # attached_programs: ids of the programs BPF links hold, one per line.
 attached_programs() {
 	bpftool link show 2>/dev/null | sed -nE 's/.* prog ([0-9]+).*/\1/p'

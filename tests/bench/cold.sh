@@ -25,14 +25,20 @@ whole_shares() {
 
 # perf_shares SCRIPT: the same from perf script's text: a sample's stack is
 # whole when its outermost user frame is _start, __libc_start_main or a
-# thread's start (clone3, start_thread).
+# thread's start (clone3, start_thread), or the one below it is
+# __libc_start_main: the outermost is then the program's own _start, which
+# perf leaves "[unknown]" in a stripped program (as, ld).
 perf_shares() {
 	awk -v tools="$TOOLS" '
-		/^[^ \t]/ { if (comm ~ tools && users) { total[comm]++; if (outer ~ /^(_start|__libc_start_main|__libc_start_call_main|clone3?|start_thread)(\+|$)/) whole[comm]++ }
-			   comm = $1; users = 0; outer = ""; next }
-		/^[ \t]+[0-9a-f]+ / { sym = $2; if ($0 !~ /\[kernel\.kallsyms\]/) { users++; outer = sym } }
-		END { if (comm ~ tools && users) { total[comm]++; if (outer ~ /^(_start|__libc_start_main|__libc_start_call_main|clone3?|start_thread)(\+|$)/) whole[comm]++ }
-		      for (c in total) print c, whole[c] + 0, total[c] }' "$1"
+		function done() {
+			if (comm !~ tools || !users) return
+			total[comm]++
+			if (outer ~ /^(_start|__libc_start_main|__libc_start_call_main|clone3?|start_thread)(\+|$)/ ||
+			    below ~ /^__libc_start_main(_impl)?(\+|$)/) whole[comm]++
+		}
+		/^[^ \t]/ { done(); comm = $1; users = 0; outer = below = ""; next }
+		/^[ \t]+[0-9a-f]+ / { if ($0 !~ /\[kernel\.kallsyms\]/) { users++; below = outer; outer = $2 } }
+		END { done(); for (c in total) print c, whole[c] + 0, total[c] }' "$1"
 }
 
 # build_copy DIR: a copy of this project's sources in DIR, clean.
@@ -87,13 +93,12 @@ sysctl -qw kernel.bpf_stats_enabled=1
 on_exit "sysctl -qw kernel.bpf_stats_enabled=$old"
 copied=() cost=() samples=()
 for _ in $(seq "$BENCH_RUNS"); do
-	id=$(newest_program_id)
 	$FLAMETOP --folded --duration 5 -o /dev/null 2>"$BENCH_TMP/start.err" &
 	pid=$!
 	sleep 4.5
-	c=$(flametop_programs_after "$id" | while read -r p; do bpftool prog show id "$p"; done | run_cost)
+	c=$(flametop_programs_of "$pid" | while read -r p; do bpftool prog show id "$p"; done | run_cost)
 	wait "$pid"
-	cost+=("${c%% *}")
+	[ -n "$c" ] && cost+=("${c%% *}") # none: it had not attached yet (a loaded machine)
 	copied+=("$(sed -nE 's/.* ([0-9]+) walked from copies.*/\1/p' "$BENCH_TMP/start.err" | grep . || echo 0)")
 	samples+=("$(sed -nE 's/^flametop: ([0-9]+) samples.*/\1/p' "$BENCH_TMP/start.err")")
 done
@@ -124,13 +129,13 @@ if git cat-file -e "$BASE^{commit}" 2>/dev/null; then
 	now=() before=()
 	for _ in $(seq "$BENCH_RUNS"); do
 		for bin in "$FLAMETOP" "$base_src/flametop"; do
-			id=$(newest_program_id)
 			"$bin" --folded -F 999 --duration 4 -p "$split" -o /dev/null 2>/dev/null &
 			pid=$!
 			sleep 3.7
-			c=$(flametop_programs_after "$id" | while read -r p; do bpftool prog show id "$p"; done |
+			c=$(flametop_programs_of "$pid" | while read -r p; do bpftool prog show id "$p"; done |
 				run_cost)
 			wait "$pid"
+			[ -z "$c" ] && continue # it had not attached yet (a loaded machine)
 			if [ "$bin" = "$FLAMETOP" ]; then now+=("${c%% *}"); else before+=("${c%% *}"); fi
 		done
 	done

@@ -28,20 +28,39 @@ whole_of() {
 # at_least PCT PART TOTAL: PART is at least PCT% of TOTAL (and TOTAL > 0).
 at_least() { [ "$3" -gt 0 ] && [ $(($2 * 100)) -ge $(($3 * $1)) ]; }
 
+# sample_runs NAME COMM SECS HZ N COMMAND...: flametop -c COMM --group pid for
+# SECS seconds at HZ, while COMMAND runs N times, one after the other, from
+# its attach on: NAME.folded and NAME.err, and NAME_comm.folded, its first
+# frames "COMM [PID]" made plain COMM for whole_of.
+sample_runs() {
+	local name=$1 comm=$2 secs=$3 hz=$4 n=$5 before ft
+	shift 5
+	before=$(newest_program_id)
+	$FLAMETOP --folded --duration "$secs" -F "$hz" -c "$comm" --group pid \
+		>"$TEST_TMP/$name.folded" 2>"$TEST_TMP/$name.err" &
+	ft=$!
+	if wait_program_after "$before"; then
+		sleep 0.3
+		for _ in $(seq "$n"); do "$@"; done
+	fi
+	wait "$ft"
+	sed -E "s/^$comm \\[[0-9]+\\];/$comm;/" "$TEST_TMP/$name.folded" >"$TEST_TMP/${name}_comm.folded"
+}
+
+# named_pids FILE REGEX: "named pids" of FILE (grouped by pid): how many of
+# its processes have a stack matching REGEX, of how many.
+named_pids() {
+	awk -v re="$2" '
+		{ line = $0; sub(/ [0-9]+$/, "", line); split(line, fr, ";"); p = fr[1]
+		  if (!(p in seen)) { seen[p] = 1; n++ }
+		  if (line ~ re) ok[p] = 1 }
+		END { for (p in ok) m++; print m + 0, n + 0 }' "$1"
+}
+
 # 1. Fifty processes of 60 ms, each new to flametop when it runs: their
 # samples come before flametop has read their maps; the first ones' also
 # before short_spin's table is built.
-before=$(newest_program_id)
-$FLAMETOP --folded --duration 7 -F 499 -c short_spin --group pid >"$TEST_TMP/short.folded" \
-	2>"$TEST_TMP/short.err" &
-ft=$!
-if wait_program_after "$before"; then
-	sleep 0.3
-	for _ in $(seq 50); do "$WORKLOADS/short_spin" 60; done
-fi
-wait "$ft"
-# With --group pid the first frame is "short_spin [PID]": whole_of by comm needs it plain.
-sed -E 's/^short_spin \[[0-9]+\];/short_spin;/' "$TEST_TMP/short.folded" >"$TEST_TMP/short_comm.folded"
+sample_runs short short_spin 7 499 50 "$WORKLOADS/short_spin" 60
 read -r whole total < <(whole_of "$TEST_TMP/short_comm.folded" short_spin)
 if at_least 95 "$whole" "$total"; then
 	ok "at least 95% of 50 short-lived processes' samples are whole ($whole of $total)"
@@ -53,11 +72,7 @@ fi
 check "the walks from copies are said in the summary" \
 	grep -qE 'walked from copies of the stack' "$TEST_TMP/short.err"
 # Every process named: each pid's samples reach short_spin_leaf through main.
-read -r named pids < <(awk '
-	{ line = $0; sub(/ [0-9]+$/, "", line); split(line, fr, ";"); p = fr[1]
-	  if (!(p in seen)) { seen[p] = 1; n++ }
-	  if (line ~ /;main;short_spin_work;short_spin_leaf(;|$)/) ok[p] = 1 }
-	END { for (p in ok) m++; print m + 0, n + 0 }' "$TEST_TMP/short.folded")
+read -r named pids < <(named_pids "$TEST_TMP/short.folded" ';main;short_spin_work;short_spin_leaf(;|$)')
 if [ "$pids" -ge 40 ] && [ "$named" -eq "$pids" ]; then
 	ok "every short-lived process is named: main;short_spin_work;short_spin_leaf ($named of $pids)"
 else
@@ -65,7 +80,40 @@ else
 	head -n 5 "$TEST_TMP/short.folded" | diag
 fi
 
-# 2. flametop's own first second, system-wide, beside a Python loop and a
+# 2. A hundred processes of 8 ms that each dlopen() a library and spin in
+# it: they have ended before their notes are read (/proc has nothing left
+# of them), and their library was mapped after their start. Their
+# mappings come from the kernel's mmap records (symbols/mmap_watch.h).
+cat >"$TEST_TMP/late.c" <<'SRC'
+void late_lib_spin(void)
+{
+	for (volatile long i = 0; i < 2000000; i++)
+		;
+}
+SRC
+gcc -O2 -g -fPIC -shared -o "$TEST_TMP/liblate.so" "$TEST_TMP/late.c"
+sample_runs brief dlopen_late 6 999 100 "$WORKLOADS/dlopen_late" "$TEST_TMP/liblate.so" 0 0.008
+read -r whole total < <(whole_of "$TEST_TMP/brief_comm.folded" dlopen_late)
+if [ "$total" -ge 100 ] && at_least 95 "$whole" "$total"; then
+	ok "at least 95% of 100 processes of 8 ms that dlopen a library are whole ($whole of $total)"
+else
+	not_ok "at least 95% of 100 processes of 8 ms that dlopen a library are whole ($whole of $total)"
+	diag <"$TEST_TMP/brief.err"
+	grep truncated "$TEST_TMP/brief.folded" | head -n 5 | diag
+fi
+# Named: a process of 8 ms may have had all its few samples in its start
+# (the dynamic linker), none in the library; the library's code is never
+# left a file and offset.
+read -r named pids < <(named_pids "$TEST_TMP/brief.folded" ';__libc_start_main;.*;main;late_lib_spin$')
+unnamed=$(grep -c 'liblate\.so+0x' "$TEST_TMP/brief.folded")
+if [ "$pids" -ge 80 ] && at_least 90 "$named" "$pids" && [ "$unnamed" -eq 0 ]; then
+	ok "they are named, their library too: __libc_start_main ... main;late_lib_spin ($named of $pids processes)"
+else
+	not_ok "they are named, their library too: __libc_start_main ... main;late_lib_spin ($named of $pids processes, $unnamed stacks liblate.so+0x...)"
+	grep -v ';main;late_lib_spin [0-9]*$' "$TEST_TMP/brief.folded" | head -n 5 | diag
+fi
+
+# 3. flametop's own first second, system-wide, beside a Python loop and a
 # compiler (cc1, whose table is large: 0.4 s to build here) busy with a big
 # file: their samples from the first second are whole.
 cat >"$TEST_TMP/loop.py" <<'EOF'
@@ -100,7 +148,7 @@ else
 	grep -E '^(python3.11|cc1);\[truncated\]' "$TEST_TMP/first.folded" | head -n 5 | diag
 fi
 
-# 3. Off-CPU waits that began before flametop did: `sleep 30`, and a
+# 4. Off-CPU waits that began before flametop did: `sleep 30`, and a
 # server thread blocked in accept(), seen from flametop's start, whole.
 start_bg sleep 30
 sleep_pid=$bg_pid
@@ -126,7 +174,7 @@ if ! grep -q 'accept_one' "$TEST_TMP/after.folded"; then
 	diag <"$TEST_TMP/after.folded"
 fi
 
-# 4. A process with a thousand libraries (a plugin host): 1,004 executable
+# 5. A process with a thousand libraries (a plugin host): 1,004 executable
 # mappings, all described to the walk (256 were, and every stack was cut,
 # "bad frame").
 mkdir -p "$TEST_TMP/libs"
@@ -149,7 +197,7 @@ else
 	diag <"$TEST_TMP/many.err"
 fi
 
-# 5. --unwind-memory 8 with 300 busy processes: the walks that find no room
+# 6. --unwind-memory 8 with 300 busy processes: the walks that find no room
 # say which limit they met, and the kernel's maps for the walk (tables,
 # rules, processes, the mappings' pool) stay within the 8 MiB.
 # flametop first: 300 busy processes leave it (and this script) little CPU to start with.

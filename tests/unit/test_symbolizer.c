@@ -748,9 +748,15 @@ static void test_noted_process_named_after_exit(void **state)
 	symbolizer__free(s);
 }
 
-static void test_unnoted_process_unnamed_after_exit(void **state)
+/*
+ * A process that ended before it was noted: /proc has nothing left of it.
+ * As root, the kernel announced its mappings as it made them (mmap_watch)
+ * and they describe it; else it stays unnamed. No maps file is read.
+ */
+static void test_unnoted_process_after_exit(void **state)
 {
 	struct symbolizer *s = new_symbolizer(NULL);
+	bool announced = geteuid() == 0;
 	struct symbolizer_stats st;
 	char copy[600];
 	struct child c;
@@ -759,11 +765,42 @@ static void test_unnoted_process_unnamed_after_exit(void **state)
 	(void)state;
 	addr = start_copy(&c, "workload-unnoted", copy, sizeof(copy));
 	child_stop(&c);
-	expect_user(s, (uint32_t)c.pid, addr, false, SYM_UNKNOWN, "[unknown]");
-	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false, 0), -ENOENT);
+	if (announced)
+		expect_user(s, (uint32_t)c.pid, addr, false, SYM_NAMED, "work_fn");
+	else
+		expect_user(s, (uint32_t)c.pid, addr, false, SYM_UNKNOWN, "[unknown]");
+	assert_int_equal(symbolizer__note_process(s, (uint32_t)c.pid, false, 0),
+			 announced ? 0 : -ENOENT);
 	/* Known gone (no such pid) before /proc was asked: no maps file was opened. */
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.maps_reads, 0);
+	assert_true(announced ? st.logged_maps >= 1 : st.logged_maps == 0);
+	symbolizer__free(s);
+}
+
+/*
+ * The path an announced mapping named now names another file (the binary
+ * was replaced after the process ended): that file is never read for it.
+ * The frame keeps its module and offset.
+ */
+static void test_announced_path_of_another_file_not_read(void **state)
+{
+	struct symbolizer *s;
+	char copy[600], want[700];
+	uint64_t addr, value, size;
+	struct child c;
+
+	(void)state;
+	if (geteuid() != 0)
+		skip(); /* the kernel announces mappings to privileged watchers only */
+	s = new_symbolizer(NULL);
+	addr = start_copy(&c, "workload-replaced", copy, sizeof(copy));
+	nm_symbol(copy, "work_fn", &value, &size);
+	snprintf(want, sizeof(want), "workload-replaced+0x%" PRIx64, file_offset(copy, value));
+	child_stop(&c);
+	/* The same bytes under a new inode: only the identity tells them apart. */
+	unit_sh("cp '%s' '%s.new' && mv '%s.new' '%s'", copy, copy, copy, copy);
+	expect_user(s, (uint32_t)c.pid, addr, false, SYM_MODULE_OFF, want);
 	symbolizer__free(s);
 }
 
@@ -1115,7 +1152,8 @@ int main(void)
 	    cmocka_unit_test(test_kernel_reload_on_miss),
 	    cmocka_unit_test(test_kernel_bpf_programs_checked_again),
 	    cmocka_unit_test(test_noted_process_named_after_exit),
-	    cmocka_unit_test(test_unnoted_process_unnamed_after_exit),
+	    cmocka_unit_test(test_unnoted_process_after_exit),
+	    cmocka_unit_test(test_announced_path_of_another_file_not_read),
 	    cmocka_unit_test(test_exited_processes_released_after_grace),
 	    cmocka_unit_test(test_quiet_process_kept_while_it_runs),
 	    cmocka_unit_test(test_running_process_checked_by_pidfd),

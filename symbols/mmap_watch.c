@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mmap_watch: the records of one read are gathered, sorted by time (each
+ * ends with it: sample_id_all with PERF_SAMPLE_TIME, on CLOCK_MONOTONIC),
+ * and given to the log in that order; the log keeps what comes later out
+ * of order by the same times.
+ */
+#include "symbols/mmap_watch.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "array.h"
+#include "symbols/mmap_log.h"
+#include "symbols/perf_ring.h"
+
+#define WATCH_DATA_PAGES 64 /* 256 KiB a CPU: a few thousand mappings between two reads */
+
+/* The fixed part of a PERF_RECORD_MMAP2 after its header; the file name follows. */
+struct mmap2_body {
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+};
+
+/* PERF_RECORD_FORK and _EXIT after their header. */
+struct task_body {
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+enum news_kind { NEWS_EXEC, NEWS_FORK, NEWS_MAP, NEWS_EXIT };
+
+/* One record, read. */
+struct news {
+	uint64_t time;
+	uint32_t kind; /* enum news_kind */
+	uint32_t pid, parent;
+	struct proc_map m; /* NEWS_MAP: its path ours until given to the log */
+};
+
+struct mmap_watch {
+	struct perf_rings *rings;
+	struct mmap_log *log;
+	struct news *news; /* of the read under way */
+	size_t n, cap;
+	bool lost;
+	uint64_t losses, pass;
+	uint64_t expired_pass; /* the last pass the log was expired in */
+};
+
+struct mmap_watch *mmap_watch__open(void)
+{
+	const struct perf_event_attr attr = {
+	    .mmap = 1,	/* executable mappings only (no mmap_data); the kernel counts mmap */
+	    .mmap2 = 1, /* ... and then writes its records as MMAP2: with the inode */
+	    .comm = 1,
+	    .comm_exec = 1,
+	    .task = 1,
+	    .sample_id_all = 1,
+	    .sample_type = PERF_SAMPLE_TIME,
+	    .use_clockid = 1,
+	    .clockid = CLOCK_MONOTONIC,
+	    .watermark = 1,
+	    .wakeup_watermark = WATCH_DATA_PAGES * 4096 / 2, /* nobody waits: few wakeups */
+	};
+	struct mmap_watch *w = calloc(1, sizeof(*w));
+	int err = ENOMEM;
+
+	if (w && (w->log = mmap_log__new()) != NULL &&
+	    (w->rings = perf_rings__open(&attr, WATCH_DATA_PAGES)) != NULL)
+		return w;
+	if (w && w->log)
+		err = errno;
+	mmap_watch__close(w);
+	errno = err;
+	return NULL;
+}
+
+/* Keeps @n for the sort; false when out of memory (then news were lost). */
+static bool add_news(struct mmap_watch *w, const struct news *n)
+{
+	if (array__grow((void **)&w->news, &w->cap, w->n + 1, sizeof(*w->news), 64))
+		return false;
+	w->news[w->n++] = *n;
+	return true;
+}
+
+/* A mapping record's news into @n: false when it is not one to keep. */
+static bool mmap2_news(const void *body, size_t len, struct news *n)
+{
+	struct mmap2_body b;
+	const char *name = (const char *)body + sizeof(b);
+
+	if (len < sizeof(b) + sizeof(uint64_t))
+		return false;
+	memcpy(&b, body, sizeof(b));
+	if (!(b.prot & PROT_EXEC) || !b.len || b.addr + b.len < b.addr)
+		return false;
+	n->kind = NEWS_MAP;
+	n->pid = b.pid;
+	n->m = (struct proc_map){.start = b.addr,
+				 .end = b.addr + b.len,
+				 .pgoff = b.pgoff,
+				 .inode = b.ino,
+				 .dev_major = b.maj,
+				 .dev_minor = b.min};
+	n->m.perms = (b.prot & PROT_READ ? MAP_PERM_R : 0) |
+		     (b.prot & PROT_WRITE ? MAP_PERM_W : 0) | MAP_PERM_X |
+		     (b.flags & MAP_SHARED ? 0 : MAP_PERM_P);
+	len = strnlen(name, len - sizeof(b) - sizeof(uint64_t));
+	/* perf's name for anonymous memory, as the maps file leaves it: nameless */
+	if (len == 6 && !memcmp(name, "//anon", 6))
+		len = 0;
+	return !proc_map__set_name(&n->m, name, len);
+}
+
+/* A fork or exit record's news into @n: false when it brings none (a thread's). */
+static bool task_news(const struct perf_event_header *h, const void *body, size_t len,
+		      struct news *n)
+{
+	struct task_body t;
+
+	if (len < sizeof(t))
+		return false;
+	memcpy(&t, body, sizeof(t));
+	n->kind = h->type == PERF_RECORD_FORK ? NEWS_FORK : NEWS_EXIT;
+	n->pid = t.pid;
+	n->parent = t.ppid;
+	/* A new thread of a process, or a thread that ended while others run: no news. */
+	return n->kind == NEWS_FORK ? t.pid != t.ppid : t.pid == t.tid;
+}
+
+/* A record read (perf_ring_fn): its news kept, when it brings any. */
+static void on_record(void *ctx, const struct perf_event_header *h, const void *body, size_t len)
+{
+	struct mmap_watch *w = ctx;
+	struct news n = {0};
+	bool keep = false;
+
+	if (len < 2 * sizeof(uint64_t))
+		return;
+	memcpy(&n.time, (const char *)body + len - sizeof(uint64_t), sizeof(n.time));
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		keep = mmap2_news(body, len, &n);
+		break;
+	case PERF_RECORD_COMM: /* an exec, or a thread named anew */
+		keep = h->misc & PERF_RECORD_MISC_COMM_EXEC;
+		n.kind = NEWS_EXEC;
+		memcpy(&n.pid, body, sizeof(n.pid));
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		keep = task_news(h, body, len, &n);
+		break;
+	}
+	if (keep && !add_news(w, &n)) {
+		free(n.m.path);
+		w->lost = true;
+	}
+}
+
+static int news_cmp(const void *a, const void *b)
+{
+	const struct news *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* Gives the news read to the log, oldest first. */
+static void apply_news(struct mmap_watch *w)
+{
+	if (w->n)
+		qsort(w->news, w->n, sizeof(*w->news), news_cmp);
+	for (size_t i = 0; i < w->n; i++) {
+		const struct news *n = &w->news[i];
+
+		if (n->kind == NEWS_EXEC || n->kind == NEWS_FORK)
+			mmap_log__start(w->log, n->pid, n->kind == NEWS_FORK ? n->parent : 0,
+					n->time);
+		else if (n->kind == NEWS_MAP)
+			mmap_log__map(w->log, n->pid, n->time, &n->m);
+		else
+			mmap_log__end(w->log, n->pid, w->pass);
+		free(n->m.path);
+	}
+	w->n = 0;
+}
+
+bool mmap_watch__poll(struct mmap_watch *w, uint64_t pass)
+{
+	bool any;
+
+	w->pass = pass;
+	any = perf_rings__drain(w->rings, on_record, w, &w->lost);
+	apply_news(w);
+	if (w->lost) {
+		mmap_log__clear(w->log);
+		w->losses++;
+		w->lost = false;
+	}
+	if (w->expired_pass != pass)
+		mmap_log__expire(w->log, pass);
+	w->expired_pass = pass;
+	return any;
+}
+
+int mmap_watch__maps(const struct mmap_watch *w, uint32_t pid, struct proc_maps *out)
+{
+	return mmap_log__maps(w->log, pid, out);
+}
+
+uint64_t mmap_watch__losses(const struct mmap_watch *w)
+{
+	return w->losses;
+}
+
+void mmap_watch__close(struct mmap_watch *w)
+{
+	if (!w)
+		return;
+	perf_rings__close(w->rings);
+	mmap_log__free(w->log);
+	for (size_t i = 0; i < w->n; i++)
+		free(w->news[i].m.path);
+	free(w->news);
+	free(w);
+}

@@ -512,8 +512,10 @@ static int symbolizer__read_maps(struct symbolizer *s, struct proc_entry *p)
 	err = proc_maps__read(s->proc_root, (int)proc_entry__tgid(p), &fresh);
 	if (!err && !fresh.n)
 		err = -ESRCH;
-	if (err)
+	if (err == -ENOENT || err == -ESRCH) /* gone, or a zombie: it ended */
 		return symbolizer__logged_maps(s, p, err);
+	if (err)
+		return err;
 	symbolizer__set_maps(s, p, &fresh);
 	return 0;
 }
@@ -688,11 +690,13 @@ static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool 
 	bool fresh = p->read_pass != s->pass, have, known, changed;
 	uint64_t gen = p->gen, t0;
 	struct proc_status st;
+	int err;
 
 	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
 		return;
-	have = !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
-	if (!have && !symbolizer__logged_maps(s, p, -ESRCH))
+	err = proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	have = !err;
+	if (err == -ENOENT && !symbolizer__logged_maps(s, p, err))
 		return; /* ended: the mappings the kernel announced, no maps file to read */
 	known = have && p->vm_known;
 	changed = known && !proc_vm__equal(&st.vm, &p->vm);

@@ -642,6 +642,9 @@ static uint64_t monotonic_ns(void)
  * passes while re-reads find the same maps. Re-reads stop for the rest of
  * a pass once they took REREAD_PASS_NS in it: a process of 30,000 mappings
  * whose walks keep leaving them costs a read a minute, not five a second.
+ * A process that has exited has no sizes: a signal 0 says so without the
+ * failed lookup of /proc/PID/status (a young process is noted again and
+ * again, and under churn most have exited when their notes are read).
  */
 static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool noted)
 {
@@ -651,7 +654,8 @@ static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool 
 
 	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
 		return;
-	have = !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	have = !symbolizer__gone(s, proc_entry__tgid(p)) &&
+	       !proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
 	known = have && p->vm_known;
 	changed = known && !proc_vm__equal(&st.vm, &p->vm);
 	if (known && !changed && s->pass < p->read_pass + MAPS_BACKOFF_MAX)

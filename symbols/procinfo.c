@@ -264,9 +264,14 @@ static char stat_state(const char *text, size_t len)
 bool proc_info__ended(const char *proc_root, uint32_t pid)
 {
 	char buf[STAT_BYTES];
-	ssize_t n = read_proc_file(proc_root, pid, "stat", buf, sizeof(buf));
-	char state = n > 0 ? stat_state(buf, (size_t)n) : 0;
+	ssize_t n;
+	char state;
 
+	/* In this machine's /proc, one that exited goes without a failed lookup. */
+	if (strcmp(proc_root, "/proc") == 0 && pid <= INT32_MAX && proc_info__exited((int32_t)pid))
+		return true;
+	n = read_proc_file(proc_root, pid, "stat", buf, sizeof(buf));
+	state = n > 0 ? stat_state(buf, (size_t)n) : 0;
 	return n == -ENOENT || state == 'Z' || state == 'X';
 }
 

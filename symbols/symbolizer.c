@@ -681,9 +681,10 @@ static uint64_t monotonic_ns(void)
  * passes while re-reads find the same maps. Re-reads stop for the rest of
  * a pass once they took REREAD_PASS_NS in it: a process of 30,000 mappings
  * whose walks keep leaving them costs a read a minute, not five a second.
- * A process that ended (no status to read) takes the mappings the kernel
- * announced instead: one read while it ran may have missed a library it
- * loaded later.
+ * A process that ended (no status to read: a signal 0 says so without the
+ * failed lookup of /proc/PID/status; under churn most have exited when
+ * their notes are read) takes the mappings the kernel announced instead:
+ * one read while it ran may have missed a library it loaded later.
  */
 static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool noted)
 {
@@ -694,7 +695,9 @@ static void symbolizer__reread(struct symbolizer *s, struct proc_entry *p, bool 
 
 	if (s->reread_ns >= REREAD_PASS_NS || (!noted && !fresh))
 		return;
-	err = proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
+	err = symbolizer__gone(s, proc_entry__tgid(p))
+		      ? -ENOENT
+		      : proc_info__status(s->proc_root, proc_entry__tgid(p), &st);
 	have = !err;
 	if (err == -ENOENT && !symbolizer__logged_maps(s, p, err))
 		return; /* ended: the mappings the kernel announced, no maps file to read */

@@ -623,11 +623,14 @@ static int use_unwind_maps(struct capture *cap)
 static int use_python_maps(struct capture *cap)
 {
 	struct capture_bpf *s = cap->skel;
+	int procs, frees;
 
 	s->rodata->walk_python = cap->opts->python != NULL;
-	return cap->opts->python
-		       ? bpf_map__reuse_fd(s->maps.python_procs, python_maps__fd(cap->opts->python))
-		       : 0;
+	if (!cap->opts->python)
+		return 0;
+	python_maps__fds(cap->opts->python, &procs, &frees);
+	return bpf_map__reuse_fd(s->maps.python_procs, procs) ?:
+	       bpf_map__reuse_fd(s->maps.python_frees, frees);
 }
 
 static int size_maps(struct capture *cap)

@@ -20,10 +20,13 @@
  * python_str_memo), and on 3.12+ a code object's tag is kept across walks
  * by its co_version (python_code_cache), and without reading even that
  * while the interpreter has made no code object since (its co_version
- * counter, read once per walk).
+ * counter, read once per walk); on 3.10 and 3.11, while the process has
+ * freed none (python_frees.bpf.h).
  */
 #ifndef FLAMETOP_PYTHON_WALK_BPF_H
 #define FLAMETOP_PYTHON_WALK_BPF_H
+
+#include "python_frees.bpf.h"
 
 /* Set once, before load: the loader has python_procs (--python on). */
 const volatile bool walk_python = false;
@@ -69,7 +72,10 @@ struct {
  * 3.11+ frames of a thread lie one above the other in its data stack, a
  * caller below its callees: one read of the PY_WIN bytes below a frame's
  * end holds the frames it was called from, as many as fit (a read costs
- * about as much for 2 KiB as for a frame's 100 bytes).
+ * about as much for 2 KiB as for a frame's 100 bytes). 3.10's frame
+ * objects are on the heap, but a call made for the first time gets a
+ * new one, the allocator's next block: there too a caller often lies
+ * just below (a frame object is kept with its code for its next call).
  */
 #define PY_WIN 2048
 
@@ -86,8 +92,9 @@ struct py_walk {
 	__u32 nr;          /* frames recorded */
 	__u32 end;         /* enum py_end */
 	__u64 ident;       /* the process image and interpreter, for python_code_cache; 0: none */
+	__u64 count;       /* co_version's counter, or the frees count, at the walk's start; 0: none */
 	__u32 seq;         /* walks on this CPU: the code tag memo's entries of this walk */
-	__u32 count;       /* co_version's counter at the walk's start; 0: none, or ran out */
+	__u32 pad;
 	__u8 ts_buf[PY_BUF];
 	__u8 frame_buf[PY_BUF];
 	__u8 code_buf[PY_BUF];
@@ -159,16 +166,21 @@ struct {
  * the live code object a frame names at that address is the one read
  * then, and its version is not read again. A process's steady state then
  * costs no read per frame.
+ *
+ * 3.10 and 3.11 have no version, but where the process's frees are counted
+ * (PY_PROC_FREES_COUNTED) an entry keeps the count at the start of the walk
+ * that read it, and is good while the count is still that: the object it
+ * names was not freed since (a frame of that walk held it then), so no
+ * other was made at its address.
  */
 #define PY_CODE_SETS_BITS 11 /* 2,048 sets of 2: a 128-deep stack's objects rarely meet */
 
 struct py_code_cached {
 	__u64 code;
 	__u64 ident;
-	__u32 version; /* co_version; never 0 here (0: the counter ran out) */
+	__u64 count;   /* the counter (or frees count) when the object was read; 0: none */
+	__u32 version; /* co_version (never 0 here: 0 is a counter that ran out); 3.10, 3.11: 0 */
 	__u32 tag;
-	__u32 count;   /* the counter when the object was read; 0: none */
-	__u32 pad;
 };
 
 struct py_code_set {
@@ -308,41 +320,43 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 	const struct py_layout *l;
 	__u64 h, name, file;
 	__u32 tag = 0, version = 0, key;
+	bool versioned;
 
 	if (!w)
 		return 0;
 	l = &w->p.l;
-	if (w->ident && l->code_version != PY_OFF_NONE) {
+	versioned = l->code_version != PY_OFF_NONE; /* else only a count can keep an entry */
+	if (w->ident && (versioned || w->count)) {
 		key = (__u32)(((code ^ w->ident) * PY_TAG_MUL) >> (64 - PY_CODE_SETS_BITS));
 		set = bpf_map_lookup_elem(&python_code_cache, &key);
 	}
 	for (int i = 0; set && w->count && i < 2; i++)
 		if (set->way[i].count == w->count && py_cached_is(&set->way[i], w, code))
-			return set->way[i].tag; /* no code object made since it was read */
+			return set->way[i].tag; /* no code object made (or freed) since it was read */
 	m = py_memo_of(&python_tag_memo, code);
 	if (m && m->addr == code && m->seq == w->seq)
 		return (__u32)m->val;
 	if (set) {
 		/* the version alone first: a cached object's fields are not needed */
-		if (py_read(w->code_buf, 4, code + l->code_version))
+		if (versioned && py_read(w->code_buf, 4, code + l->code_version))
 			goto out;
-		version = (__u32)py_s32(w->code_buf, 0);
+		version = versioned ? (__u32)py_s32(w->code_buf, 0) : 0;
 		/* the way this object had, else one not read since the counter moved */
 		c = py_cached_is(&set->way[1], w, code) ||
 				    (!py_cached_is(&set->way[0], w, code) &&
 				     set->way[0].count == w->count)
 			    ? &set->way[1]
 			    : &set->way[0];
-		if (!version) {
+		if (versioned && !version) {
 			c = NULL;
-		} else if (py_cached_is(c, w, code) && c->version == version) {
+		} else if (versioned && py_cached_is(c, w, code) && c->version == version) {
 			c->count = version < w->count ? w->count : 0;
 			tag = c->tag;
 			goto out;
 		}
 	}
 	if (py_read(w->code_buf, l->code_bytes, code) ||
-	    (c && (__u32)py_s32(w->code_buf, l->code_version) != version))
+	    (c && versioned && (__u32)py_s32(w->code_buf, l->code_version) != version))
 		goto out;
 	h = py_tag_code(py_s32(w->code_buf, l->code_firstlineno),
 			py_s32(w->code_buf, l->code_argcount),
@@ -356,7 +370,8 @@ __attribute__((noinline)) __u32 py_code_tag(struct py_walk *w, __u64 code)
 		c->ident = w->ident;
 		c->version = version;
 		c->tag = tag;
-		c->count = version < w->count ? w->count : 0; /* else a count that is none */
+		/* a version from after the count's read: a count that is none */
+		c->count = !versioned || version < w->count ? w->count : 0;
 	}
 out:
 	py_memo_put(m, code, tag, w->seq);
@@ -383,14 +398,14 @@ static __always_inline __u32 py_lasti(struct py_walk *w, const __u8 *fb, __u64 c
 /*
  * The bytes of the frame at @frame (l->frame_bytes of them, and those up to
  * PY_BUF after, which are not the frame's), in w->win_buf: from the last
- * read when it holds them, else read, with those below it on its page when
- * the frames are in a data stack (up to PY_WIN bytes in all: never from a
- * page that may not be mapped, as a read that faults costs ten that do
- * not). NULL when the frame cannot be read.
+ * read when it holds them, else read, with those below it on its page (up
+ * to PY_WIN bytes in all: never from a page that may not be mapped, as a
+ * read that faults costs ten that do not). NULL when the frame cannot be
+ * read.
  */
 static __always_inline const __u8 *py_frame_bytes(struct py_walk *w, __u64 frame)
 {
-	__u64 end = frame + w->p.l.frame_bytes, lo = frame;
+	__u64 end = frame + w->p.l.frame_bytes, lo;
 	__u32 size;
 
 	if (frame >= w->win_lo && end <= w->win_hi)
@@ -398,11 +413,9 @@ static __always_inline const __u8 *py_frame_bytes(struct py_walk *w, __u64 frame
 	w->win_hi = 0;
 	if (!frame || end - frame > PY_BUF || end < frame)
 		return NULL;
-	if (w->p.l.model != PY_FRAMES_310) {
-		lo = frame & ~0xfffULL;
-		if (end - lo > PY_WIN)
-			lo = end - PY_WIN;
-	}
+	lo = frame & ~0xfffULL;
+	if (end - lo > PY_WIN)
+		lo = end - PY_WIN;
 	size = (__u32)(end - lo);
 	if (size > PY_WIN || bpf_probe_read_user(w->win_buf, size, (const void *)lo))
 		return NULL;
@@ -560,20 +573,22 @@ static __always_inline bool py_find_thread(struct py_walk *w, __u32 tgid, __u32 
  * What python_code_cache knows the interpreter of thread state @w->found
  * (its head in w->ts_buf) by: the process (its leader's start, the count
  * of its execs, its tgid @tgid) and the interpreter's id (the main
- * interpreter's, 0, without a read: it lives as long as the process); 0
- * (no cache) for a version without co_version, or an id that cannot be
- * read.
+ * interpreter's, 0, without a read: it lives as long as the process; a
+ * process whose frees are counted, 0: its count is the process's); 0 (no
+ * cache) for a version without co_version nor frees counted, or an id that
+ * cannot be read.
  */
 static __always_inline __u64 py_ident(struct py_walk *w, __u32 tgid)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct py_layout *l = &w->p.l;
 	__u64 interp = py_u64(w->ts_buf, l->ts_interp), id = 0;
+	bool frees = w->p.flags & PY_PROC_FREES_COUNTED;
 	__u64 h;
 
-	if (l->code_version == PY_OFF_NONE || l->interp_id == PY_OFF_NONE)
+	if (!frees && (l->code_version == PY_OFF_NONE || l->interp_id == PY_OFF_NONE))
 		return 0;
-	if (interp != w->p.main_interp || !interp) { /* the main one's id is 0 */
+	if (!frees && (interp != w->p.main_interp || !interp)) { /* the main one's id is 0 */
 		if (py_read(w->frame_buf, 8, interp + l->interp_id))
 			return 0;
 		id = py_u64(w->frame_buf, 0);
@@ -587,17 +602,22 @@ static __always_inline __u64 py_ident(struct py_walk *w, __u32 tgid)
 
 /*
  * The counter co_version is taken from, for the interpreter of thread state
- * @w->found (its head in w->ts_buf), where python_code_cache may use it
- * (w->ident set) and the process has one the walk can read; else 0, as
- * CPython's own is once it ran out.
+ * @w->found (its head in w->ts_buf), or process @tgid's frees count, where
+ * python_code_cache may use it (w->ident set) and the process has one the
+ * walk can read; else 0, as CPython's own is once it ran out.
  */
-static __always_inline __u32 py_code_count(struct py_walk *w)
+static __always_inline __u64 py_code_count(struct py_walk *w, __u32 tgid)
 {
 	const struct py_layout *l = &w->p.l;
-	__u64 at = w->p.code_count;
+	__u64 at = w->p.code_count, *frees, n;
 
 	if (!w->ident)
 		return 0;
+	if (w->p.flags & PY_PROC_FREES_COUNTED) {
+		frees = bpf_map_lookup_elem(&python_frees, &tgid);
+		n = frees ? *(volatile __u64 *)frees : 0;
+		return (__u32)n < PY_FREES_OUT ? n : 0;
+	}
 	if (!at && l->interp_code_count != PY_OFF_NONE)
 		at = py_u64(w->ts_buf, l->ts_interp) + l->interp_code_count;
 	if (!at || py_read(w->code_buf, 4, at))
@@ -654,7 +674,7 @@ static __always_inline void walk_python_side(struct stack_key *key)
 		return;
 	}
 	w->ident = py_ident(w, key->tgid);
-	w->count = py_code_count(w);
+	w->count = py_code_count(w, key->tgid);
 	w->frame = py_current_frame(w);
 	bpf_loop(2 * PY_MAX_DEPTH + 2, py_frame_step, NULL, 0); /* frames and shims */
 	end = w->end < PY_END_NR ? w->end : PY_END_DEPTH;

@@ -555,6 +555,10 @@ static void python_names_text(const struct live *l, struct textbuf *t)
 	if (st.unreadable)
 		textbuf__item(t, "%" PRIu64 " Python frame%s whose code object could not be read",
 			      st.unreadable, st.unreadable == 1 ? "" : "s");
+	if (st.probe_err)
+		textbuf__item(t, "Python 3.10/3.11 code objects' frees not counted (uprobe: %s): "
+				 "their walks read every code object",
+			      strerror(-st.probe_err));
 }
 
 void live__symbols_text(const struct live *l, char *buf, size_t size)

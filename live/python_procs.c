@@ -26,6 +26,7 @@
 #include "python/offsets.h"
 #include "symbols/id_table.h"
 #include "symbols/lru.h"
+#include "symbols/mapped_file.h"
 
 #define PY_CHECK_TRIES 20               /* passes an interpreter may take to start running */
 #define CODE_CACHE_BYTES (16u << 20)    /* code objects' names and line tables kept */
@@ -45,6 +46,10 @@ struct py_process {
 	uint8_t tries;
 	bool ended;
 	struct py_proc proc; /* as described */
+	struct python_probe *probe; /* counting its code objects' frees; NULL: none */
+	uint64_t probed_inode;      /* the file probed, ... */
+	uint32_t probed_dev[2];     /* ... on this device (major, minor) ... */
+	uint64_t probed_off;        /* ... at this offset */
 };
 
 struct py_code_entry {
@@ -129,7 +134,7 @@ static void describe(struct python_procs *pp, struct py_process *p)
 	uint32_t tgid = (uint32_t)p->node.key[0];
 
 	if (p->state == PYS_WALKED)
-		p->proc.flags = PY_PROC_SUPPORTED;
+		p->proc.flags = PY_PROC_SUPPORTED | (p->probe ? PY_PROC_FREES_COUNTED : 0);
 	else
 		p->proc.flags = 0;
 	if (p->state == PYS_WALKED || p->state == PYS_UNSUPPORTED) {
@@ -204,6 +209,58 @@ static bool find_layout(const struct python_procs *pp, uint32_t tgid, const stru
 	       hexversion >> 16 == in->version;
 }
 
+/* Whether @p's probe is on the file of @in's mapping, at its code_dealloc(). */
+static bool probed_at(const struct py_process *p, const struct py_interp *in)
+{
+	return p->probe && p->probed_inode == in->map->inode &&
+	       p->probed_dev[0] == in->map->dev_major && p->probed_dev[1] == in->map->dev_minor &&
+	       p->probed_off == in->code_free_off;
+}
+
+/* Drops @p's probe, if any. */
+static void unprobe(struct python_procs *pp, struct py_process *p)
+{
+	if (!p->probe)
+		return;
+	python_maps__unprobe(pp->maps, p->probe);
+	p->probe = NULL;
+	pp->st.probed--;
+}
+
+/*
+ * Counts the code objects @p frees when its interpreter @in has no
+ * co_version (3.10, 3.11) and its code_dealloc() was found: a probe for
+ * @p only, on the file it maps (kept while that stays its interpreter);
+ * else none. Without one, each walk reads each code object it meets.
+ * Returns whether a probe was attached now (@p is to be described again).
+ */
+static bool probe_frees(struct python_procs *pp, struct py_process *p, const struct py_interp *in)
+{
+	uint32_t tgid = (uint32_t)p->node.key[0];
+	int fd, err;
+
+	if (probed_at(p, in))
+		return false;
+	unprobe(pp, p);
+	if (in->version >= 0x030c || !in->code_free_off)
+		return false;
+	fd = mapped_file__open(pp->proc_root, tgid, in->map);
+	if (fd < 0)
+		return false;
+	err = python_maps__probe(pp->maps, fd, in->code_free_off, tgid, &p->probe);
+	if (err) {
+		pp->st.probe_err = err;
+	} else {
+		pp->st.probed++;
+		p->probed_inode = in->map->inode;
+		p->probed_dev[0] = in->map->dev_major;
+		p->probed_dev[1] = in->map->dev_minor;
+		p->probed_off = in->code_free_off;
+	}
+	close(fd);
+	return p->probe != NULL;
+}
+
 /*
  * Looks at @p's maps @maps afresh: what interpreter, what layout, and
  * checks it. Names given before are kept only for the same interpreter in
@@ -220,6 +277,7 @@ static void look(struct python_procs *pp, struct py_process *p, const struct pro
 	if (py_interp__find(maps, &in) || py_interp__locate(pp->proc_root, tgid, maps, &in)) {
 		set_state(pp, p, PYS_NONE);
 		describe(pp, p);
+		unprobe(pp, p);
 		return;
 	}
 	found = find_layout(pp, tgid, &in, &proc);
@@ -232,9 +290,16 @@ static void look(struct python_procs *pp, struct py_process *p, const struct pro
 	if (!found) {
 		set_state(pp, p, PYS_UNSUPPORTED);
 		describe(pp, p);
+		unprobe(pp, p);
 		return;
 	}
+	if (p->probe && !probed_at(p, &in))
+		unprobe(pp, p); /* another interpreter's: gone before the walk is told */
 	check(pp, p);
+	if (p->state == PYS_UNSUPPORTED)
+		unprobe(pp, p);
+	else if (probe_frees(pp, p, &in)) /* after: the walk need not wait for a probe */
+		describe(pp, p);
 }
 
 void python_procs__note(struct python_procs *pp, uint32_t tgid, const struct proc_maps *maps,
@@ -275,6 +340,7 @@ void python_procs__exited(struct python_procs *pp, uint32_t tgid)
 static void forget(struct python_procs *pp, struct py_process *p)
 {
 	python_maps__drop(pp->maps, (uint32_t)p->node.key[0]);
+	unprobe(pp, p);
 	count_state(pp, p, -1);
 	id_table__remove(&pp->procs, &p->node);
 	free(p);

@@ -33,6 +33,8 @@ struct python_procs_stats {
 	uint64_t gone;       /* frames whose code object was gone (another tag) when read */
 	uint64_t unreadable; /* frames whose code object could not be read */
 	size_t cache_bytes;  /* heap bytes of the code objects kept */
+	size_t probed;       /* processes whose code objects' frees a probe counts (3.10, 3.11) */
+	int probe_err;       /* the last probe that could not be attached: -errno; 0: none */
 };
 
 /*

@@ -104,17 +104,20 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out)
 	return 0;
 }
 
-enum interp_symbol { SYM_RUNTIME, SYM_VERSION, SYM_CODE_COUNT, SYM_NR };
+enum interp_symbol { SYM_RUNTIME, SYM_VERSION, SYM_CODE_COUNT, SYM_CODE_TYPE, SYM_CODE_FREE, SYM_NR };
 
 static const char *const interp_symbols[SYM_NR] = {
 	[SYM_RUNTIME] = "_PyRuntime",
 	[SYM_VERSION] = "Py_Version",
 	[SYM_CODE_COUNT] = "_Py_next_func_version",
+	[SYM_CODE_TYPE] = "PyCode_Type",
+	[SYM_CODE_FREE] = "code_dealloc", /* a static function: in .symtab only */
 };
 
 /*
- * The values of the data symbols interp_symbols names, into @v (0: none),
- * each from @f's .dynsym, else .symtab: one pass over each table.
+ * The values of the symbols interp_symbols names (data, but code_dealloc's
+ * a function's), into @v (0: none), each from @f's .dynsym, else .symtab:
+ * one pass over each table.
  */
 static void symbol_values(const struct elf_file *f, uint64_t v[SYM_NR])
 {
@@ -133,11 +136,13 @@ static void symbol_values(const struct elf_file *f, uint64_t v[SYM_NR])
 			const char *n;
 
 			if (!gelf_getsym(d, (int)i, &sym) || sym.st_shndx == SHN_UNDEF ||
-			    GELF_ST_TYPE(sym.st_info) != STT_OBJECT)
+			    (GELF_ST_TYPE(sym.st_info) != STT_OBJECT &&
+			     GELF_ST_TYPE(sym.st_info) != STT_FUNC))
 				continue;
 			n = elf_strptr(elf_file__elf(f), sh.sh_link, sym.st_name);
 			for (size_t k = 0; n && k < SYM_NR; k++)
-				if (!v[k] && !strcmp(n, interp_symbols[k]))
+				if (!v[k] && !strcmp(n, interp_symbols[k]) &&
+				    (GELF_ST_TYPE(sym.st_info) == STT_FUNC) == (k == SYM_CODE_FREE))
 					v[k] = sym.st_value;
 		}
 	}
@@ -168,6 +173,87 @@ static int load_bias(const struct elf_file *f, const struct proc_map *m, uint64_
 		return 0;
 	}
 	return -ENOENT;
+}
+
+/*
+ * The word the file @f holds at virtual address @vaddr once loaded: a
+ * RELATIVE relocation's addend where one applies there, else its bytes;
+ * 0 when no section holds it or another relocation applies.
+ */
+static uint64_t loaded_word(const struct elf_file *f, uint64_t vaddr)
+{
+	Elf *e = elf_file__elf(f);
+	GElf_Ehdr eh;
+	Elf_Scn *scn = NULL;
+	uint64_t w = 0;
+
+	if (!gelf_getehdr(e, &eh))
+		return 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Shdr sh;
+		GElf_Rela r;
+
+		if (!d || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+			continue;
+		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+			uint64_t type;
+
+			if (!gelf_getrela(d, (int)i, &r) || r.r_offset != vaddr)
+				continue;
+			type = GELF_R_TYPE(r.r_info);
+			return (eh.e_machine == EM_X86_64 && type == R_X86_64_RELATIVE) ||
+					       (eh.e_machine == EM_AARCH64 && type == R_AARCH64_RELATIVE)
+				       ? (uint64_t)r.r_addend
+				       : 0;
+		}
+	}
+	for (scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
+		Elf_Data *d = elf_getdata(scn, NULL);
+		GElf_Shdr sh;
+
+		if (d && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
+		    vaddr >= sh.sh_addr && vaddr - sh.sh_addr <= d->d_size &&
+		    d->d_size - (vaddr - sh.sh_addr) >= sizeof(w)) {
+			memcpy(&w, (const char *)d->d_buf + (vaddr - sh.sh_addr), sizeof(w));
+			return w;
+		}
+	}
+	return 0;
+}
+
+/* The file offset of virtual address @vaddr in an executable segment of @f; 0: none. */
+static uint64_t exec_offset(const struct elf_file *f, uint64_t vaddr)
+{
+	Elf *e = elf_file__elf(f);
+	size_t n;
+
+	if (elf_getphdrnum(e, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
+		    vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz)
+			return vaddr - ph.p_vaddr + ph.p_offset;
+	}
+	return 0;
+}
+
+#define TP_DEALLOC_AT 48 /* offsetof(PyTypeObject, tp_dealloc), 3.10 to 3.13, on LP64 */
+
+/*
+ * The file offset of the code objects' deallocator, code_dealloc: as the
+ * code type's tp_dealloc slot names it, and the symbol where .symtab has
+ * one (they must agree); 0 when not found.
+ */
+static uint64_t code_free_offset(const struct elf_file *f, const uint64_t sym[SYM_NR])
+{
+	uint64_t at = sym[SYM_CODE_TYPE] ? loaded_word(f, sym[SYM_CODE_TYPE] + TP_DEALLOC_AT) : 0;
+
+	if (!at || (sym[SYM_CODE_FREE] && sym[SYM_CODE_FREE] != at))
+		return 0;
+	return exec_offset(f, at);
 }
 
 /* The lowest mapping of the file @m maps (same device and inode) in @maps. */
@@ -204,6 +290,7 @@ int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_ma
 		out->runtime = sym[SYM_RUNTIME] + bias;
 		out->hexversion_addr = sym[SYM_VERSION] ? sym[SYM_VERSION] + bias : 0;
 		out->code_count_addr = sym[SYM_CODE_COUNT] ? sym[SYM_CODE_COUNT] + bias : 0;
+		out->code_free_off = code_free_offset(f, sym);
 	}
 	elf_file__close(f);
 	return err;

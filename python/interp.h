@@ -26,6 +26,7 @@ struct py_interp {
 	uint64_t runtime;  /* the address of _PyRuntime in the process; 0: not found */
 	uint64_t hexversion_addr; /* the address of Py_Version (3.11+); 0: none */
 	uint64_t code_count_addr; /* ... of _Py_next_func_version (3.12, .symtab only); 0: none */
+	uint64_t code_free_off;   /* the file offset of code_dealloc(), for a probe; 0: none */
 };
 
 /*
@@ -50,8 +51,10 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out);
  * it (mapped_file__open(), under @proc_root) and finds its _PyRuntime,
  * Py_Version and _Py_next_func_version symbols (.dynsym, else .symtab:
  * the last is in a file's .symtab only, where it was not stripped), placed
- * in the process by
- * the load bias its mappings in @maps give. Returns 0 with out->runtime
+ * in the process by the load bias its mappings in @maps give, and the
+ * file offset of the function that frees code objects (the code type's
+ * tp_dealloc, from the file's own data and relocations; checked against
+ * .symtab's code_dealloc where there is one). Returns 0 with out->runtime
  * set, -ENOENT when the file cannot be opened or has no _PyRuntime, or
  * -ENOEXEC when it is not ELF.
  */

@@ -74,6 +74,20 @@ struct py_layout {
 };
 
 #define PY_PROC_SUPPORTED 1 /* the layout checked out: walk; else count "unsupported build" */
+/*
+ * The process's code objects' frees are counted (3.10, 3.11: a probe on its
+ * code_dealloc() adds to its python_frees entry, made before this is set),
+ * as 3.12+ count the code objects made: the walk's code cache may use it.
+ */
+#define PY_PROC_FREES_COUNTED 2
+
+/*
+ * A python_frees entry: epoch << 32 | frees + 1. The epoch (never 0) is one
+ * of the probe it was made with, so a count under one probe never equals one
+ * under another (frees are not seen while none is attached); frees that
+ * reach PY_FREES_OUT count as none from then on.
+ */
+#define PY_FREES_OUT 0xffff0000u
 
 /* A Python process, as the loader describes it to the walk (the python_procs map, by tgid). */
 struct py_proc {

@@ -6,8 +6,9 @@
 #    the Python walk (--python on) and without it (--python off: the native
 #    walk alone), on an interpreter spinning 10 and 100 Python frames deep,
 #    each frame a code object of its own (tests/workloads/python/deep.py: the
-#    walk tags each): Debian's python3.11, and pyenv's 3.12 and 3.13 where
-#    installed (their code objects carry a version the walk keeps tags by).
+#    walk tags each): Debian's python3.11, and pyenv's 3.10 to 3.13 where
+#    installed (3.12+'s code objects carry a version the walk keeps tags by;
+#    3.10's and 3.11's frees are counted by a probe, bpf/python_frees.bpf.c).
 #    flametop samples every CPU; the samples of other processes, filtered out
 #    by -p at the program's first lines, are taken out of the figure: their
 #    cost is measured apart (-p on a process that sleeps), and a Python
@@ -67,10 +68,10 @@ old=$(sysctl -n kernel.bpf_stats_enabled)
 sysctl -qw kernel.bpf_stats_enabled=1
 on_exit "sysctl -qw kernel.bpf_stats_enabled=$old"
 
-# The interpreters measured: Debian's, then pyenv's 3.12 and 3.13 where installed.
+# The interpreters measured: Debian's, then pyenv's where installed.
 PYENV_DIR=${PYENV_ROOT:-$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")}
 INTERPS=("$PY")
-for v in 3.12 3.13; do
+for v in 3.10 3.11 3.12 3.13; do
 	for py in "$PYENV_DIR"/versions/"$v".*/bin/python"$v"; do
 		[ -x "$py" ] && INTERPS+=("$py") && break
 	done

@@ -128,6 +128,11 @@ int python_maps__probe(struct python_maps *m, int fd, uint64_t offset, uint32_t 
 	return 0;
 }
 
+int python_maps__frees(const struct python_maps *m, uint32_t tgid, uint64_t *count)
+{
+	return bpf_map_lookup_elem(m->frees_fd, &tgid, count) ? -ENOENT : 0;
+}
+
 void python_maps__unprobe(struct python_maps *m, struct python_probe *p)
 {
 	if (!p)

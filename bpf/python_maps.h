@@ -44,6 +44,12 @@ int python_maps__probe(struct python_maps *m, int fd, uint64_t offset, uint32_t 
 		       struct python_probe **out);
 
 /*
+ * python_maps__frees() reads into *@count process @tgid's python_frees entry
+ * (epoch << 32 | frees + 1). Returns 0, or -ENOENT when it has none.
+ */
+int python_maps__frees(const struct python_maps *m, uint32_t tgid, uint64_t *count);
+
+/*
  * python_maps__unprobe() drops @p's process's python_frees entry, then the
  * probe: clear PY_PROC_FREES_COUNTED first, or with it (a walk without the
  * entry trusts no count). NULL is a no-op.

@@ -254,7 +254,7 @@ int live__drain(struct live *l)
 	if (l->unwinder)
 		unwinder__pass(l->unwinder);
 	if (l->python)
-		python_procs__pass(l->python);
+		python_procs__pass(l->python, monotonic_seconds());
 	return ret;
 }
 
@@ -555,6 +555,10 @@ static void python_names_text(const struct live *l, struct textbuf *t)
 	if (st.unreadable)
 		textbuf__item(t, "%" PRIu64 " Python frame%s whose code object could not be read",
 			      st.unreadable, st.unreadable == 1 ? "" : "s");
+	if (st.frees_busy)
+		textbuf__item(t, "%zu Python process%s freeing code objects over %d a second: "
+				 "not counted, their walks read every code object",
+			      st.frees_busy, st.frees_busy == 1 ? "" : "es", FREES_MAX_RATE);
 	if (st.probe_err)
 		textbuf__item(t, "Python 3.10/3.11 code objects' frees not counted (uprobe: %s): "
 				 "their walks read every code object",

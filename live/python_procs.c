@@ -50,6 +50,9 @@ struct py_process {
 	uint64_t probed_inode;      /* the file probed, ... */
 	uint32_t probed_dev[2];     /* ... on this device (major, minor) ... */
 	uint64_t probed_off;        /* ... at this offset */
+	uint64_t frees_seen;        /* the probe's count ... */
+	double frees_at;            /* ... at this time (0: not read yet) */
+	bool frees_busy;            /* freed too fast to be counted: not probed again */
 };
 
 struct py_code_entry {
@@ -242,7 +245,7 @@ static bool probe_frees(struct python_procs *pp, struct py_process *p, const str
 	if (probed_at(p, in))
 		return false;
 	unprobe(pp, p);
-	if (in->version >= 0x030c || !in->code_free_off)
+	if (in->version >= 0x030c || !in->code_free_off || p->frees_busy)
 		return false;
 	fd = mapped_file__open(pp->proc_root, tgid, in->map);
 	if (fd < 0)
@@ -252,6 +255,7 @@ static bool probe_frees(struct python_procs *pp, struct py_process *p, const str
 		pp->st.probe_err = err;
 	} else {
 		pp->st.probed++;
+		p->frees_at = 0;
 		p->probed_inode = in->map->inode;
 		p->probed_dev[0] = in->map->dev_major;
 		p->probed_dev[1] = in->map->dev_minor;
@@ -341,12 +345,37 @@ static void forget(struct python_procs *pp, struct py_process *p)
 {
 	python_maps__drop(pp->maps, (uint32_t)p->node.key[0]);
 	unprobe(pp, p);
+	pp->st.frees_busy -= p->frees_busy;
 	count_state(pp, p, -1);
 	id_table__remove(&pp->procs, &p->node);
 	free(p);
 }
 
-void python_procs__pass(struct python_procs *pp)
+/*
+ * Drops @p's probe when it counted over FREES_MAX_RATE frees a second
+ * since the last look, at least a second before @now.
+ */
+static void watch_frees(struct python_procs *pp, struct py_process *p, double now)
+{
+	uint64_t count;
+
+	if (python_maps__frees(pp->maps, (uint32_t)p->node.key[0], &count))
+		return;
+	if (p->frees_at && now - p->frees_at < 1.0)
+		return;
+	if (p->frees_at &&
+	    (uint32_t)count - (uint32_t)p->frees_seen > FREES_MAX_RATE * (now - p->frees_at)) {
+		unprobe(pp, p);
+		p->frees_busy = true;
+		pp->st.frees_busy++;
+		describe(pp, p);
+		return;
+	}
+	p->frees_seen = count;
+	p->frees_at = now;
+}
+
+void python_procs__pass(struct python_procs *pp, double now)
 {
 	size_t nended = 0;
 
@@ -359,6 +388,8 @@ void python_procs__pass(struct python_procs *pp)
 				pp->ended[nended++] = p;
 			else if (p->state == PYS_PENDING)
 				check(pp, p);
+			else if (p->probe)
+				watch_frees(pp, p, now);
 		}
 	}
 	for (size_t i = 0; i < nended; i++)

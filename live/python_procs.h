@@ -34,6 +34,7 @@ struct python_procs_stats {
 	uint64_t unreadable; /* frames whose code object could not be read */
 	size_t cache_bytes;  /* heap bytes of the code objects kept */
 	size_t probed;       /* processes whose code objects' frees a probe counts (3.10, 3.11) */
+	size_t frees_busy;   /* ... whose probe was dropped: they freed over FREES_MAX_RATE a second */
 	int probe_err;       /* the last probe that could not be attached: -errno; 0: none */
 };
 
@@ -63,9 +64,14 @@ void python_procs__exited(struct python_procs *pp, uint32_t tgid);
 /*
  * python_procs__pass() checks again the interpreters that were not running
  * yet (each at most PY_CHECK_TRIES times: then it is an unsupported build),
- * and forgets the processes that ended. Once per drain.
+ * drops the probe of a process that frees code objects faster than
+ * FREES_MAX_RATE a second (each free pays for the probe; and a count that
+ * always moves keeps nothing), and forgets the processes that ended. Once
+ * per drain; @now: CLOCK_MONOTONIC seconds.
  */
-void python_procs__pass(struct python_procs *pp);
+#define FREES_MAX_RATE 1000
+
+void python_procs__pass(struct python_procs *pp, double now);
 
 /*
  * python_procs__gen() is a number that changes whenever the names of

@@ -222,20 +222,26 @@ static uint64_t loaded_word(const struct elf_file *f, uint64_t vaddr)
 	return 0;
 }
 
-/* The file offset of virtual address @vaddr in an executable segment of @f; 0: none. */
+/*
+ * The file offset of virtual address @vaddr in an executable segment of @f,
+ * within the file; 0: none.
+ */
 static uint64_t exec_offset(const struct elf_file *f, uint64_t vaddr)
 {
 	Elf *e = elf_file__elf(f);
-	size_t n;
+	size_t n, file_size = 0;
 
-	if (elf_getphdrnum(e, &n))
+	if (elf_getphdrnum(e, &n) || !elf_rawfile(e, &file_size))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
+		uint64_t off;
 
-		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && (ph.p_flags & PF_X) &&
-		    vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz)
-			return vaddr - ph.p_vaddr + ph.p_offset;
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X) ||
+		    vaddr < ph.p_vaddr || vaddr - ph.p_vaddr >= ph.p_filesz)
+			continue;
+		off = vaddr - ph.p_vaddr + ph.p_offset;
+		return off >= ph.p_offset && off < file_size ? off : 0;
 	}
 	return 0;
 }
@@ -269,29 +275,34 @@ static const struct proc_map *first_mapping(const struct proc_maps *maps, const 
 	return m;
 }
 
+int py_interp__read_file(const struct elf_file *f, const struct proc_map *first,
+			 struct py_interp *out)
+{
+	uint64_t bias, sym[SYM_NR];
+
+	symbol_values(f, sym);
+	if (!sym[SYM_RUNTIME] || load_bias(f, first, &bias))
+		return -ENOENT;
+	out->runtime = sym[SYM_RUNTIME] + bias;
+	out->hexversion_addr = sym[SYM_VERSION] ? sym[SYM_VERSION] + bias : 0;
+	out->code_count_addr = sym[SYM_CODE_COUNT] ? sym[SYM_CODE_COUNT] + bias : 0;
+	out->code_free_off = code_free_offset(f, sym);
+	return 0;
+}
+
 int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_maps *maps,
 		      struct py_interp *out)
 {
-	const struct proc_map *first = first_mapping(maps, out->map);
 	int fd = mapped_file__open(proc_root ? proc_root : "/proc", tgid, out->map);
 	struct elf_file *f;
-	uint64_t bias, sym[SYM_NR];
-	int err = 0;
+	int err;
 
 	if (fd < 0)
 		return -ENOENT;
 	f = elf_file__open_fd(fd, true);
 	if (!f)
 		return -ENOEXEC;
-	symbol_values(f, sym);
-	if (!sym[SYM_RUNTIME] || load_bias(f, first, &bias))
-		err = -ENOENT;
-	else {
-		out->runtime = sym[SYM_RUNTIME] + bias;
-		out->hexversion_addr = sym[SYM_VERSION] ? sym[SYM_VERSION] + bias : 0;
-		out->code_count_addr = sym[SYM_CODE_COUNT] ? sym[SYM_CODE_COUNT] + bias : 0;
-		out->code_free_off = code_free_offset(f, sym);
-	}
+	err = py_interp__read_file(f, first_mapping(maps, out->map), out);
 	elf_file__close(f);
 	return err;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "symbols/elffile.h"
 #include "symbols/procmaps.h"
 
 /* The lowest and highest minor versions of Python 3 flametop walks. */
@@ -60,5 +61,13 @@ int py_interp__find(const struct proc_maps *maps, struct py_interp *out);
  */
 int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_maps *maps,
 		      struct py_interp *out);
+
+/*
+ * py_interp__read_file() is py_interp__locate()'s reading of the open file
+ * @f (any bytes: a file the process chose), its lowest mapping @first:
+ * fills @out's addresses and offset the same way and returns 0, or -ENOENT.
+ */
+int py_interp__read_file(const struct elf_file *f, const struct proc_map *first,
+			 struct py_interp *out);
 
 #endif

@@ -219,45 +219,119 @@ static void test_process_past_its_mappings_not_described(void **state)
 	mmap_log__free(l);
 }
 
-/* The watch: a child execs @argv[0], which maps libraries, and ends before it is asked. */
-static void test_watch_describes_child_that_ended(void **state)
+/* Does @pm map the file at @path (by its device and inode)? */
+static bool maps_file(const struct proc_maps *pm, const char *path)
 {
-	char *const argv[] = {"/bin/true", NULL};
-	struct mmap_watch *w;
-	struct proc_maps pm;
 	struct stat st;
-	bool binary = false, libc = false;
-	pid_t pid;
+	bool found = false;
 
-	(void)state;
+	assert_int_equal(stat(path, &st), 0);
+	for (size_t i = 0; i < pm->n; i++) {
+		const struct proc_map *m = &pm->maps[i];
+
+		assert_true(m->perms & MAP_PERM_X);
+		found |= m->inode == st.st_ino && m->dev_major == major(st.st_dev) &&
+			 m->dev_minor == minor(st.st_dev) && m->kind == MAP_FILE;
+	}
+	return found;
+}
+
+/* Does @pm map libc? */
+static bool maps_libc(const struct proc_maps *pm)
+{
+	for (size_t i = 0; i < pm->n; i++)
+		if (strstr(pm->maps[i].path, "/libc.so"))
+			return true;
+	return false;
+}
+
+/* A watch, or a skip where one can't be had. */
+static struct mmap_watch *watch_open(void)
+{
+	struct mmap_watch *w;
+
 	if (geteuid() != 0)
 		skip(); /* watching every CPU needs privileges */
 	w = mmap_watch__open();
 	assert_non_null(w);
-	pid = fork();
+	return w;
+}
+
+/* Runs @argv (a child of ours), to its end. Returns its pid. */
+static pid_t run_child(char *const argv[])
+{
+	pid_t pid = fork();
+
 	assert_true(pid >= 0);
 	if (!pid) {
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+/* The watch: a child execs @argv[0], which maps libraries, and ends before it is asked. */
+static void test_watch_describes_child_that_ended(void **state)
+{
+	char *const argv[] = {"/bin/true", NULL};
+	struct mmap_watch *w = watch_open();
+	struct proc_maps pm;
+	pid_t pid;
+
+	(void)state;
+	pid = run_child(argv);
 	mmap_watch__poll(w, 1);
 	assert_int_equal(mmap_watch__maps(w, (uint32_t)pid, &pm), 0);
-	assert_int_equal(stat("/bin/true", &st), 0);
-	for (size_t i = 0; i < pm.n; i++) {
-		const struct proc_map *m = &pm.maps[i];
-
-		assert_true(m->perms & MAP_PERM_X);
-		binary |= m->inode == st.st_ino && m->dev_major == major(st.st_dev) &&
-			  m->dev_minor == minor(st.st_dev) && m->kind == MAP_FILE;
-		libc |= strstr(m->path, "/libc.so") != NULL;
-	}
-	assert_true(binary);
-	assert_true(libc);
+	assert_true(maps_file(&pm, "/bin/true"));
+	assert_true(maps_libc(&pm));
 	proc_maps__free(&pm);
 	assert_int_equal(mmap_watch__losses(w), 0);
 	mmap_watch__close(w);
 	mmap_watch__close(NULL);
+}
+
+/*
+ * The watch, all in one read: a shell forks a subshell (which runs no
+ * program: it has the shell's mappings) and then execs /bin/true, whose
+ * exec drops the shell's mappings. The subshell is still described with
+ * the shell's, the shell with /bin/true's.
+ */
+static void test_watch_fork_before_exec_keeps_child_mappings(void **state)
+{
+	char pid_file[] = "/tmp/flametop_test_mmap_XXXXXX";
+	char sh_cmd[128];
+	char *const argv[] = {"/bin/sh", "-c", sh_cmd, NULL};
+	struct mmap_watch *w = watch_open();
+	struct proc_maps pm;
+	unsigned sub = 0;
+	pid_t shell;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(pid_file);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(sh_cmd, sizeof(sh_cmd), "(exit 0) & echo $! >%s; exec /bin/true", pid_file);
+	shell = run_child(argv);
+	f = fopen(pid_file, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%u", &sub), 1);
+	fclose(f);
+	unlink(pid_file);
+	mmap_watch__poll(w, 1);
+	assert_int_equal(mmap_watch__maps(w, sub, &pm), 0);
+	assert_true(maps_file(&pm, "/bin/sh"));
+	assert_false(maps_file(&pm, "/bin/true"));
+	assert_true(maps_libc(&pm));
+	proc_maps__free(&pm);
+	assert_int_equal(mmap_watch__maps(w, (uint32_t)shell, &pm), 0);
+	assert_true(maps_file(&pm, "/bin/true"));
+	assert_false(maps_file(&pm, "/bin/sh"));
+	proc_maps__free(&pm);
+	assert_int_equal(mmap_watch__losses(w), 0);
+	mmap_watch__close(w);
 }
 
 int main(void)
@@ -272,6 +346,7 @@ int main(void)
 	    cmocka_unit_test(test_bounded_least_recent_go),
 	    cmocka_unit_test(test_process_past_its_mappings_not_described),
 	    cmocka_unit_test(test_watch_describes_child_that_ended),
+	    cmocka_unit_test(test_watch_fork_before_exec_keeps_child_mappings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -360,7 +360,8 @@ static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start
 		unwinder__note_process(l->unwinder, tgid, maps, gen);
 	else if (exit)
 		unwinder__process_exited(l->unwinder, tgid);
-	if (maps && l->python && !exit)
+	/* Ended: no interpreter left to walk, nor code objects to read. */
+	if (maps && l->python && !ended)
 		python_procs__note(l->python, tgid, maps, gen);
 }
 

@@ -163,11 +163,25 @@ static void test_ended_expire_after_passes(void **state)
 	map(l, 5, 11, 0x1000, 0x2000, 0, "/bin/as");
 	mmap_log__start(l, 6, 0, 12);
 	map(l, 6, 13, 0x1000, 0x2000, 0, "/bin/ld");
+	/* Pid 7 ends first, then its pid is used again: the new process stays. */
+	mmap_log__start(l, 7, 0, 14);
+	map(l, 7, 15, 0x1000, 0x2000, 0, "/bin/cc1");
+	mmap_log__end(l, 7, 2);
 	mmap_log__end(l, 5, 3);
+	mmap_log__start(l, 7, 0, 16);
+	map(l, 7, 17, 0x3000, 0x4000, 0, "/bin/collect2");
 	mmap_log__expire(l, 3 + MMAP_LOG_ENDED_PASSES - 1);
 	assert_string_equal(described(l, 5, buf, sizeof(buf)), "1000-2000@0 /bin/as\n");
 	mmap_log__expire(l, 3 + MMAP_LOG_ENDED_PASSES);
 	assert_int_equal(mmap_log__maps(l, 5, &pm), -ENOENT);
+	assert_string_equal(described(l, 6, buf, sizeof(buf)), "1000-2000@0 /bin/ld\n");
+	assert_string_equal(described(l, 7, buf, sizeof(buf)), "3000-4000@0 /bin/collect2\n");
+	/* Told of its end again (a thread's and the process's records): it expires by the last. */
+	mmap_log__end(l, 6, 3 + MMAP_LOG_ENDED_PASSES);
+	mmap_log__end(l, 7, 3 + MMAP_LOG_ENDED_PASSES);
+	mmap_log__end(l, 6, 4 + MMAP_LOG_ENDED_PASSES);
+	mmap_log__expire(l, 3 + 2 * MMAP_LOG_ENDED_PASSES);
+	assert_int_equal(mmap_log__maps(l, 7, &pm), -ENOENT);
 	assert_string_equal(described(l, 6, buf, sizeof(buf)), "1000-2000@0 /bin/ld\n");
 	/* Records lost: nobody is described. */
 	mmap_log__clear(l);

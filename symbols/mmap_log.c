@@ -23,12 +23,12 @@ struct logged_map {
 };
 
 struct logged_proc {
-	struct id_node node; /* {pid, 0} */
-	struct lru_node lru; /* by last news */
+	struct id_node node;	   /* {pid, 0} */
+	struct lru_node lru;	   /* by last news */
 	struct lru_node ended_lru; /* on the log's ended list while it has ended */
-	uint64_t start;	     /* when it last started */
-	uint64_t ended_pass; /* the pass it ended in; 0 while it runs */
-	bool whole;	     /* every mapping it made since its start is known */
+	uint64_t start;		   /* when it last started */
+	uint64_t ended_pass;	   /* the pass it ended in; 0 while it runs */
+	bool whole;		   /* every mapping it made since its start is known */
 	struct logged_map *maps;
 	size_t n, cap;
 };
@@ -37,7 +37,7 @@ struct mmap_log {
 	struct id_table procs;
 	struct lru lru;
 	struct lru ended; /* the processes that ended, the one that ended first oldest */
-	size_t nmaps; /* mappings held, all processes' */
+	size_t nmaps;	  /* mappings held, all processes' */
 };
 
 struct mmap_log *mmap_log__new(void)

@@ -45,7 +45,7 @@ struct news {
 	uint32_t kind; /* enum news_kind */
 	uint32_t pid, parent;
 	struct proc_map m; /* NEWS_MAP: its path ours until given to the log */
-	/* While a read's news are weighed (undone_news()): the last news of its pid, by {pid, 0}. */
+	/* While a read's news are weighed (undone_news()): its pid's last news, by {pid, 0} */
 	struct id_node last;
 	bool undone; /* an exec of its pid later in this read: what it says is of no account */
 	bool execs;  /* (its pid's last news) an exec of that pid comes after the news weighed */

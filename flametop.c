@@ -806,7 +806,7 @@ static void raise_open_files_limit(void)
  * a wakeup of its own costs ~30 us of CPU; under process churn flametop
  * waits ~25 times a second, and this took its CPU from 2.6 to 2.3 ms a
  * second. Nothing it does needs a wakeup on time to 4 ms: a note's quiet
- * time is 40 ms, a refresh a second.
+ * time is 200 ms, a refresh a second.
  */
 static void allow_late_wakeups(void)
 {

@@ -20,7 +20,13 @@
 enum { COPY_IP, COPY_SP, COPY_BP, COPY_BASE, COPY_LEN, COPY_NR, COPY_HEAD };
 #define COPY_CUT (1ull << 32)
 
-#define TABLE_KEEP (64 * 1024) /* frames the table keeps room for once emptied */
+/*
+ * Words the arena keeps room for once emptied: an epoch's copies and as
+ * many frames. Under process churn an epoch's copies fill it again (a
+ * smaller arena was grown again each epoch, its pages faulted in anew:
+ * ~5% of flametop's CPU); an idle flametop never grows it that far.
+ */
+#define TABLE_KEEP (TABLE_COPIED_MAX + 64 * 1024)
 
 int stack_table__init(struct stack_table *t)
 {
@@ -38,26 +44,52 @@ static struct stack_entry *stack_table__find(const struct stack_table *t, uint64
 	return i != HASH_NONE ? &t->entries[i] : NULL;
 }
 
-int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t *ips, uint32_t nr,
-		     uint16_t end)
+/*
+ * Room at the arena's end for a stack of @nr words with @hash, not known
+ * yet, entered in the table: its words to fill, or NULL when out of
+ * memory.
+ */
+static uint64_t *stack_table__append(struct stack_table *t, uint64_t hash, uint32_t nr,
+				     uint16_t end)
 {
-	struct stack_entry *e = stack_table__find(t, hash);
+	uint64_t *words;
 
-	if (e) {
-		t->current += e->epoch != t->epoch;
-		e->epoch = t->epoch;
-		return 0;
-	}
 	if (array__grow((void **)&t->arena, &t->arena_cap, t->arena_len + nr, sizeof(uint64_t),
 			4096) ||
 	    array__grow((void **)&t->entries, &t->cap, t->n + 1, sizeof(*t->entries), 256) ||
 	    hash_index__insert_key64(&t->index, hash, t->n, t->entries, STACK_ENTRY))
-		return -ENOMEM;
-	memcpy(t->arena + t->arena_len, ips, nr * sizeof(uint64_t));
+		return NULL;
+	words = t->arena + t->arena_len;
 	t->entries[t->n++] = (struct stack_entry){ .hash = hash, .off = t->arena_len, .nr = nr,
 						   .epoch = t->epoch, .end = end };
 	t->arena_len += nr;
 	t->current++;
+	return words;
+}
+
+/* Marks the stack of @hash sent in this epoch; false when it is not known. */
+static bool stack_table__sent_again(struct stack_table *t, uint64_t hash)
+{
+	struct stack_entry *e = stack_table__find(t, hash);
+
+	if (!e)
+		return false;
+	t->current += e->epoch != t->epoch;
+	e->epoch = t->epoch;
+	return true;
+}
+
+int stack_table__add(struct stack_table *t, uint64_t hash, const uint64_t *ips, uint32_t nr,
+		     uint16_t end)
+{
+	uint64_t *words;
+
+	if (stack_table__sent_again(t, hash))
+		return 0;
+	words = stack_table__append(t, hash, nr, end);
+	if (!words)
+		return -ENOMEM;
+	memcpy(words, ips, nr * sizeof(uint64_t));
 	return 0;
 }
 
@@ -117,15 +149,9 @@ void stack_table__free(struct stack_table *t)
 	free(t->arena);
 }
 
-void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, size_t size)
+/* Writes copy @c's words (a STACK_COPIED entry's) to @words: @nr frames, @len bytes. */
+static void copy_words(uint64_t *words, const struct sent_cold *c, uint32_t nr, uint32_t len)
 {
-	uint64_t words[COPY_HEAD + MAX_STACK_DEPTH + COLD_PAGES * COLD_PAGE / sizeof(uint64_t)];
-	uint32_t len = c->len, nr = c->nr;
-
-	if (len > sizeof(c->bytes) || len % sizeof(uint64_t) || size < SENT_COLD_HEAD + len ||
-	    c->sp < c->base || c->sp - c->base > len || !nr || nr > MAX_STACK_DEPTH ||
-	    c->trusted > nr)
-		return; /* never: the BPF side sends whole pages from sp's, and a frame at least */
 	words[COPY_IP] = c->ip;
 	words[COPY_SP] = c->sp;
 	words[COPY_BP] = c->bp;
@@ -134,9 +160,24 @@ void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, siz
 	words[COPY_NR] = nr | (uint64_t)c->trusted << 32;
 	memcpy(words + COPY_HEAD, c->ips, nr * sizeof(uint64_t));
 	memcpy(words + COPY_HEAD + nr, c->bytes, len);
-	if (!stack_table__add(t, c->hash, words, COPY_HEAD + nr + len / sizeof(uint64_t),
-			      STACK_COPIED))
-		t->copied += COPY_HEAD + nr + len / sizeof(uint64_t);
+}
+
+void stack_table__add_copy(struct stack_table *t, const struct sent_cold *c, size_t size)
+{
+	uint32_t len = c->len, nr = c->nr, words_nr = COPY_HEAD + nr + len / sizeof(uint64_t);
+	uint64_t *words;
+
+	if (len > sizeof(c->bytes) || len % sizeof(uint64_t) || size < SENT_COLD_HEAD + len ||
+	    c->sp < c->base || c->sp - c->base > len || !nr || nr > MAX_STACK_DEPTH ||
+	    c->trusted > nr)
+		return; /* never: the BPF side sends whole pages from sp's, and a frame at least */
+	if (!stack_table__sent_again(t, c->hash)) {
+		words = stack_table__append(t, c->hash, words_nr, STACK_COPIED);
+		if (!words)
+			return;
+		copy_words(words, c, nr, len); /* in place: no copy of 16 KiB on the stack first */
+	}
+	t->copied += words_nr;
 }
 
 /* Resolves one side of a key: its frames and how its walk ended, or why it has none. */

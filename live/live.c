@@ -28,13 +28,20 @@
  * Seconds between two wakeups for process notes, while they come in a
  * burst (closer than NOTES_BURST): a process is first sampled within
  * ~10 ms of running at 99 Hz, and its note is read at most this much
- * later: one that runs for 60 ms is still snapshotted. Each wakeup costs
- * ~50 us here (under process churn they were most of flametop's cost at
- * 25 ms). A note alone (a process first sampled on a quiet machine) is
- * read when it comes, and no wakeup follows to look for more.
+ * later: one that runs for 200 ms is still snapshotted while it runs (its
+ * files opened with its rights, its mappings handed to the walk); one that
+ * ended before is described by the mappings the kernel announced
+ * (symbols/mmap_watch.h: its files opened by path, only those every user
+ * may read) and its copied stacks walked with them. Each wakeup costs
+ * 30-50 us here: under process churn (~20 notes a second) they were a
+ * fifth of flametop's main thread at 40 ms, and the notes of processes
+ * still running (their maps read, their mappings written for the walk,
+ * an exit note later) cost twice those of processes gone. A note alone
+ * (a process first sampled on a quiet machine) is read when it comes, and
+ * no wakeup follows to look for more.
  */
-#define EVENTS_QUIET 0.040
-#define NOTES_BURST 0.100
+#define EVENTS_QUIET 0.200
+#define NOTES_BURST 0.400
 
 struct live {
 	struct capture *cap;
@@ -353,7 +360,8 @@ static void on_proc_note(void *ctx, uint32_t tgid, uint32_t kind, uint64_t start
 		unwinder__note_process(l->unwinder, tgid, maps, gen);
 	else if (exit)
 		unwinder__process_exited(l->unwinder, tgid);
-	if (maps && l->python && !exit)
+	/* Ended: no interpreter left to walk, nor code objects to read. */
+	if (maps && l->python && !ended)
 		python_procs__note(l->python, tgid, maps, gen);
 }
 

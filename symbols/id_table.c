@@ -92,7 +92,7 @@ void id_table__clear(struct id_table *t, void (*release)(struct id_node *node), 
 	for (i = 0; i < t->n_buckets; i++) {
 		struct id_node *node = t->buckets[i], *next;
 
-		for (; node; node = next) {
+		for (; node && release; node = next) {
 			next = node->next;
 			release(node);
 		}

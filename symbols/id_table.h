@@ -35,8 +35,9 @@ int id_table__insert(struct id_table *t, struct id_node *node);
 void id_table__remove(struct id_table *t, struct id_node *node);
 
 /*
- * id_table__clear() calls @release on every node, then leaves @t empty; its
- * buckets are kept when @keep_buckets is true and freed otherwise.
+ * id_table__clear() calls @release (unless NULL) on every node, then leaves
+ * @t empty; its buckets are kept when @keep_buckets is true and freed
+ * otherwise.
  */
 void id_table__clear(struct id_table *t, void (*release)(struct id_node *node), bool keep_buckets);
 

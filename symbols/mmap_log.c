@@ -2,7 +2,9 @@
 /*
  * mmap_log: processes by pid, each with its mappings in the order they
  * were announced (sorted only when copied out), on an LRU list by last
- * news so that the log stays within MMAP_LOG_PROCS.
+ * news so that the log stays within MMAP_LOG_PROCS, and those that ended
+ * on a list of their own by when, so that expiring them looks at those
+ * due only (under process churn the log holds thousands).
  */
 #include "symbols/mmap_log.h"
 
@@ -21,11 +23,12 @@ struct logged_map {
 };
 
 struct logged_proc {
-	struct id_node node; /* {pid, 0} */
-	struct lru_node lru; /* by last news */
-	uint64_t start;	     /* when it last started */
-	uint64_t ended_pass; /* the pass it ended in; 0 while it runs */
-	bool whole;	     /* every mapping it made since its start is known */
+	struct id_node node;	   /* {pid, 0} */
+	struct lru_node lru;	   /* by last news */
+	struct lru_node ended_lru; /* on the log's ended list while it has ended */
+	uint64_t start;		   /* when it last started */
+	uint64_t ended_pass;	   /* the pass it ended in; 0 while it runs */
+	bool whole;		   /* every mapping it made since its start is known */
 	struct logged_map *maps;
 	size_t n, cap;
 };
@@ -33,15 +36,18 @@ struct logged_proc {
 struct mmap_log {
 	struct id_table procs;
 	struct lru lru;
-	size_t nmaps; /* mappings held, all processes' */
+	struct lru ended; /* the processes that ended, the one that ended first oldest */
+	size_t nmaps;	  /* mappings held, all processes' */
 };
 
 struct mmap_log *mmap_log__new(void)
 {
 	struct mmap_log *l = calloc(1, sizeof(*l));
 
-	if (l)
+	if (l) {
 		lru__init(&l->lru);
+		lru__init(&l->ended);
+	}
 	return l;
 }
 
@@ -65,6 +71,7 @@ static void drop_proc(struct mmap_log *l, struct logged_proc *p)
 	free(p->maps);
 	id_table__remove(&l->procs, &p->node);
 	lru__remove(&l->lru, &p->lru);
+	lru__remove(&l->ended, &p->ended_lru);
 	free(p);
 }
 
@@ -158,6 +165,7 @@ void mmap_log__start(struct mmap_log *l, uint32_t pid, uint32_t parent, uint64_t
 			drop_map(l, p, i);
 	p->start = time;
 	p->ended_pass = 0;
+	lru__remove(&l->ended, &p->ended_lru);
 	p->whole = !parent || (from && from->whole);
 	if (!from || !p->whole)
 		return;
@@ -194,20 +202,26 @@ void mmap_log__end(struct mmap_log *l, uint32_t pid, uint64_t pass)
 {
 	struct logged_proc *p = find(l, pid);
 
-	if (p)
-		p->ended_pass = pass ? pass : 1;
+	if (!p)
+		return;
+	p->ended_pass = pass ? pass : 1;
+	if (lru__linked(&p->ended_lru))
+		lru__touch(&l->ended, &p->ended_lru);
+	else
+		lru__add(&l->ended, &p->ended_lru, 0);
 }
 
 void mmap_log__expire(struct mmap_log *l, uint64_t pass)
 {
-	struct lru_node *n = lru__oldest(&l->lru), *newer;
+	struct lru_node *n;
 
-	for (; n; n = newer) {
-		struct logged_proc *p = lru_entry(n, struct logged_proc, lru);
+	/* Passes only grow: the list is in the order of the passes they ended in. */
+	while ((n = lru__oldest(&l->ended)) != NULL) {
+		struct logged_proc *p = lru_entry(n, struct logged_proc, ended_lru);
 
-		newer = lru__newer(&l->lru, n);
-		if (p->ended_pass && p->ended_pass + MMAP_LOG_ENDED_PASSES <= pass)
-			drop_proc(l, p);
+		if (p->ended_pass + MMAP_LOG_ENDED_PASSES > pass)
+			break;
+		drop_proc(l, p);
 	}
 }
 

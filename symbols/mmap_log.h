@@ -47,7 +47,10 @@ void mmap_log__start(struct mmap_log *l, uint32_t pid, uint32_t parent, uint64_t
  */
 void mmap_log__map(struct mmap_log *l, uint32_t pid, uint64_t time, const struct proc_map *m);
 
-/* mmap_log__end() says that process @pid ended, in pass @pass (the caller's clock). */
+/*
+ * mmap_log__end() says that process @pid ended, in pass @pass (the
+ * caller's clock: it never goes back).
+ */
 void mmap_log__end(struct mmap_log *l, uint32_t pid, uint64_t pass);
 
 /* mmap_log__expire() forgets the processes that ended MMAP_LOG_ENDED_PASSES before @pass. */

@@ -3,7 +3,9 @@
  * mmap_watch: the records of one read are gathered, sorted by time (each
  * ends with it: sample_id_all with PERF_SAMPLE_TIME, on CLOCK_MONOTONIC),
  * and given to the log in that order; the log keeps what comes later out
- * of order by the same times.
+ * of order by the same times. What an exec later in the same read undoes
+ * (a shell's fork, which copies its mappings, then its child's exec, which
+ * drops them) is not given to the log at all.
  */
 #include "symbols/mmap_watch.h"
 
@@ -14,6 +16,7 @@
 #include <time.h>
 
 #include "array.h"
+#include "symbols/id_table.h"
 #include "symbols/mmap_log.h"
 #include "symbols/perf_ring.h"
 
@@ -42,6 +45,10 @@ struct news {
 	uint32_t kind; /* enum news_kind */
 	uint32_t pid, parent;
 	struct proc_map m; /* NEWS_MAP: its path ours until given to the log */
+	/* While a read's news are weighed (undone_news()): its pid's last news, by {pid, 0} */
+	struct id_node last;
+	bool undone; /* an exec of its pid later in this read: what it says is of no account */
+	bool execs;  /* (its pid's last news) an exec of that pid comes after the news weighed */
 };
 
 struct mmap_watch {
@@ -49,6 +56,7 @@ struct mmap_watch {
 	struct mmap_log *log;
 	struct news *news; /* of the read under way */
 	size_t n, cap;
+	struct id_table pids; /* their pids' last news, while they are weighed */
 	bool lost;
 	uint64_t losses, pass;
 	uint64_t expired_pass; /* the last pass the log was expired in */
@@ -173,15 +181,56 @@ static int news_cmp(const void *a, const void *b)
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
+/* The last news of @pid in this read, from those weighed so far (newest first), or NULL. */
+static struct news *last_news(const struct mmap_watch *w, uint32_t pid)
+{
+	struct id_node *node = id_table__find(&w->pids, pid, 0);
+
+	return node ? (struct news *)((char *)node - offsetof(struct news, last)) : NULL;
+}
+
+/*
+ * Marks undone the news (sorted by time) that an exec of their process
+ * later in this read makes of no account: its start, the mappings it had
+ * or made and its end (a pid used again) before the exec, which drops
+ * them all; unless it forked before the exec, its child taking what it
+ * had then. Under process churn most processes are a shell's fork that
+ * execs at once, and the log then need not copy the shell's mappings
+ * into each. Out of memory, nothing is marked.
+ */
+static void undone_news(struct mmap_watch *w)
+{
+	for (size_t i = w->n; i-- > 0;) {
+		struct news *n = &w->news[i], *last = last_news(w, n->pid), *parent;
+
+		if (!last) {
+			n->last.key[0] = n->pid;
+			if (id_table__insert(&w->pids, &n->last))
+				break;
+			last = n;
+		}
+		n->undone = last->execs;
+		last->execs |= n->kind == NEWS_EXEC;
+		/* A fork copies its parent's mappings as they are then. */
+		if (n->kind == NEWS_FORK && !n->undone && (parent = last_news(w, n->parent)))
+			parent->execs = false;
+	}
+	id_table__clear(&w->pids, NULL, true);
+}
+
 /* Gives the news read to the log, oldest first. */
 static void apply_news(struct mmap_watch *w)
 {
-	if (w->n)
+	if (w->n) {
 		qsort(w->news, w->n, sizeof(*w->news), news_cmp);
+		undone_news(w);
+	}
 	for (size_t i = 0; i < w->n; i++) {
 		const struct news *n = &w->news[i];
 
-		if (n->kind == NEWS_EXEC || n->kind == NEWS_FORK)
+		if (n->undone)
+			;
+		else if (n->kind == NEWS_EXEC || n->kind == NEWS_FORK)
 			mmap_log__start(w->log, n->pid, n->kind == NEWS_FORK ? n->parent : 0,
 					n->time);
 		else if (n->kind == NEWS_MAP)
@@ -230,5 +279,6 @@ void mmap_watch__close(struct mmap_watch *w)
 	for (size_t i = 0; i < w->n; i++)
 		free(w->news[i].m.path);
 	free(w->news);
+	id_table__clear(&w->pids, NULL, false);
 	free(w);
 }

@@ -163,11 +163,25 @@ static void test_ended_expire_after_passes(void **state)
 	map(l, 5, 11, 0x1000, 0x2000, 0, "/bin/as");
 	mmap_log__start(l, 6, 0, 12);
 	map(l, 6, 13, 0x1000, 0x2000, 0, "/bin/ld");
+	/* Pid 7 ends first, then its pid is used again: the new process stays. */
+	mmap_log__start(l, 7, 0, 14);
+	map(l, 7, 15, 0x1000, 0x2000, 0, "/bin/cc1");
+	mmap_log__end(l, 7, 2);
 	mmap_log__end(l, 5, 3);
+	mmap_log__start(l, 7, 0, 16);
+	map(l, 7, 17, 0x3000, 0x4000, 0, "/bin/collect2");
 	mmap_log__expire(l, 3 + MMAP_LOG_ENDED_PASSES - 1);
 	assert_string_equal(described(l, 5, buf, sizeof(buf)), "1000-2000@0 /bin/as\n");
 	mmap_log__expire(l, 3 + MMAP_LOG_ENDED_PASSES);
 	assert_int_equal(mmap_log__maps(l, 5, &pm), -ENOENT);
+	assert_string_equal(described(l, 6, buf, sizeof(buf)), "1000-2000@0 /bin/ld\n");
+	assert_string_equal(described(l, 7, buf, sizeof(buf)), "3000-4000@0 /bin/collect2\n");
+	/* Told of its end again (a thread's and the process's records): it expires by the last. */
+	mmap_log__end(l, 6, 3 + MMAP_LOG_ENDED_PASSES);
+	mmap_log__end(l, 7, 3 + MMAP_LOG_ENDED_PASSES);
+	mmap_log__end(l, 6, 4 + MMAP_LOG_ENDED_PASSES);
+	mmap_log__expire(l, 3 + 2 * MMAP_LOG_ENDED_PASSES);
+	assert_int_equal(mmap_log__maps(l, 7, &pm), -ENOENT);
 	assert_string_equal(described(l, 6, buf, sizeof(buf)), "1000-2000@0 /bin/ld\n");
 	/* Records lost: nobody is described. */
 	mmap_log__clear(l);
@@ -219,45 +233,119 @@ static void test_process_past_its_mappings_not_described(void **state)
 	mmap_log__free(l);
 }
 
-/* The watch: a child execs @argv[0], which maps libraries, and ends before it is asked. */
-static void test_watch_describes_child_that_ended(void **state)
+/* Does @pm map the file at @path (by its device and inode)? */
+static bool maps_file(const struct proc_maps *pm, const char *path)
 {
-	char *const argv[] = {"/bin/true", NULL};
-	struct mmap_watch *w;
-	struct proc_maps pm;
 	struct stat st;
-	bool binary = false, libc = false;
-	pid_t pid;
+	bool found = false;
 
-	(void)state;
+	assert_int_equal(stat(path, &st), 0);
+	for (size_t i = 0; i < pm->n; i++) {
+		const struct proc_map *m = &pm->maps[i];
+
+		assert_true(m->perms & MAP_PERM_X);
+		found |= m->inode == st.st_ino && m->dev_major == major(st.st_dev) &&
+			 m->dev_minor == minor(st.st_dev) && m->kind == MAP_FILE;
+	}
+	return found;
+}
+
+/* Does @pm map libc? */
+static bool maps_libc(const struct proc_maps *pm)
+{
+	for (size_t i = 0; i < pm->n; i++)
+		if (strstr(pm->maps[i].path, "/libc.so"))
+			return true;
+	return false;
+}
+
+/* A watch, or a skip where one can't be had. */
+static struct mmap_watch *watch_open(void)
+{
+	struct mmap_watch *w;
+
 	if (geteuid() != 0)
 		skip(); /* watching every CPU needs privileges */
 	w = mmap_watch__open();
 	assert_non_null(w);
-	pid = fork();
+	return w;
+}
+
+/* Runs @argv (a child of ours), to its end. Returns its pid. */
+static pid_t run_child(char *const argv[])
+{
+	pid_t pid = fork();
+
 	assert_true(pid >= 0);
 	if (!pid) {
 		execv(argv[0], argv);
 		_exit(127);
 	}
 	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+/* The watch: a child execs @argv[0], which maps libraries, and ends before it is asked. */
+static void test_watch_describes_child_that_ended(void **state)
+{
+	char *const argv[] = {"/bin/true", NULL};
+	struct mmap_watch *w = watch_open();
+	struct proc_maps pm;
+	pid_t pid;
+
+	(void)state;
+	pid = run_child(argv);
 	mmap_watch__poll(w, 1);
 	assert_int_equal(mmap_watch__maps(w, (uint32_t)pid, &pm), 0);
-	assert_int_equal(stat("/bin/true", &st), 0);
-	for (size_t i = 0; i < pm.n; i++) {
-		const struct proc_map *m = &pm.maps[i];
-
-		assert_true(m->perms & MAP_PERM_X);
-		binary |= m->inode == st.st_ino && m->dev_major == major(st.st_dev) &&
-			  m->dev_minor == minor(st.st_dev) && m->kind == MAP_FILE;
-		libc |= strstr(m->path, "/libc.so") != NULL;
-	}
-	assert_true(binary);
-	assert_true(libc);
+	assert_true(maps_file(&pm, "/bin/true"));
+	assert_true(maps_libc(&pm));
 	proc_maps__free(&pm);
 	assert_int_equal(mmap_watch__losses(w), 0);
 	mmap_watch__close(w);
 	mmap_watch__close(NULL);
+}
+
+/*
+ * The watch, all in one read: a shell forks a subshell (which runs no
+ * program: it has the shell's mappings) and then execs /bin/true, whose
+ * exec drops the shell's mappings. The subshell is still described with
+ * the shell's, the shell with /bin/true's.
+ */
+static void test_watch_fork_before_exec_keeps_child_mappings(void **state)
+{
+	char pid_file[] = "/tmp/flametop_test_mmap_XXXXXX";
+	char sh_cmd[128];
+	char *const argv[] = {"/bin/sh", "-c", sh_cmd, NULL};
+	struct mmap_watch *w = watch_open();
+	struct proc_maps pm;
+	unsigned sub = 0;
+	pid_t shell;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(pid_file);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(sh_cmd, sizeof(sh_cmd), "(exit 0) & echo $! >%s; exec /bin/true", pid_file);
+	shell = run_child(argv);
+	f = fopen(pid_file, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%u", &sub), 1);
+	fclose(f);
+	unlink(pid_file);
+	mmap_watch__poll(w, 1);
+	assert_int_equal(mmap_watch__maps(w, sub, &pm), 0);
+	assert_true(maps_file(&pm, "/bin/sh"));
+	assert_false(maps_file(&pm, "/bin/true"));
+	assert_true(maps_libc(&pm));
+	proc_maps__free(&pm);
+	assert_int_equal(mmap_watch__maps(w, (uint32_t)shell, &pm), 0);
+	assert_true(maps_file(&pm, "/bin/true"));
+	assert_false(maps_file(&pm, "/bin/sh"));
+	proc_maps__free(&pm);
+	assert_int_equal(mmap_watch__losses(w), 0);
+	mmap_watch__close(w);
 }
 
 int main(void)
@@ -272,6 +360,7 @@ int main(void)
 	    cmocka_unit_test(test_bounded_least_recent_go),
 	    cmocka_unit_test(test_process_past_its_mappings_not_described),
 	    cmocka_unit_test(test_watch_describes_child_that_ended),
+	    cmocka_unit_test(test_watch_fork_before_exec_keeps_child_mappings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,9 +73,10 @@ struct {
  * caller below its callees: one read of the PY_WIN bytes below a frame's
  * end holds the frames it was called from, as many as fit (a read costs
  * about as much for 2 KiB as for a frame's 100 bytes). 3.10's frame
- * objects are on the heap, but a call made for the first time gets a
- * new one, the allocator's next block: there too a caller often lies
- * just below (a frame object is kept with its code for its next call).
+ * objects are on the heap: most come from a free list, anywhere, but calls
+ * made deeper than before get new ones, the allocator's next blocks, a
+ * caller just below its callee: a window is read there once a frame was
+ * found just below the one read before it.
  */
 #define PY_WIN 2048
 
@@ -88,6 +89,7 @@ struct py_walk {
 	__u64 frame;       /* the frame to read next */
 	__u64 win_lo;      /* win_buf holds the process's bytes [win_lo, win_hi) */
 	__u64 win_hi;
+	__u64 last;        /* the frame read before (3.10: its callers may lie below it); 0: none */
 	__u64 hash;        /* of the words recorded */
 	__u32 nr;          /* frames recorded */
 	__u32 end;         /* enum py_end */
@@ -400,22 +402,26 @@ static __always_inline __u32 py_lasti(struct py_walk *w, const __u8 *fb, __u64 c
  * PY_BUF after, which are not the frame's), in w->win_buf: from the last
  * read when it holds them, else read, with those below it on its page (up
  * to PY_WIN bytes in all: never from a page that may not be mapped, as a
- * read that faults costs ten that do not). NULL when the frame cannot be
- * read.
+ * read that faults costs ten that do not) where callers lie below their
+ * callees. NULL when the frame cannot be read.
  */
 static __always_inline const __u8 *py_frame_bytes(struct py_walk *w, __u64 frame)
 {
-	__u64 end = frame + w->p.l.frame_bytes, lo;
+	__u64 end = frame + w->p.l.frame_bytes, lo = frame;
+	bool below = w->last > frame && w->last - frame < PY_WIN; /* just below the last */
 	__u32 size;
 
+	w->last = frame;
 	if (frame >= w->win_lo && end <= w->win_hi)
 		return w->win_buf + ((frame - w->win_lo) & (PY_WIN - 1));
 	w->win_hi = 0;
 	if (!frame || end - frame > PY_BUF || end < frame)
 		return NULL;
-	lo = frame & ~0xfffULL;
-	if (end - lo > PY_WIN)
-		lo = end - PY_WIN;
+	if (w->p.l.model != PY_FRAMES_310 || below) {
+		lo = frame & ~0xfffULL;
+		if (end - lo > PY_WIN)
+			lo = end - PY_WIN;
+	}
 	size = (__u32)(end - lo);
 	if (size > PY_WIN || bpf_probe_read_user(w->win_buf, size, (const void *)lo))
 		return NULL;
@@ -667,6 +673,7 @@ static __always_inline void walk_python_side(struct stack_key *key)
 	w->seq++;
 	w->nr = 0;
 	w->win_hi = 0;
+	w->last = 0;
 	w->end = PY_END_DEPTH; /* unless a step says otherwise: it ran out of steps */
 	key->pyerr = STACK_NO_PYTHON;
 	if (!py_find_thread(w, key->tgid, key->pid)) {

@@ -28,7 +28,7 @@
  * Seconds between two wakeups for process notes, while they come in a
  * burst (closer than NOTES_BURST): a process is first sampled within
  * ~10 ms of running at 99 Hz, and its note is read at most this much
- * later: one that runs for 200 ms is still snapshotted while it runs (its
+ * later: one that runs for 80 ms is still snapshotted while it runs (its
  * files opened with its rights, its mappings handed to the walk); one that
  * ended before is described by the mappings the kernel announced
  * (symbols/mmap_watch.h: its files opened by path, only those every user
@@ -36,12 +36,15 @@
  * 30-50 us here: under process churn (~20 notes a second) they were a
  * fifth of flametop's main thread at 40 ms, and the notes of processes
  * still running (their maps read, their mappings written for the walk,
- * an exit note later) cost twice those of processes gone. A note alone
- * (a process first sampled on a quiet machine) is read when it comes, and
- * no wakeup follows to look for more.
+ * an exit note later) cost twice those of processes gone. Not longer: a
+ * Python process's frames are named from its first description, read
+ * with its note (at most 100 ms after its first sample, issue 33's bound,
+ * however many processes come; 200 ms halved the wakeups again). A note
+ * alone (a process first sampled on a quiet machine) is read when it
+ * comes, and no wakeup follows to look for more.
  */
-#define EVENTS_QUIET 0.200
-#define NOTES_BURST 0.400
+#define EVENTS_QUIET 0.080
+#define NOTES_BURST 0.160
 
 struct live {
 	struct capture *cap;

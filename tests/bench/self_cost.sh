@@ -292,7 +292,7 @@ if [ -x build/bench/wakeup_cost ]; then
 fi
 echo "- Where flametop's time goes under churn (perf on flametop, and its thread CPU time"
 echo "  by stage): each newly sampled process is noted from BPF. While notes come in a"
-echo "  burst they are read at most every 200 ms (~5 wakeups a second under churn; on this"
+echo "  burst they are read at most every 80 ms (~12 wakeups a second under churn; on this"
 echo "  VM a wakeup costs 30-50 us of CPU in poll() alone, and a timer slack of 4 ms lets"
 echo "  the kernel fold these timed wakeups into others). Most /bin/true processes have"
 echo "  exited by the time their note is read: a signal 0 tells so without a lookup in"

@@ -76,7 +76,7 @@ check "short-lived processes were sampled ($total samples)" [ "$total" -ge 200 ]
 check_named "the short-lived processes' samples" "$named" "$total" "$TEST_TMP/short.folded"
 
 # 2b. The same at 99 Hz while a shell starts processes without pause: their
-# notes keep the loop in its quiet times between wakeups (200 ms), and a
+# notes keep the loop in its quiet times between wakeups (80 ms), and a
 # 60 ms process is still named, its note read while it runs or, once it
 # ended, with the mappings the kernel announced.
 start_bg bash -c 'while :; do /bin/true; done'

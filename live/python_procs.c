@@ -233,18 +233,18 @@ static void unprobe(struct python_procs *pp, struct py_process *p)
 /*
  * Counts the code objects @p frees when its interpreter @in has no
  * co_version (3.10, 3.11) and its code_dealloc() was found: a probe for
- * @p only, on the file it maps (kept while that stays its interpreter);
- * else none. Without one, each walk reads each code object it meets.
- * Returns whether a probe was attached now (@p is to be described again).
+ * @p only, on the file it maps, unless it has one (look() keeps it while
+ * that stays its interpreter); else none. Without one, each walk reads
+ * each code object it meets. Returns whether a probe was attached now (@p
+ * is to be described again).
  */
 static bool probe_frees(struct python_procs *pp, struct py_process *p, const struct py_interp *in)
 {
 	uint32_t tgid = (uint32_t)p->node.key[0];
 	int fd, err;
 
-	if (probed_at(p, in))
-		return false;
-	unprobe(pp, p);
+	if (p->probe)
+		return false; /* look() dropped one on another file before */
 	if (in->version >= 0x030c || !in->code_free_off || p->frees_busy)
 		return false;
 	fd = mapped_file__open(pp->proc_root, tgid, in->map);
@@ -297,7 +297,7 @@ static void look(struct python_procs *pp, struct py_process *p, const struct pro
 		unprobe(pp, p);
 		return;
 	}
-	if (p->probe && !probed_at(p, &in))
+	if (!probed_at(p, &in))
 		unprobe(pp, p); /* another interpreter's: gone before the walk is told */
 	check(pp, p);
 	if (p->state == PYS_UNSUPPORTED)
@@ -359,9 +359,8 @@ static void watch_frees(struct python_procs *pp, struct py_process *p, double no
 {
 	uint64_t count;
 
-	if (python_maps__frees(pp->maps, (uint32_t)p->node.key[0], &count))
-		return;
-	if (p->frees_at && now - p->frees_at < 1.0)
+	if ((p->frees_at && now - p->frees_at < 1.0) || /* the map read once a second at most */
+	    python_maps__frees(pp->maps, (uint32_t)p->node.key[0], &count))
 		return;
 	if (p->frees_at &&
 	    (uint32_t)count - (uint32_t)p->frees_seen > FREES_MAX_RATE * (now - p->frees_at)) {

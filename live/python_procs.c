@@ -376,20 +376,19 @@ static void watch_frees(struct python_procs *pp, struct py_process *p, double no
 
 void python_procs__pass(struct python_procs *pp, double now)
 {
+	struct id_node *n;
 	size_t nended = 0;
 
-	for (size_t b = 0; b < pp->procs.n_buckets; b++) {
-		for (struct id_node *n = pp->procs.buckets[b]; n; n = n->next) {
-			struct py_process *p = (struct py_process *)n;
+	for (size_t i = 0; (n = id_table__next(&pp->procs, &i));) {
+		struct py_process *p = (struct py_process *)n;
 
-			if (p->ended && !array__grow((void **)&pp->ended, &pp->ended_cap,
-						     nended + 1, sizeof(*pp->ended), 16))
-				pp->ended[nended++] = p;
-			else if (p->state == PYS_PENDING)
-				check(pp, p);
-			else if (p->probe)
-				watch_frees(pp, p, now);
-		}
+		if (p->ended && !array__grow((void **)&pp->ended, &pp->ended_cap, nended + 1,
+					     sizeof(*pp->ended), 16))
+			pp->ended[nended++] = p;
+		else if (p->state == PYS_PENDING)
+			check(pp, p);
+		else if (p->probe)
+			watch_frees(pp, p, now);
 	}
 	for (size_t i = 0; i < nended; i++)
 		forget(pp, pp->ended[i]);
@@ -512,7 +511,7 @@ void python_procs__free(struct python_procs *pp)
 		py_code__free(&e->code);
 		free(e);
 	}
-	id_table__clear(&pp->codes, release_process, false); /* empty: its buckets */
+	id_table__clear(&pp->codes, release_process, false); /* empty: its slots */
 	id_table__clear(&pp->procs, release_process, false);
 	python_maps__free(pp->maps);
 	free(pp->ended);

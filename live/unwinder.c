@@ -963,7 +963,7 @@ void unwinder__free(struct unwinder *u)
 	}
 	while ((n = lru__oldest(&u->file_lru)) != NULL)
 		file_free(u, lru_entry(n, struct file, lru));
-	id_table__clear(&u->procs, release_tab, false); /* empty: its buckets */
+	id_table__clear(&u->procs, release_tab, false); /* empty: its slots */
 	id_table__clear(&u->files, release_tab, false);
 	id_table__clear(&u->tabs_by_key, release_tab, false);
 	free(u->vdso);

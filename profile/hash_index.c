@@ -5,64 +5,6 @@
 
 #include "profile/hash_index.h"
 
-#define MIX 0x9E3779B97F4A7C15ull
-
-static inline uint64_t fold(uint64_t h)
-{
-	h ^= h >> 31;
-	h *= 0xBF58476D1CE4E5B9ull;
-	h ^= h >> 29;
-	return h;
-}
-
-uint64_t hash_bytes(const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	uint64_t h = (0xCBF29CE484222325ull ^ n) * MIX; /* mixed: a short tail cannot undo it */
-
-	for (; n >= 8; n -= 8, s += 8) {
-		uint64_t w;
-
-		memcpy(&w, s, 8);
-		h = (h ^ w) * MIX;
-		h ^= h >> 32;
-	}
-	if (n) {
-		/*
-		 * The last 1 to 7 bytes, read in whole words (two that may overlap,
-		 * or three bytes): a copy byte by byte to a word on the stack would
-		 * wait for the bytes stored before the word can be read back.
-		 */
-		uint64_t w;
-
-		if (n >= 4) {
-			uint32_t lo, hi;
-
-			memcpy(&lo, s, 4);
-			memcpy(&hi, s + n - 4, 4);
-			w = (uint64_t)hi << 32 | lo;
-		} else {
-			w = (uint64_t)s[0] << 16 | (uint64_t)s[n / 2] << 8 | s[n - 1];
-		}
-		h = (h ^ w) * MIX;
-	}
-	return fold(h);
-}
-
-uint64_t hash_words(const uint32_t *w, size_t n, uint64_t seed)
-{
-	uint64_t h = seed ^ (n * MIX);
-	size_t i = 0;
-
-	for (; i + 2 <= n; i += 2) {
-		h = (h ^ ((uint64_t)w[i] | (uint64_t)w[i + 1] << 32)) * MIX;
-		h ^= h >> 32;
-	}
-	if (i < n)
-		h = (h ^ w[i]) * MIX;
-	return fold(h);
-}
-
 int hash_index__init(struct hash_index *h, size_t min_slots)
 {
 	size_t n = 16;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 struct hash_slot {
 	uint32_t entry1; /* entry number + 1; 0 marks an empty slot */
 	uint32_t tag;    /* high bits of the hash, to skip most comparisons */
@@ -69,9 +71,5 @@ void hash_index__clear(struct hash_index *h);
 
 /* Frees the slots; the index is then empty and must be re-initialized. */
 void hash_index__free(struct hash_index *h);
-
-/* A fast 64-bit hash of @n bytes, and of @n 32-bit words. */
-uint64_t hash_bytes(const void *p, size_t n);
-uint64_t hash_words(const uint32_t *w, size_t n, uint64_t seed);
 
 #endif

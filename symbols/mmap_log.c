@@ -16,9 +16,10 @@
 #include "array.h"
 #include "symbols/id_table.h"
 #include "symbols/lru.h"
+#include "symbols/path_pool.h"
 
 struct logged_map {
-	struct proc_map m; /* its path the log's own */
+	struct proc_map m; /* its path a reference to the log's pool */
 	uint64_t time;	   /* when it was announced */
 };
 
@@ -38,16 +39,19 @@ struct mmap_log {
 	struct lru lru;
 	struct lru ended; /* the processes that ended, the one that ended first oldest */
 	size_t nmaps;	  /* mappings held, all processes' */
+	struct path_pool *paths; /* one copy of each path, however many mappings name it */
 };
 
 struct mmap_log *mmap_log__new(void)
 {
 	struct mmap_log *l = calloc(1, sizeof(*l));
 
-	if (l) {
-		lru__init(&l->lru);
-		lru__init(&l->ended);
+	if (!l || !(l->paths = path_pool__new())) {
+		free(l);
+		return NULL;
 	}
+	lru__init(&l->lru);
+	lru__init(&l->ended);
 	return l;
 }
 
@@ -59,7 +63,7 @@ static struct logged_proc *find(const struct mmap_log *l, uint32_t pid)
 /* Forgets mapping @i of @p (the last one takes its place). */
 static void drop_map(struct mmap_log *l, struct logged_proc *p, size_t i)
 {
-	free(p->maps[i].m.path);
+	path_pool__put(l->paths, p->maps[i].m.path);
 	p->maps[i] = p->maps[--p->n];
 	l->nmaps--;
 }
@@ -96,23 +100,26 @@ static struct logged_proc *new_proc(struct mmap_log *l, uint32_t pid)
 	return p;
 }
 
-/* Appends a copy of @m, announced at @time, to @p; false when it can't (no longer whole). */
+/*
+ * Appends @m, announced at @time, to @p, named @path: a reference from the
+ * log's pool, which @p then holds (given back when it can't be held).
+ * False when it can't (@p no longer whole).
+ */
 static bool push_map(struct mmap_log *l, struct logged_proc *p, const struct proc_map *m,
-		     uint64_t time)
+		     const char *path, uint64_t time)
 {
 	struct logged_map *e;
-	char *path;
 
-	if (p->n >= MMAP_LOG_MAPS || l->nmaps >= MMAP_LOG_ALL_MAPS ||
-	    array__grow((void **)&p->maps, &p->cap, p->n + 1, sizeof(*p->maps), 16) ||
-	    !(path = strdup(m->path))) {
+	if (!path || p->n >= MMAP_LOG_MAPS || l->nmaps >= MMAP_LOG_ALL_MAPS ||
+	    array__grow((void **)&p->maps, &p->cap, p->n + 1, sizeof(*p->maps), 16)) {
+		path_pool__put(l->paths, path);
 		p->whole = false;
 		return false;
 	}
 	e = &p->maps[p->n++];
 	l->nmaps++;
 	e->m = *m;
-	e->m.path = path;
+	e->m.path = (char *)path; /* the pool's copy: never written */
 	e->time = time;
 	return true;
 }
@@ -133,20 +140,20 @@ static bool cut_map(struct mmap_log *l, struct logged_proc *p, size_t i, uint64_
 	struct proc_map part;
 	bool ok = true;
 
-	p->maps[i] = p->maps[--p->n]; /* its path moves to @old */
+	p->maps[i] = p->maps[--p->n]; /* its path's reference moves to @old */
 	l->nmaps--;
 	if (old.m.start < start) {
 		part = old.m;
 		part.end = start;
-		ok &= push_map(l, p, &part, old.time);
+		ok &= push_map(l, p, &part, path_pool__ref(old.m.path), old.time);
 	}
 	if (end < old.m.end) {
 		part = old.m;
 		part.pgoff += end - old.m.start;
 		part.start = end;
-		ok &= push_map(l, p, &part, old.time);
+		ok &= push_map(l, p, &part, path_pool__ref(old.m.path), old.time);
 	}
-	free(old.m.path);
+	path_pool__put(l->paths, old.m.path);
 	return ok;
 }
 
@@ -177,7 +184,7 @@ void mmap_log__start(struct mmap_log *l, uint32_t pid, uint32_t parent, uint64_t
 		for (size_t j = 0; j < p->n && !taken; j++)
 			taken = overlaps(&p->maps[j].m, e->m.start, e->m.end);
 		if (e->time < time && !taken)
-			push_map(l, p, &e->m, time);
+			push_map(l, p, &e->m, path_pool__ref(e->m.path), time);
 	}
 }
 
@@ -195,7 +202,7 @@ void mmap_log__map(struct mmap_log *l, uint32_t pid, uint64_t time, const struct
 		if (overlaps(&p->maps[i].m, m->start, m->end) &&
 		    !cut_map(l, p, i, m->start, m->end))
 			return;
-	push_map(l, p, m, time);
+	push_map(l, p, m, path_pool__get(l->paths, m->path, strlen(m->path)), time);
 }
 
 void mmap_log__end(struct mmap_log *l, uint32_t pid, uint64_t pass)
@@ -274,5 +281,6 @@ void mmap_log__free(struct mmap_log *l)
 		return;
 	mmap_log__clear(l);
 	id_table__clear(&l->procs, NULL, false);
+	path_pool__free(l->paths);
 	free(l);
 }

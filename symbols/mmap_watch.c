@@ -5,7 +5,9 @@
  * and given to the log in that order; the log keeps what comes later out
  * of order by the same times. What an exec later in the same read undoes
  * (a shell's fork, which copies its mappings, then its child's exec, which
- * drops them) is not given to the log at all.
+ * drops them) is not given to the log at all. The mappings' names of a
+ * read wait in one buffer, not a copy each: the log keeps one copy of each
+ * path for all the mappings that name it.
  */
 #include "symbols/mmap_watch.h"
 
@@ -44,7 +46,8 @@ struct news {
 	uint64_t time;
 	uint32_t kind; /* enum news_kind */
 	uint32_t pid, parent;
-	struct proc_map m; /* NEWS_MAP: its path ours until given to the log */
+	struct proc_map m; /* NEWS_MAP: its path in names, at name_at (set when given to the log) */
+	size_t name_at;
 	/* While a read's news are weighed (undone_news()): its pid's last news, by {pid, 0} */
 	struct id_node last;
 	bool undone; /* an exec of its pid later in this read: what it says is of no account */
@@ -56,6 +59,8 @@ struct mmap_watch {
 	struct mmap_log *log;
 	struct news *news; /* of the read under way */
 	size_t n, cap;
+	char *names; /* the paths of its mappings, each NUL-terminated */
+	size_t names_len, names_cap;
 	struct id_table pids; /* their pids' last news, while they are weighed */
 	bool lost;
 	uint64_t losses, pass;
@@ -99,8 +104,8 @@ static bool add_news(struct mmap_watch *w, const struct news *n)
 	return true;
 }
 
-/* A mapping record's news into @n: false when it is not one to keep. */
-static bool mmap2_news(const void *body, size_t len, struct news *n)
+/* A mapping record's news into @n, its name kept in @w's names: false when it is not one to keep. */
+static bool mmap2_news(struct mmap_watch *w, const void *body, size_t len, struct news *n)
 {
 	struct mmap2_body b;
 	const char *name = (const char *)body + sizeof(b);
@@ -125,7 +130,14 @@ static bool mmap2_news(const void *body, size_t len, struct news *n)
 	/* perf's name for anonymous memory, as the maps file leaves it: nameless */
 	if (len == 6 && !memcmp(name, "//anon", 6))
 		len = 0;
-	return !proc_map__set_name(&n->m, name, len);
+	if (array__grow((void **)&w->names, &w->names_cap, w->names_len + PROC_MAP_NAME_MAX, 1,
+			64 * 1024)) {
+		w->lost = true; /* a mapping not logged: the log no longer knows it all */
+		return false;
+	}
+	n->name_at = w->names_len;
+	w->names_len += proc_map__clean_name(&n->m, name, len, w->names + n->name_at) + 1;
+	return true;
 }
 
 /* A fork or exit record's news into @n: false when it brings none (a thread's). */
@@ -156,7 +168,7 @@ static void on_record(void *ctx, const struct perf_event_header *h, const void *
 	memcpy(&n.time, (const char *)body + len - sizeof(uint64_t), sizeof(n.time));
 	switch (h->type) {
 	case PERF_RECORD_MMAP2:
-		keep = mmap2_news(body, len, &n);
+		keep = mmap2_news(w, body, len, &n);
 		break;
 	case PERF_RECORD_COMM: /* an exec, or a thread named anew */
 		keep = h->misc & PERF_RECORD_MISC_COMM_EXEC;
@@ -168,10 +180,8 @@ static void on_record(void *ctx, const struct perf_event_header *h, const void *
 		keep = task_news(h, body, len, &n);
 		break;
 	}
-	if (keep && !add_news(w, &n)) {
-		free(n.m.path);
+	if (keep && !add_news(w, &n))
 		w->lost = true;
-	}
 }
 
 static int news_cmp(const void *a, const void *b)
@@ -226,20 +236,22 @@ static void apply_news(struct mmap_watch *w)
 		undone_news(w);
 	}
 	for (size_t i = 0; i < w->n; i++) {
-		const struct news *n = &w->news[i];
+		struct news *n = &w->news[i];
 
 		if (n->undone)
-			;
-		else if (n->kind == NEWS_EXEC || n->kind == NEWS_FORK)
+			continue;
+		if (n->kind == NEWS_EXEC || n->kind == NEWS_FORK) {
 			mmap_log__start(w->log, n->pid, n->kind == NEWS_FORK ? n->parent : 0,
 					n->time);
-		else if (n->kind == NEWS_MAP)
+		} else if (n->kind == NEWS_MAP) {
+			n->m.path = w->names + n->name_at;
 			mmap_log__map(w->log, n->pid, n->time, &n->m);
-		else
+		} else {
 			mmap_log__end(w->log, n->pid, w->pass);
-		free(n->m.path);
+		}
 	}
 	w->n = 0;
+	w->names_len = 0;
 }
 
 bool mmap_watch__poll(struct mmap_watch *w, uint64_t pass)
@@ -276,9 +288,8 @@ void mmap_watch__close(struct mmap_watch *w)
 		return;
 	perf_rings__close(w->rings);
 	mmap_log__free(w->log);
-	for (size_t i = 0; i < w->n; i++)
-		free(w->news[i].m.path);
 	free(w->news);
+	free(w->names);
 	id_table__clear(&w->pids, NULL, false);
 	free(w);
 }

@@ -92,16 +92,23 @@ static enum map_kind map_kind__of(const char *path, size_t len)
 	return MAP_SPECIAL;
 }
 
-int proc_map__set_name(struct proc_map *m, const char *name, size_t len)
+size_t proc_map__clean_name(struct proc_map *m, const char *name, size_t len, char *clean)
 {
-	char clean[MAPS_LINE_MAX];
 	size_t suffix = sizeof(deleted_suffix) - 1;
 
 	m->deleted = len > suffix && !memcmp(name + len - suffix, deleted_suffix, suffix);
 	if (m->deleted)
 		len -= suffix;
-	len = sanitize_name(clean, sizeof(clean), name, len);
+	len = sanitize_name(clean, PROC_MAP_NAME_MAX, name, len);
 	m->kind = (uint8_t)map_kind__of(clean, len);
+	return len;
+}
+
+int proc_map__set_name(struct proc_map *m, const char *name, size_t len)
+{
+	char clean[PROC_MAP_NAME_MAX];
+
+	proc_map__clean_name(m, name, len, clean);
 	m->path = strdup(clean);
 	return m->path ? 0 : -ENOMEM;
 }

@@ -5,6 +5,7 @@
 #ifndef FLAMETOP_PROCMAPS_H
 #define FLAMETOP_PROCMAPS_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -57,6 +58,17 @@ int proc_maps__parse(FILE *f, struct proc_maps *out, size_t *bad);
  * Returns 0 or -ENOMEM.
  */
 int proc_map__set_name(struct proc_map *m, const char *name, size_t len);
+
+/* Room for a mapping's sanitized name and its NUL (proc_map__clean_name()). */
+#define PROC_MAP_NAME_MAX (PATH_MAX + 256)
+
+/*
+ * proc_map__clean_name() is proc_map__set_name() without the copy: it sets
+ * @m's kind and deleted flag, writes the sanitized path into @clean (room
+ * for PROC_MAP_NAME_MAX bytes), leaves m->path alone and returns the
+ * path's length.
+ */
+size_t proc_map__clean_name(struct proc_map *m, const char *name, size_t len, char *clean);
 
 /* proc_maps__read() is proc_maps__parse() of "@proc_root/@pid/maps". */
 int proc_maps__read(const char *proc_root, int pid, struct proc_maps *out);

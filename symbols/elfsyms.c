@@ -62,6 +62,7 @@ struct elf_cand {
 	uint64_t rank; /* among the symbols at its address, lower preferred (elf_cand__rank()) */
 	bool dynsym;
 	bool hidden;   /* a .dynsym symbol of a hidden (compatibility) version */
+	bool label;    /* untyped: an assembly entry point (ld.so's _start), or a place inside one */
 };
 
 struct elf_cands {
@@ -97,6 +98,23 @@ static bool elf_sym__is_function(const GElf_Sym *sym)
 	unsigned char type = GELF_ST_TYPE(sym->st_info);
 
 	return (type == STT_FUNC || type == STT_GNU_IFUNC) && sym->st_shndx != SHN_UNDEF;
+}
+
+/*
+ * Is @sym of @e a label in code: untyped, defined in an executable section
+ * (as perf takes them)? Assembly entry points have no type (the dynamic
+ * loader's _start, at the root of every process's first stacks).
+ */
+static bool elf_sym__is_code_label(Elf *e, const GElf_Sym *sym)
+{
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (GELF_ST_TYPE(sym->st_info) != STT_NOTYPE || sym->st_shndx == SHN_UNDEF ||
+	    sym->st_shndx >= SHN_LORESERVE)
+		return false;
+	scn = elf_getscn(e, sym->st_shndx);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
 static size_t leading_underscores(const char *s, size_t len)
@@ -137,14 +155,15 @@ static uint64_t field(uint64_t v, unsigned int bits)
  * or weak) before local; not an internal alias "__name" of a "name" at the
  * same address (RANK_INTERNAL, glibc's convention); global before weak
  * (perf's); fewer leading underscores (perf's); the shorter name; then
- * from .symtab (whose zero size means "up to the next symbol").
+ * from .symtab (whose zero size means "up to the next symbol"). A typed
+ * function before a label at its address.
  */
 static uint64_t elf_cand__rank(const struct elf_cand *x, unsigned char bind)
 {
 	uint8_t b = bind_rank(bind);
 	uint64_t under = field(leading_underscores(x->name, x->name_len), 8);
 
-	return (uint64_t)!x->size << 41 | (uint64_t)is_compat_version(x) << 40 |
+	return (uint64_t)x->label << 42 | (uint64_t)!x->size << 41 | (uint64_t)is_compat_version(x) << 40 |
 	       (uint64_t)(b >= 2) << 39 | (uint64_t)(b == 1) << 37 | under << 29 |
 	       field(x->name_len, 16) << 1 | x->dynsym;
 }
@@ -248,10 +267,14 @@ static int elf_cands__add_section(struct elf_cands *c, Elf *e, Elf_Scn *scn, con
 		struct elf_cand x = { .suffix = "" };
 		GElf_Sym sym;
 
-		if (!gelf_getsym(data, (int)i, &sym) || !elf_sym__is_function(&sym))
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		x.label = sh->sh_type == SHT_SYMTAB && elf_sym__is_code_label(e, &sym);
+		if (!x.label && !elf_sym__is_function(&sym))
 			continue;
 		x.name = elf_strings__at(&names, sym.st_name);
-		if (!x.name || !x.name[0])
+		/* An ARM mapping symbol ($x, $d) or a local label (.L) marks no function. */
+		if (!x.name || !x.name[0] || (x.label && (x.name[0] == '$' || x.name[0] == '.')))
 			continue;
 		x.name_len = unversioned_len(x.name);
 		x.addr = sym.st_value;
@@ -602,11 +625,28 @@ static int elf_cand__cmp(const void *a, const void *b, void *unused)
 	return by_name ? by_name : x->name_len < y->name_len ? -1 : x->name_len > y->name_len;
 }
 
-/* Keeps the first (preferred) candidate at each address, in place. */
+/*
+ * Keeps the first (preferred) candidate at each address, in place; then
+ * drops the labels inside a sized function: a place in it (a loop, a
+ * second entry), whose addresses the function names.
+ */
 static void elf_cands__pick(struct elf_cands *c)
 {
+	uint64_t covered = 0; /* the end of the sized functions picked so far */
+	size_t n = 0;
+
 	c->n = addr_sort__unique(c->v, c->n, sizeof(*c->v), offsetof(struct elf_cand, addr),
 				 elf_cand__cmp, NULL);
+	for (size_t i = 0; i < c->n; i++) {
+		const struct elf_cand *x = &c->v[i];
+
+		if (x->label && x->addr < covered)
+			continue;
+		if (x->size && x->addr + x->size > covered)
+			covered = x->addr + x->size < x->addr ? UINT64_MAX : x->addr + x->size;
+		c->v[n++] = *x;
+	}
+	c->n = n;
 }
 
 /* The loaded segment holding @vaddr, or NULL. */

@@ -85,6 +85,11 @@ read -r named total < <(short_lived "$TEST_TMP/churn.folded")
 kill "$churn"
 check "short-lived processes were sampled amid churn ($total samples)" [ "$total" -ge 120 ]
 check_named "their samples amid churn" "$named" "$total" "$TEST_TMP/churn.folded"
+# The dynamic loader's start code has no type in its debug file's symbols
+# (libc6-dbg): an assembly label, named as perf names it.
+check "the loader's start code is named in the churn's stacks (true;_start;_dl_start), never ld-linux-x86-64.so.2+0x..." \
+	bash -c "grep -qE '^true;_start;_dl_start;' '$TEST_TMP/churn.folded' &&
+		! grep -qE '^true;ld-linux-x86-64\.so\.2\+0x' '$TEST_TMP/churn.folded'"
 
 # 3. A library loaded with dlopen after sampling started.
 cat >"$TEST_TMP/late.c" <<'SRC'

@@ -101,6 +101,30 @@ static const char aliases_s[] =
     "\t.size __clock_gettime, 16\n"
     "\t.section .note.GNU-stack,\"\",@progbits\n";
 
+/*
+ * Untyped labels, as assembly entry points have them (the dynamic loader's
+ * _start and _dl_start_user): in code they name what follows them, up to
+ * the next symbol; never a place inside a sized function, nor an address
+ * a typed function names too, nor anything outside code.
+ */
+static const char labels_s[] =
+    "\t.text\n"
+    "\t.globl entry_label\n"
+    "entry_label:\n\t.fill 8, 1, 0x90\n"
+    "next_label:\n\t.fill 7, 1, 0x90\n\tret\n"
+    "\t.p2align 6, 0xcc\n"
+    "\t.type sized_fn, @function\n"
+    "sized_fn:\n\t.fill 8, 1, 0x90\n"
+    "inner_label:\n\t.fill 7, 1, 0x90\n\tret\n"
+    "\t.size sized_fn, .-sized_fn\n"
+    "\t.p2align 6, 0xcc\n"
+    "\t.type typed_fn, @function\n"
+    "label_at_fn:\ntyped_fn:\n\t.fill 15, 1, 0x90\n\tret\n"
+    "\t.size typed_fn, 16\n"
+    "\t.data\n"
+    "data_label:\n\t.quad 1\n"
+    "\t.section .note.GNU-stack,\"\",@progbits\n";
+
 static const char aliases_map[] =
     "VERS_1 { global: free; __libc_free; cfree; lseek; lseek64; __lseek; llseek;\n"
     "  clock_gettime; __clock_gettime; local: *; };\n"
@@ -117,7 +141,7 @@ struct nm_table {
 	size_t n;
 };
 
-static char pie[512], nopie[512], lib[512], choice[512], choice_stripped[512];
+static char pie[512], nopie[512], lib[512], choice[512], choice_stripped[512], labels[512];
 static char plt_pie[512], plt_nopie[512], plt_ibt[512], aliases[512], aliases_stripped[512];
 
 /* What nm printed for the binary a test looks at (static: a failing check leaks nothing). */
@@ -174,6 +198,10 @@ static void build_fixtures(void)
 	unit_sh("gcc -O1 -fPIC -shared -DLIB -o '%s' '%s'", lib, src);
 	unit_sh("gcc -nostdlib -shared -o '%s' '%s'", choice, asm_src);
 	unit_sh("strip --strip-all -o '%s' '%s'", choice_stripped, choice);
+	snprintf(asm_src, sizeof(asm_src), "%s/labels.s", d);
+	snprintf(labels, sizeof(labels), "%s/liblabels.so", d);
+	unit_write_file(asm_src, labels_s);
+	unit_sh("gcc -nostdlib -shared -o '%s' '%s'", labels, asm_src);
 	build_plt_and_aliases(d);
 	built = 1;
 }
@@ -387,6 +415,35 @@ static void test_zero_size_symtab_reaches_next_symbol(void **state)
 	expect_name(t, next - 1, "zs_func", next - 1 - zs);
 	expect_name(t, next, "sized_after", 0);
 	expect_no_name(t, zs - 1);
+	elf_symtab__free(t);
+}
+
+static void test_code_labels_name_what_follows_them(void **state)
+{
+	struct nm_table *nm = &nm_table;
+	uint64_t entry, next, sized, inner, typed, data;
+	struct elf_symtab *t;
+
+	(void)state;
+	build_fixtures();
+	nm_read(labels, 0, nm);
+	entry = nm_find(nm, "entry_label")->value;
+	next = nm_find(nm, "next_label")->value;
+	sized = nm_find(nm, "sized_fn")->value;
+	inner = nm_find(nm, "inner_label")->value;
+	typed = nm_find(nm, "typed_fn")->value;
+	data = nm_find(nm, "data_label")->value;
+	assert_int_equal(nm_find(nm, "label_at_fn")->value, typed);
+	t = open_path(labels);
+	assert_non_null(t);
+	expect_name(t, entry, "entry_label", 0);
+	expect_name(t, next - 1, "entry_label", next - 1 - entry);
+	expect_name(t, next, "next_label", 0);
+	expect_name(t, next + 7, "next_label", 7);
+	expect_name(t, inner, "sized_fn", inner - sized);
+	expect_name(t, inner + 7, "sized_fn", inner + 7 - sized);
+	expect_name(t, typed, "typed_fn", 0);
+	expect_no_name(t, data);
 	elf_symtab__free(t);
 }
 
@@ -808,6 +865,7 @@ int main(void)
 	    cmocka_unit_test(test_pie_file_to_vaddr),
 	    cmocka_unit_test(test_no_pie_file_to_vaddr),
 	    cmocka_unit_test(test_zero_size_symtab_reaches_next_symbol),
+	    cmocka_unit_test(test_code_labels_name_what_follows_them),
 	    cmocka_unit_test(test_zero_size_dynsym_matches_exactly),
 	    cmocka_unit_test(test_choice_among_symbols_at_one_address),
 	    cmocka_unit_test(test_plt_entries_named_as_perf_does),

@@ -64,6 +64,7 @@ struct py_code_entry {
 struct python_procs {
 	char *proc_root;
 	struct python_maps *maps;
+	struct py_interp_cache *interps; /* what interpreters' files say, read once per file */
 	struct id_table procs, codes;
 	struct lru code_lru;
 	struct py_process **ended; /* a pass's scratch: the processes to forget */
@@ -81,7 +82,8 @@ int python_procs__new(const char *proc_root, struct python_procs **out)
 	if (!pp)
 		return -ENOMEM;
 	pp->proc_root = strdup(proc_root ? proc_root : "/proc");
-	err = pp->proc_root ? python_maps__new(&pp->maps) : -ENOMEM;
+	pp->interps = py_interp_cache__new();
+	err = pp->proc_root && pp->interps ? python_maps__new(&pp->maps) : -ENOMEM;
 	if (err) {
 		python_procs__free(pp);
 		return err;
@@ -278,7 +280,7 @@ static void look(struct python_procs *pp, struct py_process *p, const struct pro
 	bool found, known;
 
 	p->tries = 0;
-	if (py_interp__find(maps, &in) || py_interp__locate(pp->proc_root, tgid, maps, &in)) {
+	if (py_interp__find(maps, &in) || py_interp__locate(pp->interps, pp->proc_root, tgid, maps, &in)) {
 		set_state(pp, p, PYS_NONE);
 		describe(pp, p);
 		unprobe(pp, p);
@@ -516,5 +518,6 @@ void python_procs__free(struct python_procs *pp)
 	python_maps__free(pp->maps);
 	free(pp->ended);
 	free(pp->proc_root);
+	py_interp_cache__free(pp->interps);
 	free(pp);
 }

@@ -3,13 +3,17 @@
  * interp: an interpreter's file among a process's mappings, and its
  * runtime state's address. The file is opened the way symbols/ opens a
  * process's mapped files (as the process sees it, checked to be the
- * mapped inode), its symbols read with libelf.
+ * mapped inode), its symbols read with libelf, once per file: what it
+ * says is kept by the identity of the file opened (py_interp_cache).
  */
 #include "python/interp.h"
 
 #include <errno.h>
 #include <gelf.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "symbols/elffile.h"
 #include "symbols/mapped_file.h"
@@ -114,6 +118,19 @@ static const char *const interp_symbols[SYM_NR] = {
 	[SYM_CODE_FREE] = "code_dealloc", /* a static function: in .symtab only */
 };
 
+#define FACTS_LOADS 16 /* PT_LOAD segments kept; a file with more is not kept */
+
+/* What an interpreter's file says, whichever process maps it. */
+struct py_file_facts {
+	uint64_t sym[SYM_NR];   /* interp_symbols' values in the file; 0: none */
+	uint64_t code_free_off; /* py_interp's, for a probe */
+	struct {
+		uint64_t offset, filesz, vaddr;
+	} loads[FACTS_LOADS];   /* its PT_LOAD segments, the first FACTS_LOADS */
+	size_t n_loads;
+	bool all_loads;         /* every one of them is in loads[] */
+};
+
 /*
  * The values of the symbols interp_symbols names (data, but code_dealloc's
  * a function's), into @v (0: none), each from @f's .dynsym, else .symtab:
@@ -149,33 +166,6 @@ static void symbol_values(const struct elf_file *f, uint64_t v[SYM_NR])
 }
 
 /*
- * The load bias of the file mapped at @m (its lowest mapping): the
- * process address of its virtual address 0, from the PT_LOAD segment
- * that @m maps. Returns 0 with *@bias set, or -ENOENT.
- */
-static int load_bias(const struct elf_file *f, const struct proc_map *m, uint64_t *bias)
-{
-	Elf *e = elf_file__elf(f);
-	size_t n;
-
-	if (elf_getphdrnum(e, &n))
-		return -ENOENT;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Phdr ph;
-		uint64_t page_off;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		page_off = ph.p_offset & ~(uint64_t)0xfff;
-		if (m->pgoff < page_off || m->pgoff >= ph.p_offset + ph.p_filesz)
-			continue;
-		*bias = m->start - (ph.p_vaddr - ph.p_offset + m->pgoff);
-		return 0;
-	}
-	return -ENOENT;
-}
-
-/*
  * The word the file @f holds at virtual address @vaddr once loaded: a
  * RELATIVE relocation's addend where one applies there, else its bytes;
  * 0 when no section holds it or another relocation applies.
@@ -190,11 +180,12 @@ static uint64_t loaded_word(const struct elf_file *f, uint64_t vaddr)
 	if (!gelf_getehdr(e, &eh))
 		return 0;
 	while ((scn = elf_nextscn(e, scn))) {
-		Elf_Data *d = elf_getdata(scn, NULL);
+		Elf_Data *d;
 		GElf_Shdr sh;
 		GElf_Rela r;
 
-		if (!d || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_RELA || !sh.sh_entsize ||
+		    !(d = elf_getdata(scn, NULL)))
 			continue;
 		for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
 			uint64_t type;
@@ -209,12 +200,14 @@ static uint64_t loaded_word(const struct elf_file *f, uint64_t vaddr)
 		}
 	}
 	for (scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
-		Elf_Data *d = elf_getdata(scn, NULL);
+		Elf_Data *d;
 		GElf_Shdr sh;
 
-		if (d && gelf_getshdr(scn, &sh) && sh.sh_type == SHT_PROGBITS &&
-		    vaddr >= sh.sh_addr && vaddr - sh.sh_addr <= d->d_size &&
-		    d->d_size - (vaddr - sh.sh_addr) >= sizeof(w)) {
+		/* Only the section that holds it is read: the others are megabytes of code. */
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || vaddr < sh.sh_addr ||
+		    vaddr - sh.sh_addr >= sh.sh_size || !(d = elf_getdata(scn, NULL)))
+			continue;
+		if (vaddr - sh.sh_addr <= d->d_size && d->d_size - (vaddr - sh.sh_addr) >= sizeof(w)) {
 			memcpy(&w, (const char *)d->d_buf + (vaddr - sh.sh_addr), sizeof(w));
 			return w;
 		}
@@ -229,9 +222,10 @@ static uint64_t loaded_word(const struct elf_file *f, uint64_t vaddr)
 static uint64_t exec_offset(const struct elf_file *f, uint64_t vaddr)
 {
 	Elf *e = elf_file__elf(f);
-	size_t n, file_size = 0;
+	uint64_t file_size = elf_file__size(f);
+	size_t n;
 
-	if (elf_getphdrnum(e, &n) || !elf_rawfile(e, &file_size))
+	if (elf_getphdrnum(e, &n) || !file_size)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Phdr ph;
@@ -262,6 +256,71 @@ static uint64_t code_free_offset(const struct elf_file *f, const uint64_t sym[SY
 	return exec_offset(f, at);
 }
 
+/* The PT_LOAD segments of @f into @facts. */
+static void read_loads(const struct elf_file *f, struct py_file_facts *facts)
+{
+	Elf *e = elf_file__elf(f);
+	size_t n;
+
+	facts->n_loads = 0;
+	facts->all_loads = !elf_getphdrnum(e, &n);
+	for (size_t i = 0; facts->all_loads && i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (facts->n_loads == FACTS_LOADS) {
+			facts->all_loads = false;
+			break;
+		}
+		facts->loads[facts->n_loads].offset = ph.p_offset;
+		facts->loads[facts->n_loads].filesz = ph.p_filesz;
+		facts->loads[facts->n_loads++].vaddr = ph.p_vaddr;
+	}
+}
+
+/* What @f says, into @facts. */
+static void read_facts(const struct elf_file *f, struct py_file_facts *facts)
+{
+	symbol_values(f, facts->sym);
+	facts->code_free_off = code_free_offset(f, facts->sym);
+	read_loads(f, facts);
+}
+
+/*
+ * The load bias of the file mapped at @m (its lowest mapping): the
+ * process address of its virtual address 0, from the PT_LOAD segment
+ * that @m maps. Returns 0 with *@bias set, or -ENOENT.
+ */
+static int load_bias(const struct py_file_facts *facts, const struct proc_map *m, uint64_t *bias)
+{
+	for (size_t i = 0; i < facts->n_loads; i++) {
+		uint64_t offset = facts->loads[i].offset, page_off = offset & ~(uint64_t)0xfff;
+
+		if (m->pgoff < page_off || m->pgoff >= offset + facts->loads[i].filesz)
+			continue;
+		*bias = m->start - (facts->loads[i].vaddr - offset + m->pgoff);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* @out's addresses from @facts, its file mapped first at @first; 0 or -ENOENT. */
+static int apply_facts(const struct py_file_facts *facts, const struct proc_map *first,
+		       struct py_interp *out)
+{
+	const uint64_t *sym = facts->sym;
+	uint64_t bias;
+
+	if (!sym[SYM_RUNTIME] || load_bias(facts, first, &bias))
+		return -ENOENT;
+	out->runtime = sym[SYM_RUNTIME] + bias;
+	out->hexversion_addr = sym[SYM_VERSION] ? sym[SYM_VERSION] + bias : 0;
+	out->code_count_addr = sym[SYM_CODE_COUNT] ? sym[SYM_CODE_COUNT] + bias : 0;
+	out->code_free_off = facts->code_free_off;
+	return 0;
+}
+
 /* The lowest mapping of the file @m maps (same device and inode) in @maps. */
 static const struct proc_map *first_mapping(const struct proc_maps *maps, const struct proc_map *m)
 {
@@ -278,31 +337,124 @@ static const struct proc_map *first_mapping(const struct proc_maps *maps, const 
 int py_interp__read_file(const struct elf_file *f, const struct proc_map *first,
 			 struct py_interp *out)
 {
-	uint64_t bias, sym[SYM_NR];
+	struct py_file_facts facts;
 
-	symbol_values(f, sym);
-	if (!sym[SYM_RUNTIME] || load_bias(f, first, &bias))
-		return -ENOENT;
-	out->runtime = sym[SYM_RUNTIME] + bias;
-	out->hexversion_addr = sym[SYM_VERSION] ? sym[SYM_VERSION] + bias : 0;
-	out->code_count_addr = sym[SYM_CODE_COUNT] ? sym[SYM_CODE_COUNT] + bias : 0;
-	out->code_free_off = code_free_offset(f, sym);
+	read_facts(f, &facts);
+	return apply_facts(&facts, first, out);
+}
+
+#define PY_FILES_CACHED 8 /* interpreters' files whose facts are kept */
+
+/*
+ * A file as the kernel describes the one opened: a file changed in place
+ * gets a new ctime, which nobody can set back.
+ */
+struct py_file_key {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec ctime, mtime;
+};
+
+struct py_interp_cache {
+	struct {
+		struct py_file_key key;
+		struct py_file_facts facts;
+		uint64_t used; /* the cache's uses when last found; 0: empty */
+	} files[PY_FILES_CACHED];
+	uint64_t uses;
+	uint64_t reads; /* files read (not found kept) */
+};
+
+struct py_interp_cache *py_interp_cache__new(void)
+{
+	return calloc(1, sizeof(struct py_interp_cache));
+}
+
+void py_interp_cache__free(struct py_interp_cache *c)
+{
+	free(c);
+}
+
+uint64_t py_interp_cache__reads(const struct py_interp_cache *c)
+{
+	return c->reads;
+}
+
+static bool same_file(const struct py_file_key *a, const struct py_file_key *b)
+{
+	return a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
+	       a->ctime.tv_sec == b->ctime.tv_sec && a->ctime.tv_nsec == b->ctime.tv_nsec &&
+	       a->mtime.tv_sec == b->mtime.tv_sec && a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/* The facts @c keeps of the file @key describes, or NULL. */
+static const struct py_file_facts *cache_find(struct py_interp_cache *c, const struct py_file_key *key)
+{
+	for (size_t i = 0; i < PY_FILES_CACHED; i++)
+		if (c->files[i].used && same_file(&c->files[i].key, key)) {
+			c->files[i].used = ++c->uses;
+			return &c->files[i].facts;
+		}
+	return NULL;
+}
+
+/* Keeps @facts of the file @key describes, in place of the one found least recently. */
+static void cache_put(struct py_interp_cache *c, const struct py_file_key *key,
+		      const struct py_file_facts *facts)
+{
+	size_t old = 0;
+
+	for (size_t i = 1; i < PY_FILES_CACHED; i++)
+		if (c->files[i].used < c->files[old].used)
+			old = i;
+	c->files[old].key = *key;
+	c->files[old].facts = *facts;
+	c->files[old].used = ++c->uses;
+}
+
+/*
+ * The facts of the file open on @fd (which this closes), from @c when it
+ * keeps them, else read (and kept). Returns 0, or -ENOEXEC when it is not ELF.
+ */
+static int file_facts(struct py_interp_cache *c, int fd, struct py_file_facts *facts)
+{
+	struct py_file_key key = { 0 };
+	const struct py_file_facts *kept;
+	struct elf_file *f;
+	struct stat st;
+	bool keyed = c && !fstat(fd, &st);
+
+	if (keyed) {
+		key = (struct py_file_key){ st.st_dev, st.st_ino, st.st_size, st.st_ctim, st.st_mtim };
+		kept = cache_find(c, &key);
+		if (kept) {
+			close(fd);
+			*facts = *kept;
+			return 0;
+		}
+	}
+	f = elf_file__open_fd(fd, true);
+	if (!f)
+		return -ENOEXEC;
+	read_facts(f, facts);
+	elf_file__close(f);
+	if (c)
+		c->reads++;
+	if (keyed && facts->all_loads)
+		cache_put(c, &key, facts);
 	return 0;
 }
 
-int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_maps *maps,
-		      struct py_interp *out)
+int py_interp__locate(struct py_interp_cache *c, const char *proc_root, uint32_t tgid,
+		      const struct proc_maps *maps, struct py_interp *out)
 {
 	int fd = mapped_file__open(proc_root ? proc_root : "/proc", tgid, out->map);
-	struct elf_file *f;
+	struct py_file_facts facts;
 	int err;
 
 	if (fd < 0)
 		return -ENOENT;
-	f = elf_file__open_fd(fd, true);
-	if (!f)
-		return -ENOEXEC;
-	err = py_interp__read_file(f, first_mapping(maps, out->map), out);
-	elf_file__close(f);
-	return err;
+	err = file_facts(c, fd, &facts);
+	return err ? err : apply_facts(&facts, first_mapping(maps, out->map), out);
 }

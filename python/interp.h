@@ -47,20 +47,37 @@ uint32_t py_interp__version_of(const char *name, bool *abi_flags);
  */
 int py_interp__find(const struct proc_maps *maps, struct py_interp *out);
 
+struct py_interp_cache;
+
+/*
+ * py_interp_cache__new() makes an empty cache of what interpreters' files
+ * say (their symbols, their segments), kept by the identity of the file
+ * opened for a process (device, inode, size, ctime and mtime, as fstat()
+ * gives them): never by a name or a build-id that any user can forge. NULL
+ * when out of memory. py_interp_cache__free(NULL) is a no-op.
+ */
+struct py_interp_cache *py_interp_cache__new(void);
+void py_interp_cache__free(struct py_interp_cache *c);
+
+/* How many files py_interp__locate() read with @c (the others it found kept). */
+uint64_t py_interp_cache__reads(const struct py_interp_cache *c);
+
 /*
  * py_interp__locate() opens the interpreter's file as process @tgid sees
- * it (mapped_file__open(), under @proc_root) and finds its _PyRuntime,
+ * it (mapped_file__open(), under @proc_root: with the process's rights,
+ * whatever @c keeps) and finds its _PyRuntime,
  * Py_Version and _Py_next_func_version symbols (.dynsym, else .symtab:
  * the last is in a file's .symtab only, where it was not stripped), placed
  * in the process by the load bias its mappings in @maps give, and the
  * file offset of the function that frees code objects (the code type's
  * tp_dealloc, from the file's own data and relocations; checked against
- * .symtab's code_dealloc where there is one). Returns 0 with out->runtime
+ * .symtab's code_dealloc where there is one). What the file says is read
+ * once and kept in @c (NULL: read each time). Returns 0 with out->runtime
  * set, -ENOENT when the file cannot be opened or has no _PyRuntime, or
  * -ENOEXEC when it is not ELF.
  */
-int py_interp__locate(const char *proc_root, uint32_t tgid, const struct proc_maps *maps,
-		      struct py_interp *out);
+int py_interp__locate(struct py_interp_cache *c, const char *proc_root, uint32_t tgid,
+		      const struct proc_maps *maps, struct py_interp *out);
 
 /*
  * py_interp__read_file() is py_interp__locate()'s reading of the open file

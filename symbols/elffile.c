@@ -12,15 +12,17 @@
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 struct elf_file {
 	Elf *elf;
 	int fd;	     /* closed on close when >= 0 */
 	void *image; /* freed on close */
+	uint64_t size;
 };
 
-static struct elf_file *elf_file__wrap(Elf *e, int fd, void *image)
+static struct elf_file *elf_file__wrap(Elf *e, int fd, void *image, uint64_t size)
 {
 	struct elf_file *f;
 	int err = ENOEXEC;
@@ -31,6 +33,7 @@ static struct elf_file *elf_file__wrap(Elf *e, int fd, void *image)
 			f->elf = e;
 			f->fd = fd;
 			f->image = image;
+			f->size = size;
 			return f;
 		}
 		err = ENOMEM;
@@ -47,15 +50,22 @@ static struct elf_file *elf_file__wrap(Elf *e, int fd, void *image)
 struct elf_file *elf_file__open_fd(int fd, bool own_fd)
 {
 	Elf *e = elf_version(EV_CURRENT) == EV_NONE ? NULL : elf_begin(fd, ELF_C_READ, NULL);
+	struct stat st;
 
-	return elf_file__wrap(e, own_fd ? fd : -1, NULL);
+	return elf_file__wrap(e, own_fd ? fd : -1, NULL,
+			      fd >= 0 && !fstat(fd, &st) && st.st_size > 0 ? (uint64_t)st.st_size : 0);
 }
 
 struct elf_file *elf_file__open_image(void *image, size_t len)
 {
 	Elf *e = elf_version(EV_CURRENT) == EV_NONE ? NULL : elf_memory(image, len);
 
-	return elf_file__wrap(e, -1, image);
+	return elf_file__wrap(e, -1, image, len);
+}
+
+uint64_t elf_file__size(const struct elf_file *f)
+{
+	return f->size;
 }
 
 Elf_Scn *elf_file__find(const struct elf_file *f, const char *name, GElf_Word type)

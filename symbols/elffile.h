@@ -65,6 +65,12 @@ Elf_Scn *elf_file__find(const struct elf_file *f, const char *name, GElf_Word ty
 /* True when the file has a .symtab with contents (it is not stripped). */
 bool elf_file__has_symtab(const struct elf_file *f);
 
+/*
+ * The file's size in bytes (its image's, for elf_file__open_image()); 0
+ * when it can't be had. Unlike elf_rawfile(), reads nothing.
+ */
+uint64_t elf_file__size(const struct elf_file *f);
+
 /* The libelf handle, for readers of the same image (elfsyms). */
 Elf *elf_file__elf(const struct elf_file *f);
 

@@ -9,8 +9,11 @@
  */
 #include "tests/unit/unit.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <glob.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "python/code_name.h"
 #include "python/frame_names.h"
@@ -463,6 +466,75 @@ static void test_interp_find(void **state)
 	assert_int_equal(py_interp__find(&maps, &in), -ENOENT);
 }
 
+/*
+ * Locates the interpreter of this test's own process, which has @path (a
+ * libpython3.11.so laid out as tests/fixtures/fake_libpython.c is) loaded,
+ * with @c; its _PyRuntime's address, as dlsym() gives it, must come out.
+ */
+static void locate_own(struct py_interp_cache *c, const char *path, void *handle)
+{
+	struct proc_maps maps;
+	struct py_interp in;
+	struct stat st;
+	size_t i;
+
+	assert_int_equal(proc_maps__read("/proc", getpid(), &maps), 0);
+	assert_int_equal(stat(path, &st), 0);
+	for (i = 0; i < maps.n && !(maps.maps[i].inode == st.st_ino &&
+				   (maps.maps[i].perms & MAP_PERM_X)); i++)
+		;
+	assert_true(i < maps.n);
+	memset(&in, 0, sizeof(in));
+	in.map = &maps.maps[i];
+	assert_int_equal(py_interp__locate(c, "/proc", (uint32_t)getpid(), &maps, &in), 0);
+	assert_int_equal(in.runtime, (uint64_t)(uintptr_t)dlsym(handle, "_PyRuntime"));
+	assert_int_equal(in.hexversion_addr, (uint64_t)(uintptr_t)dlsym(handle, "Py_Version"));
+	assert_int_not_equal(in.code_free_off, 0);
+	proc_maps__free(&maps);
+}
+
+/*
+ * What an interpreter's file says is read once and kept by the identity of
+ * the file opened: the same file again is not read, a file changed in
+ * place (its ctime moves) and a copy of the same bytes (another inode, the
+ * same build-id) are.
+ */
+static void test_interp_files_read_once(void **state)
+{
+	const char *d = unit_tmpdir();
+	char lib[512], copy[512];
+	struct py_interp_cache *c = py_interp_cache__new();
+	void *h, *h2;
+
+	(void)state;
+	assert_non_null(c);
+	snprintf(lib, sizeof(lib), "%s/libpython3.11.so", d);
+	snprintf(copy, sizeof(copy), "%s/copy/libpython3.11.so", d);
+	unit_sh("cc -O2 -shared -fPIC -Wl,--build-id=sha1 -o '%s' tests/fixtures/fake_libpython.c",
+		lib);
+	unit_sh("mkdir -p '%s/copy' && cp '%s' '%s'", d, lib, copy);
+	h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	h2 = dlopen(copy, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	assert_non_null(h2);
+	locate_own(c, lib, h);
+	assert_int_equal(py_interp_cache__reads(c), 1);
+	locate_own(c, lib, h);
+	assert_int_equal(py_interp_cache__reads(c), 1); /* kept */
+	usleep(20000); /* a ctime the clock's tick tells apart */
+	unit_sh("touch '%s'", lib);
+	locate_own(c, lib, h);
+	assert_int_equal(py_interp_cache__reads(c), 2);
+	locate_own(c, copy, h2);
+	assert_int_equal(py_interp_cache__reads(c), 3);
+	locate_own(c, copy, h2);
+	locate_own(c, lib, h);
+	assert_int_equal(py_interp_cache__reads(c), 3);
+	dlclose(h2);
+	dlclose(h);
+	py_interp_cache__free(c);
+}
+
 /* A made-up address space: regions of bytes, read all or nothing. */
 #define MEM_REGIONS 16
 
@@ -743,6 +815,7 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_frame_names),
 		cmocka_unit_test(test_interp_find),
+		cmocka_unit_test(test_interp_files_read_once),
 		cmocka_unit_test(test_code_read),
 		cmocka_unit_test(test_code_read_hostile),
 		cmocka_unit_test(test_layout_check),

@@ -40,8 +40,9 @@ const char *path_pool__get(struct path_pool *pp, const char *s, size_t len)
 {
 	uint64_t hash = hash_bytes(s, len);
 	struct pooled_path *p = (struct pooled_path *)id_table__find(&pp->paths, hash, len);
+	bool key_taken = p != NULL; /* by these bytes, or (a collision) by others */
 
-	if (p && !memcmp(p->s, s, len)) {
+	if (key_taken && !memcmp(p->s, s, len)) {
 		p->refs++;
 		return p->s;
 	}
@@ -55,7 +56,7 @@ const char *path_pool__get(struct path_pool *pp, const char *s, size_t len)
 	memcpy(p->s, s, len);
 	p->s[len] = '\0';
 	/* Unindexed when another holds the key, or the table can't grow: counted alike. */
-	p->indexed = !id_table__find(&pp->paths, hash, len) && !id_table__insert(&pp->paths, &p->node);
+	p->indexed = !key_taken && !id_table__insert(&pp->paths, &p->node);
 	return p->s;
 }
 
